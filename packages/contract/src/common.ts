@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Ids are strings on the wire (bigint in the database). */
+export const idSchema = z.string().regex(/^[1-9]\d{0,17}$/, 'must be a numeric id');
+export const idParams = z.object({ id: idSchema });
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 50;
+
+/** Keyset pagination: an opaque cursor from the previous page's nextCursor. */
+export const pageQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export type Page<T> = { items: T[]; nextCursor: string | null };
+
+/** Control characters other than newline and tab are refused in user text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
+export const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
+export const CONTROL_CHARS_NO_NEWLINE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** User-perceived characters: an emoji, a flag or a letter with accents counts once. */
+export function graphemeLength(text: string): number {
+  let count = 0;
+  for (const _ of segmenter.segment(text)) count++;
+  return count;
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { CONTROL_CHARS, CONTROL_CHARS_NO_NEWLINE, idSchema } from './common.ts';
+
+export const LIMITS = {
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 128,
+  usernameMax: 30,
+  nameMax: 50,
+  bioMax: 160,
+  postMax: 280,
+  imageMaxBytes: 5 * 1024 * 1024,
+  imageMaxPixels: 16_777_216,
+} as const;
+
+/** The seed's pattern: letters, digits and . _ % + - then @, a domain, a dot and a 2+ letter top level. */
+export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
+
+/** Words that would shadow routes or impersonate staff. Compared ignoring case. */
+export const RESERVED_USERNAMES = new Set([
+  'about',
+  'admin',
+  'administrator',
+  'api',
+  'auth',
+  'edit',
+  'explore',
+  'help',
+  'home',
+  'login',
+  'logout',
+  'me',
+  'media',
+  'moderator',
+  'notifications',
+  'pipit',
+  'posts',
+  'register',
+  'root',
+  'search',
+  'settings',
+  'signin',
+  'signout',
+  'signup',
+  'support',
+  'system',
+  'users',
+  'www',
+]);
+
+export const emailField = z
+  .string()
+  .trim()
+  .max(LIMITS.emailMax, `Email must be at most ${LIMITS.emailMax} characters`)
+  .regex(EMAIL_PATTERN, 'Invalid email');
+
+export const passwordField = z
+  .string()
+  .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
+
+export const usernameField = z
+  .string()
+  .trim()
+  .min(1, 'Username is required')
+  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`)
+  .regex(USERNAME_PATTERN, 'Username may only contain letters, digits and _')
+  .refine((u) => !RESERVED_USERNAMES.has(u.toLowerCase()), 'This username is reserved');
+
+export const nameField = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .max(LIMITS.nameMax, `Name must be at most ${LIMITS.nameMax} characters`)
+  .refine((n) => !CONTROL_CHARS.test(n), 'Name must not contain control characters');
+
+export const bioField = z
+  .string()
+  .trim()
+  .max(LIMITS.bioMax, `Bio must be at most ${LIMITS.bioMax} characters`)
+  .refine((b) => !CONTROL_CHARS_NO_NEWLINE.test(b.replace(/\n/g, '')), 'Bio must not contain control characters');
+
+export const registerBody = z.strictObject({
+  email: emailField,
+  password: passwordField,
+  username: usernameField,
+  name: nameField,
+});
+export type RegisterBody = z.infer<typeof registerBody>;
+
+/**
+ * Image fields: a data URL (new image), the current /media URL (unchanged) or null (remove).
+ * The server checks the bytes; this only bounds the size of the string.
+ */
+export const imageField = z
+  .string()
+  .max(8 * 1024 * 1024, 'Image is too large')
+  .nullable();
+
+export const editBody = z.strictObject({
+  name: nameField.optional(),
+  username: usernameField.optional(),
+  bio: bioField.nullable().optional(),
+  profileImage: imageField.optional(),
+  coverImage: imageField.optional(),
+});
+export type EditBody = z.infer<typeof editBody>;
+
+/** The smallest view of a person: suggestions, authors, actors. */
+export const userSummary = z.object({
+  id: idSchema,
+  name: z.string(),
+  username: z.string(),
+  profileImage: z.string().nullable(),
+});
+export type UserSummary = z.infer<typeof userSummary>;
+
+/** Someone's public profile as a given viewer sees it. */
+export const user = userSummary.extend({
+  bio: z.string(),
+  coverImage: z.string().nullable(),
+  createdAt: z.string(),
+  followersCount: z.number().int(),
+  followingCount: z.number().int(),
+  postsCount: z.number().int(),
+  /** Whether the signed-in viewer follows this person (false for visitors and for oneself). */
+  isFollowing: z.boolean(),
+});
+export type User = z.infer<typeof user>;
+
+/** GET /api/current: the signed-in person, with private fields. */
+export const currentUser = user.extend({
+  email: z.string(),
+  hasNotification: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof currentUser>;
+
+export const suggestionsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(20).default(5),
+});

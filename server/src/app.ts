@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { type DbHandle, openDatabase } from './db/client.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { followsRoutes } from './modules/follows/follows.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { mediaRoutes } from './modules/media/media.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { timelinesRoutes } from './modules/timelines/timelines.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { csrfPlugin } from './plugins/csrf.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { sessionPlugin } from './plugins/session.ts';
+import { webPlugin } from './plugins/web.ts';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface AppDeps {
+  /** An open database to use instead of opening one from config (tests share one per worker). */
+  db?: DbHandle;
+}
+
+/** JSON bodies are small; routes that take images raise their own limit. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole app without listening: plugins in a fixed order (external → app → routes). */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]'] },
+    // Fastify accepts a hop count at run time; its types omit number.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    requestTimeout: 30_000,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const handle = deps.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir }));
+
+  // External plugins, then the app's cross-cutting ones (order matters: session before rate limits).
+  await app.register(cookie);
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, { config });
+  await app.register(dbPlugin, { handle, owned: !deps.db });
+  await app.register(sessionPlugin, { config });
+  await app.register(csrfPlugin, { config });
+  await app.register(rateLimitPlugin, { config });
+
+  // Routes.
+  await app.register(healthRoutes);
+  await app.register(authRoutes, { config });
+  await app.register(usersRoutes, { config });
+  await app.register(mediaRoutes, { config });
+  await app.register(postsRoutes, { config });
+  await app.register(timelinesRoutes, { config });
+  await app.register(followsRoutes, { config });
+  await app.register(notificationsRoutes, { config });
+  await app.register(webPlugin, { config });
+
+  return app;
+}

@@ -1,0 +1,136 @@
+// The only module that reads process.env. Everything else receives a Config.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Origin the app is reached at, without a trailing slash (builds absolute auth URLs). */
+  publicUrl: string;
+  /** https public URL: secure cookie names, Secure attribute, HSTS. */
+  secureCookies: boolean;
+  /** PostgreSQL server; when absent, the embedded PGlite database in dataDir is used. */
+  databaseUrl: string | null;
+  dataDir: string;
+  mediaDir: string;
+  authSecret: string;
+  /** Fastify trustProxy value: false (socket address only), true, a hop count or a list of addresses. */
+  trustProxy: boolean | number | string;
+  rateLimits: {
+    enabled: boolean;
+    signInIp: RateLimit;
+    signInAccount: RateLimit;
+    register: RateLimit;
+    write: RateLimit;
+  };
+  logLevel: string;
+  /** Built web app served at /; null disables static serving (API only). */
+  webDist: string | null;
+  /** Session lifetime (renewed on use). */
+  sessionMaxAgeMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses "25/5m" (25 requests per 5 minutes). */
+export function parseRateLimit(value: string | undefined, fallback: RateLimit, name: string): RateLimit {
+  if (value === undefined || value === '') return fallback;
+  const match = /^(\d+)\/(\d+)([smhd])$/.exec(value.trim());
+  if (!match)
+    throw new ConfigError('INVALID_CONFIG', `${name} must look like "25/5m" (count/duration), got "${value}"`);
+  return { max: Number(match[1]), windowMs: Number(match[2]) * (UNITS[match[3] as string] as number) };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError('INVALID_CONFIG', `PORT must be an integer between 0 and 65535, got "${value}"`);
+  }
+  return port;
+}
+
+/** In development a secret is created once and kept in the data directory. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const port = parsePort(env.PORT);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError('INVALID_CONFIG', `PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  let authSecret = env.AUTH_SECRET || env.NEXTAUTH_SECRET || '';
+  if (!authSecret) {
+    if (nodeEnv === 'production') {
+      throw new ConfigError(
+        'NO_SECRET',
+        '[NO_SECRET] Please define AUTH_SECRET in production: it signs the CSRF tokens. Generate one with `openssl rand -hex 32`.',
+      );
+    }
+    authSecret = developmentSecret(dataDir);
+  }
+  const rateLimitsEnabled = env.RATE_LIMIT_ENABLED !== 'false';
+  return {
+    env: nodeEnv,
+    port,
+    host,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir,
+    mediaDir: path.resolve(env.MEDIA_DIR || path.join(dataDir, 'media')),
+    authSecret,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    rateLimits: {
+      enabled: rateLimitsEnabled,
+      signInIp: parseRateLimit(env.RATE_LIMIT_SIGNIN_IP, { max: 25, windowMs: 5 * 60_000 }, 'RATE_LIMIT_SIGNIN_IP'),
+      signInAccount: parseRateLimit(
+        env.RATE_LIMIT_SIGNIN_ACCOUNT,
+        { max: 25, windowMs: 60 * 60_000 },
+        'RATE_LIMIT_SIGNIN_ACCOUNT',
+      ),
+      register: parseRateLimit(env.RATE_LIMIT_REGISTER, { max: 5, windowMs: 30 * 60_000 }, 'RATE_LIMIT_REGISTER'),
+      write: parseRateLimit(env.RATE_LIMIT_WRITE, { max: 300, windowMs: 5 * 60_000 }, 'RATE_LIMIT_WRITE'),
+    },
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    webDist:
+      env.WEB_DIST === 'none' ? null : path.resolve(env.WEB_DIST || path.join(import.meta.dirname, '../../web/dist')),
+    sessionMaxAgeMs: 30 * 86_400_000,
+  };
+}

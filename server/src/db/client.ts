@@ -1,0 +1,141 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Executor = Database | Tx;
+
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+
+/** Counts SQL statements sent through Drizzle; tests use it to prove pages cost a fixed number of queries. */
+export class QueryCounter implements Logger {
+  count = 0;
+  logQuery(): void {
+    this.count++;
+  }
+}
+
+export interface DbHandle {
+  db: Database;
+  kind: 'pglite' | 'pg';
+  queries: QueryCounter;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class DataDirLockedError extends Error {
+  readonly code = 'DATA_DIR_LOCKED';
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Two processes must never open one PGlite directory. The lock file holds the owner's pid;
+ * a lock left by a process that no longer exists (kill -9) is taken over.
+ */
+export function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'pipit.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirLockedError(
+          `The data directory ${dir} is in use by another Pipit process (pid ${owner}). ` +
+            'Stop that process, or set DATA_DIR to another directory (or DATABASE_URL to use PostgreSQL).',
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirLockedError(`Could not lock the data directory ${dir}`);
+}
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when null, PGlite. */
+  databaseUrl: string | null;
+  /** PGlite data directory; 'memory://' for an in-memory database (tests). */
+  pgliteDir: string;
+  /** pg pool size. */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
+  const queries = new QueryCounter();
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // A dropped connection (server restart) must not crash the process; the pool reconnects.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema, logger: queries }) as unknown as Database;
+    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: 'pg',
+      queries,
+      async ping() {
+        await pool.query('SELECT 1');
+      },
+      async close() {
+        await pool.end();
+      },
+    };
+  }
+
+  const inMemory = options.pgliteDir.startsWith('memory://');
+  const unlock = inMemory ? () => {} : lockDataDir(options.pgliteDir);
+  try {
+    const client = inMemory ? new PGlite() : new PGlite(path.join(options.pgliteDir, 'pgdata'));
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema, logger: queries }) as unknown as Database;
+    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+    return {
+      db,
+      kind: 'pglite',
+      queries,
+      async ping() {
+        await client.query('SELECT 1');
+      },
+      async close() {
+        try {
+          await client.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+export { schema, sql };

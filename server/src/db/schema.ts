@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Index columns stay ascending: Postgres scans them backwards for ORDER BY … DESC
+// (Drizzle's .desc() emits NULLS LAST, which an ORDER BY … DESC cannot use).
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    bio: text('bio').notNull().default(''),
+    profileImage: text('profile_image'),
+    coverImage: text('cover_image'),
+    followersCount: integer('followers_count').notNull().default(0),
+    followingCount: integer('following_count').notNull().default(0),
+    postsCount: integer('posts_count').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    index('users_created_at_id_idx').on(t.createdAt, t.id),
+    check(
+      'users_counts_nonnegative',
+      sql`${t.followersCount} >= 0 AND ${t.followingCount} >= 0 AND ${t.postsCount} >= 0`,
+    ),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    /** sha256 of the opaque cookie token, hex. The token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+    /** Last time the expiry was pushed forward (renewal is throttled to once a day). */
+    renewedAt: timestamp('renewed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: id(),
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The post this one replies to; set null when that post is deleted so the reply stays readable. */
+    parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => posts.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    replyCount: integer('reply_count').notNull().default(0),
+    likeCount: integer('like_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('posts_created_at_id_idx').on(t.createdAt, t.id),
+    index('posts_author_created_at_id_idx').on(t.authorId, t.createdAt, t.id),
+    index('posts_parent_created_at_id_idx').on(t.parentId, t.createdAt, t.id),
+    check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0`),
+  ],
+);
+
+export const likes = pgTable(
+  'likes',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.postId] }), index('likes_post_id_idx').on(t.postId)],
+);
+
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: bigint('follower_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    followeeId: bigint('followee_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index('follows_follower_created_idx').on(t.followerId, t.createdAt, t.followeeId),
+    index('follows_followee_created_idx').on(t.followeeId, t.createdAt, t.followerId),
+    check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
+  ],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    /** The person notified. */
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: bigint('actor_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** like | reply | follow | mention */
+    type: text('type').notNull(),
+    /** The liked post, the reply, or the mentioning post; null for a follow. */
+    postId: bigint('post_id', { mode: 'number' }).references(() => posts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('notifications_user_created_id_idx').on(t.userId, t.createdAt, t.id),
+    index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} IS NULL`),
+    // One notification per (recipient, actor, kind, post): liking twice never notifies twice.
+    unique('notifications_once_key').on(t.userId, t.actorId, t.type, t.postId).nullsNotDistinct(),
+    check('notifications_type_check', sql`${t.type} IN ('like', 'reply', 'follow', 'mention')`),
+  ],
+);

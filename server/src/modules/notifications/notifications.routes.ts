@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+
+export const notificationsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};

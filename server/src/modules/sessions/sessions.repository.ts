@@ -1,0 +1,47 @@
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { sessions, users } from '../../db/schema.ts';
+
+export async function insertSession(db: Executor, row: { tokenHash: string; userId: number; expiresAt: Date }) {
+  const [created] = await db.insert(sessions).values(row).returning();
+  return created!;
+}
+
+/** The live session for a token hash, joined with its user, in one statement. */
+export async function findLiveSession(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      renewedAt: sessions.renewedAt,
+      name: users.name,
+      email: users.email,
+      username: users.username,
+      profileImage: users.profileImage,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function renewSession(db: Executor, id: number, expiresAt: Date, now: Date) {
+  await db.update(sessions).set({ expiresAt, renewedAt: now }).where(eq(sessions.id, id));
+}
+
+export async function deleteSessionByHash(db: Executor, tokenHash: string) {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteExpiredSessions(db: Executor, now: Date) {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}
+
+export async function deleteUserSessions(db: Executor, userId: number) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export const countSessions = async (db: Executor) =>
+  (await db.select({ n: sql<number>`count(*)::int` }).from(sessions))[0]?.n ?? 0;

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../db/client.ts';
+import { sha256Hex } from '../../lib/auth-cookies.ts';
+import * as repo from './sessions.repository.ts';
+
+/** The expiry is pushed forward at most once a day (NextAuth's updateAge), not on every request. */
+const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export interface SessionUser {
+  sessionId: number;
+  userId: number;
+  name: string;
+  email: string;
+  username: string;
+  profileImage: string | null;
+  expiresAt: Date;
+}
+
+export class SessionsService {
+  constructor(
+    private readonly db: Database,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  /** Creates a session and returns the opaque token for the cookie (256 bits; only its hash is stored). */
+  async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.maxAgeMs);
+    await repo.insertSession(this.db, { tokenHash: sha256Hex(token), userId, expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** Resolves a cookie token to its user, or null when unknown or expired. */
+  async resolve(token: string | undefined): Promise<SessionUser | null> {
+    if (!token || token.length > 200) return null;
+    const now = new Date();
+    const row = await repo.findLiveSession(this.db, sha256Hex(token), now);
+    if (!row) return null;
+    return {
+      sessionId: row.id,
+      userId: row.userId,
+      name: row.name,
+      email: row.email,
+      username: row.username,
+      profileImage: row.profileImage,
+      expiresAt: row.expiresAt,
+    };
+  }
+
+  /** Renews on use: a session used within its lifetime lives another full lifetime. */
+  async touch(session: SessionUser): Promise<Date> {
+    const now = Date.now();
+    const renewedRecently = session.expiresAt.getTime() - this.maxAgeMs > now - RENEW_AFTER_MS;
+    if (renewedRecently) return session.expiresAt;
+    const expiresAt = new Date(now + this.maxAgeMs);
+    await repo.renewSession(this.db, session.sessionId, expiresAt, new Date(now));
+    session.expiresAt = expiresAt;
+    return expiresAt;
+  }
+
+  async revoke(token: string | undefined): Promise<void> {
+    if (!token) return;
+    await repo.deleteSessionByHash(this.db, sha256Hex(token));
+  }
+
+  async revokeAll(userId: number): Promise<void> {
+    await repo.deleteUserSessions(this.db, userId);
+  }
+
+  async purgeExpired(): Promise<void> {
+    await repo.deleteExpiredSessions(this.db, new Date());
+  }
+}

@@ -1,0 +1,113 @@
+import type { ApiError } from '@pipit/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors.ts';
+
+/** Network and server-state errors from pg/PGlite that mean "the database is not answering". */
+const DB_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; cause?: unknown };
+  if (!e || typeof e !== 'object') return false;
+  if (e.code && DB_DOWN_CODES.has(e.code)) return true;
+  if (
+    typeof e.message === 'string' &&
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed/i.test(
+      e.message,
+    )
+  ) {
+    return true;
+  }
+  return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
+}
+
+function fieldOf(path: readonly PropertyKey[] | undefined): string {
+  return (path ?? []).map(String).join('.') || 'body';
+}
+
+export function toApiError(error: FastifyError | AppError | Error): { status: number; body: ApiError } {
+  if (error instanceof AppError) {
+    return {
+      status: error.statusCode,
+      body: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) },
+    };
+  }
+  const fe = error as FastifyError & { validationContext?: string };
+  if (hasZodFastifySchemaValidationErrors(fe)) {
+    const issues = fe.validation.map((v) => {
+      const params = v.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined;
+      const field =
+        fieldOf(params?.issue?.path) === 'body'
+          ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') || fe.validationContext || 'body'
+          : fieldOf(params?.issue?.path);
+      return { field, message: `${field}: ${params?.issue?.message ?? v.message ?? 'is invalid'}` };
+    });
+    const first = issues[0] ?? { field: 'body', message: 'Invalid input' };
+    return { status: 400, body: { code: 'INVALID_INPUT', message: first.message, field: first.field, issues } };
+  }
+  if (fe.statusCode === 429 || (fe as { code?: string }).code === 'RATE_LIMITED') {
+    return {
+      status: 429,
+      body: { code: 'RATE_LIMITED', message: fe.message || 'Too many requests. Try again later.' },
+    };
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large.' } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' } };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: { code: 'INVALID_INPUT', message: 'The JSON body is empty.', field: 'body' } };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, body: { code: 'INVALID_INPUT', message: 'The body is not valid JSON.', field: 'body' } };
+  }
+  if (fe.statusCode === 400 && (error instanceof SyntaxError || /JSON|prototype|constructor/i.test(fe.message))) {
+    return { status: 400, body: { code: 'INVALID_INPUT', message: 'The body is not valid JSON.', field: 'body' } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable. Try again shortly.' },
+    };
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    const status = fe.statusCode;
+    const code =
+      status === 404
+        ? 'NOT_FOUND'
+        : status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : 'INVALID_INPUT';
+    return { status, body: { code, message: fe.message } };
+  }
+  return { status: 500, body: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' } };
+}
+
+/** Every error leaves as JSON `{code, message, field?}`; a 500 says nothing internal. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toApiError(error as FastifyError);
+    if (status >= 500) {
+      request.log.error({ err: error, serialization: isResponseSerializationError(error) }, 'request failed');
+    }
+    if (status === 503) reply.header('Retry-After', '5');
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+});

@@ -1,0 +1,54 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config, RateLimit } from '../config.ts';
+import { AppError } from '../lib/errors.ts';
+
+type Bucket = keyof Omit<Config['rateLimits'], 'enabled'>;
+type KeyOf = (request: FastifyRequest) => string | null | undefined;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * A preHandler that counts one hit against `bucket` for the key `keyOf` returns
+     * (null skips counting) and answers 429 RATE_LIMITED with Retry-After past the limit.
+     */
+    limit(bucket: Bucket, keyOf: KeyOf): preHandlerAsyncHookHandler;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Limits of PRODUCT.md §2, configurable. Counters live in process memory (@fastify/rate-limit's
+ * LRU store); with several processes, pass its `redis` option instead. The client IP is the
+ * socket address unless TRUST_PROXY is set.
+ */
+export const rateLimitPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  await app.register(rateLimit, { global: false, cache: 50_000 });
+
+  app.decorate('limit', (bucket: Bucket, keyOf: KeyOf): preHandlerAsyncHookHandler => {
+    const limit: RateLimit = config.rateLimits[bucket];
+    const check = app.createRateLimit({
+      max: limit.max,
+      timeWindow: limit.windowMs,
+      keyGenerator: (request: FastifyRequest) => `${bucket}:${keyOf(request)}`,
+    });
+    return async function rateLimited(request, reply) {
+      if (!config.rateLimits.enabled) return;
+      const key = keyOf(request);
+      if (key === null || key === undefined) return;
+      const result = await check(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      reply.header('Retry-After', String(result.ttlInSeconds));
+      throw new AppError('RATE_LIMITED', `Too many requests. Try again in ${result.ttlInSeconds} seconds.`);
+    };
+  });
+
+  // Writes: 300 per 5 minutes per signed-in person, on every state-changing call outside /api/auth.
+  const writes = app.limit('write', (request) => (request.viewer ? String(request.viewer.userId) : null));
+  app.addHook('preHandler', async (request, reply) => {
+    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/') || request.url.startsWith('/api/auth/')) return;
+    await writes.call(app, request, reply);
+  });
+});

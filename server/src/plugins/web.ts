@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+
+const API_PREFIXES = ['/api/', '/media/', '/healthz'];
+
+/**
+ * Serves the built web app from one origin with the API. Hashed assets are immutable; index.html
+ * is revalidated. Unknown non-API GETs fall back to index.html so deep links load; unknown API
+ * paths get a JSON 404.
+ */
+export const webPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  const dist = config.webDist;
+  const hasWeb = dist !== null && existsSync(path.join(dist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          reply.header('Cache-Control', 'no-cache');
+        }
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const isApi = API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api';
+    if (hasWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).send({ code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` });
+  });
+});

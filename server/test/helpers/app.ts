@@ -1,0 +1,207 @@
+/**
+ * Builds the real app on a real database: in-memory PGlite by default, or a PostgreSQL database of
+ * this worker's own when PIPIT_TEST_DB=pg (TEST_DATABASE_URL names the server). Nothing is mocked.
+ */
+import { hash } from '@node-rs/argon2';
+import pg from 'pg';
+import { afterAll, beforeEach } from 'vitest';
+import { type App, buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import { type DbHandle, openDatabase } from '../../src/db/client.ts';
+import { users } from '../../src/db/schema.ts';
+import { cookieNames, newCsrfCookie } from '../../src/lib/auth-cookies.ts';
+
+export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
+export const PASSWORD = 'correct horse battery';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const lots = { max: 100_000, windowMs: 60_000 };
+  return {
+    env: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: 'http://localhost:3999',
+    secureCookies: false,
+    databaseUrl: null,
+    dataDir: '/nonexistent-test-data-dir',
+    mediaDir: `/tmp/pipit-test-media-${process.pid}`,
+    authSecret: TEST_SECRET,
+    trustProxy: false,
+    rateLimits: { enabled: true, signInIp: lots, signInAccount: lots, register: lots, write: lots },
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    webDist: null,
+    sessionMaxAgeMs: 30 * 86_400_000,
+    ...overrides,
+  };
+}
+
+export const usingPostgres = process.env.PIPIT_TEST_DB === 'pg';
+
+async function openTestDatabase(): Promise<DbHandle> {
+  if (!usingPostgres) return openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
+  const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `pipit_test_${process.env.VITEST_POOL_ID ?? '0'}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return openDatabase({ databaseUrl: url.toString(), pgliteDir: 'memory://', poolSize: 5 });
+}
+
+let shared: Promise<DbHandle> | null = null;
+/** One migrated database per test file (per worker on PostgreSQL). */
+export function testDb(): Promise<DbHandle> {
+  shared ??= openTestDatabase();
+  return shared;
+}
+
+export async function resetDb(handle: DbHandle): Promise<void> {
+  await handle.db.execute(
+    'TRUNCATE notifications, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE' as never,
+  );
+}
+
+/**
+ * Per test file: builds the app once, wipes the data before each test, closes at the end.
+ * `const ctx = useTestApp()` then `ctx.app` inside tests.
+ */
+export function useTestApp(overrides: Partial<Config> = {}) {
+  const ctx = {} as { app: App; db: DbHandle; config: Config };
+  let built = false;
+  beforeEach(async () => {
+    if (!built) {
+      ctx.db = await testDb();
+      ctx.config = testConfig(overrides);
+      ctx.app = await buildApp(ctx.config, { db: ctx.db });
+      await ctx.app.ready();
+      built = true;
+    }
+    await resetDb(ctx.db);
+  });
+  afterAll(async () => {
+    if (built) await ctx.app.close();
+  });
+  return ctx;
+}
+
+let passwordHash: Promise<string> | null = null;
+
+export interface SeedUser {
+  email?: string;
+  username: string;
+  name?: string;
+  bio?: string;
+  password?: string;
+}
+
+/** Inserts a user straight into the database (PASSWORD unless given), without going through HTTP. */
+export async function insertUser(handle: DbHandle, seed: SeedUser) {
+  passwordHash ??= hash(PASSWORD);
+  const [row] = await handle.db
+    .insert(users)
+    .values({
+      email: seed.email ?? `${seed.username.toLowerCase()}@example.com`,
+      username: seed.username,
+      name: seed.name ?? seed.username[0]!.toUpperCase() + seed.username.slice(1),
+      bio: seed.bio ?? '',
+      passwordHash: seed.password ? await hash(seed.password) : await passwordHash,
+    })
+    .returning();
+  return row!;
+}
+
+type InjectOptions = Parameters<App['inject']>[0] & object;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * A browser-like client over inject: keeps cookies, sends the CSRF header on state-changing calls.
+ */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  csrfToken: string | null = null;
+
+  constructor(private readonly ctx: { app: App; config: Config }) {}
+
+  /** Gives this client a valid CSRF cookie and header token without calling /api/auth/csrf. */
+  withCsrf(): this {
+    const { token, value } = newCsrfCookie(this.ctx.config.authSecret);
+    this.cookies.set(cookieNames(this.ctx.config).csrf, value);
+    this.csrfToken = token;
+    return this;
+  }
+
+  /** Signs in as a user by creating a session directly (the auth protocol has its own tests). */
+  async signInAs(userId: number): Promise<this> {
+    const { token } = await this.ctx.app.sessions.create(userId);
+    this.cookies.set(cookieNames(this.ctx.config).session, token);
+    if (!this.csrfToken) this.withCsrf();
+    return this;
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+  }
+
+  /** Stores Set-Cookie answers like a browser: Max-Age=0 deletes. */
+  absorb(setCookie: string | string[] | undefined): void {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = decodeURIComponent(pair!.slice(eq + 1).trim());
+      if (/;\s*Max-Age=0/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async request(method: Method, url: string, body?: unknown, options: Partial<InjectOptions> = {}) {
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader();
+    if (method !== 'GET' && this.csrfToken && !('x-csrf-token' in headers)) headers['x-csrf-token'] = this.csrfToken;
+    const res = await this.ctx.app.inject({
+      ...options,
+      method,
+      url,
+      headers,
+      ...(body !== undefined ? { payload: body as string } : {}),
+    } as InjectOptions);
+    this.absorb(res.headers['set-cookie']);
+    return res;
+  }
+
+  get(url: string, options?: Partial<InjectOptions>) {
+    return this.request('GET', url, undefined, options);
+  }
+  post(url: string, body?: unknown, options?: Partial<InjectOptions>) {
+    return this.request('POST', url, body, options);
+  }
+  put(url: string, body?: unknown, options?: Partial<InjectOptions>) {
+    return this.request('PUT', url, body, options);
+  }
+  patch(url: string, body?: unknown, options?: Partial<InjectOptions>) {
+    return this.request('PATCH', url, body, options);
+  }
+  delete(url: string, options?: Partial<InjectOptions>) {
+    return this.request('DELETE', url, undefined, options);
+  }
+}
+
+/** alice, bob and carol, each with a signed-in client. */
+export async function seedTrio(ctx: { app: App; db: DbHandle; config: Config }) {
+  const [alice, bob, carol] = await Promise.all(
+    ['alice', 'bob', 'carol'].map((u) => insertUser(ctx.db, { username: u })),
+  );
+  const clients = {
+    alice: await new TestClient(ctx).signInAs(alice!.id),
+    bob: await new TestClient(ctx).signInAs(bob!.id),
+    carol: await new TestClient(ctx).signInAs(carol!.id),
+    visitor: new TestClient(ctx).withCsrf(),
+  };
+  return { alice: alice!, bob: bob!, carol: carol!, clients };
+}
