@@ -3,11 +3,12 @@
  * this worker's own when PIPIT_TEST_DB=pg (TEST_DATABASE_URL names the server). Nothing is mocked.
  */
 import { hash } from '@node-rs/argon2';
+import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeEach } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { type DbHandle, openDatabase } from '../../src/db/client.ts';
+import { type DbHandle, openDatabase, sql } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { cookieNames, newCsrfCookie } from '../../src/lib/auth-cookies.ts';
 
@@ -62,9 +63,7 @@ export function testDb(): Promise<DbHandle> {
 }
 
 export async function resetDb(handle: DbHandle): Promise<void> {
-  await handle.db.execute(
-    'TRUNCATE notifications, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE' as never,
-  );
+  await handle.db.execute(sql`TRUNCATE notifications, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`);
 }
 
 /**
@@ -116,7 +115,6 @@ export async function insertUser(handle: DbHandle, seed: SeedUser) {
   return row!;
 }
 
-type InjectOptions = Parameters<App['inject']>[0] & object;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -169,8 +167,8 @@ export class TestClient {
       method,
       url,
       headers,
-      ...(body !== undefined ? { payload: body as string } : {}),
-    } as InjectOptions);
+      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+    });
     this.absorb(res.headers['set-cookie']);
     return res;
   }
