@@ -1,3 +1,4 @@
+export * from './api.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './errors.ts';
