@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm run dev`: the API on :3000 (restarting on change) and Vite with hot reload on :5173,
+// which proxies /api, /media and /healthz to the API.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const children = [
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'server/src/main.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, WEB_DIST: 'none' },
+  }),
+  spawn('npm', ['run', 'dev', '-w', 'web'], { cwd: root, stdio: 'inherit' }),
+];
+const stop = () => {
+  for (const child of children) child.kill('SIGTERM');
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+for (const child of children) child.on('exit', (code) => {
+  stop();
+  process.exitCode = code ?? 0;
+});
