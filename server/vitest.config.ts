@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Process-level tests (kill -9, SIGTERM, database outages) run with vitest.reliability.config.ts.
+    exclude: ['test/reliability/**', '**/node_modules/**'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
