@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type RawServerDefault,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
@@ -14,9 +19,9 @@ import { timelinesRoutes } from './modules/timelines/timelines.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { dbPlugin } from './plugins/db.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, frameworkErrorAnswer } from './plugins/errors.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { securityPlugin } from './plugins/security.ts';
+import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { webPlugin } from './plugins/web.ts';
 
@@ -38,6 +43,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
 /** Builds the whole app without listening: plugins in a fixed order (external → app → routes). */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  const securityHeaders = securityHeadersFor(config);
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]'] },
     // Fastify accepts a hop count at run time; its types omit number.
@@ -48,6 +54,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     requestTimeout: 30_000,
+    // A malformed URL or an over-long path parameter is answered before routing, so no hook runs:
+    // give it the security headers and the `{code, message}` shape here.
+    frameworkErrors: (error, request, reply) => {
+      securityHeaders(request.raw, reply.raw);
+      const { status, body } = frameworkErrorAnswer(error);
+      return (reply as FastifyReply).code(status).type('application/json; charset=utf-8').send(body);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

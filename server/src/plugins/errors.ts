@@ -100,6 +100,14 @@ export function toApiError(error: FastifyError | AppError | Error): { status: nu
   return { status: 500, body: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' } };
 }
 
+/** Errors Fastify raises before routing (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH, …): bad input, never internals. */
+export function frameworkErrorAnswer(error: FastifyError): { status: number; body: ApiError } {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? 400 : 500;
+  return status === 400
+    ? { status, body: { code: 'INVALID_INPUT', message: 'The URL is malformed or too long.', field: 'url' } }
+    : { status, body: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' } };
+}
+
 /** Every error leaves as JSON `{code, message, field?}`; a 500 says nothing internal. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error, request, reply) => {
