@@ -1,0 +1,122 @@
+/**
+ * Item 7: every answer — successes, errors, 404s, answers Fastify gives before routing — carries a
+ * Content-Security-Policy without inline or eval script and with frame-ancestors 'none',
+ * X-Content-Type-Options: nosniff and a Referrer-Policy; HSTS only when the public URL is https.
+ */
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.ts';
+import { TestClient, useTestApp } from '../helpers/app.ts';
+import { fillParams, listRoutes, UNSAFE_METHODS } from './support.ts';
+
+function directives(csp: string): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const part of csp.split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) map.set(name.toLowerCase(), values);
+  }
+  return map;
+}
+
+const UNSAFE_SCRIPT_SOURCES = [
+  "'unsafe-inline'",
+  "'unsafe-eval'",
+  "'unsafe-hashes'",
+  "'wasm-unsafe-eval'",
+  '*',
+  'data:',
+];
+const STRICT_REFERRER = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
+
+function expectSecurityHeaders(res: LightMyRequestResponse, https: boolean, what: string) {
+  const where = `${what} (${res.statusCode})`;
+  const csp = res.headers['content-security-policy'];
+  expect(typeof csp, `${where}: Content-Security-Policy`).toBe('string');
+  const d = directives(String(csp));
+  const scriptSources = d.get('script-src') ?? d.get('default-src');
+  expect(scriptSources, `${where}: script-src or default-src`).toBeDefined();
+  for (const name of ['default-src', 'script-src', 'script-src-elem', 'script-src-attr']) {
+    for (const source of d.get(name) ?? []) {
+      expect(UNSAFE_SCRIPT_SOURCES, `${where}: ${name} allows ${source}`).not.toContain(source.toLowerCase());
+    }
+  }
+  expect(d.get('frame-ancestors'), `${where}: frame-ancestors`).toEqual(["'none'"]);
+  expect(d.get('object-src'), `${where}: object-src`).toEqual(["'none'"]);
+  expect(res.headers['x-content-type-options'], `${where}: nosniff`).toBe('nosniff');
+  expect(STRICT_REFERRER, `${where}: Referrer-Policy`).toContain(String(res.headers['referrer-policy']));
+  const hsts = res.headers['strict-transport-security'];
+  if (https) {
+    const maxAge = Number(/max-age=(\d+)/.exec(String(hsts))?.[1] ?? 0);
+    expect(maxAge, `${where}: HSTS max-age`).toBeGreaterThanOrEqual(15_552_000);
+  } else {
+    expect(hsts, `${where}: no HSTS over http`).toBeUndefined();
+  }
+}
+
+/** A request of every kind of answer the app can give, routed or not. */
+function cases(app: App): { what: string; req: InjectOptions }[] {
+  const routes = listRoutes(app);
+  const list: { what: string; req: InjectOptions }[] = [
+    { what: 'health', req: { method: 'GET', url: '/healthz' } },
+    { what: 'unknown API path', req: { method: 'GET', url: '/api/does-not-exist' } },
+    { what: 'unknown page', req: { method: 'GET', url: '/some/page' } },
+    { what: 'unknown media', req: { method: 'GET', url: '/media/does-not-exist.png' } },
+    { what: 'wrong method', req: { method: 'PATCH', url: '/healthz' } },
+    { what: 'OPTIONS', req: { method: 'OPTIONS', url: '/api/current' } },
+    { what: 'malformed percent-encoding', req: { method: 'GET', url: '/api/users/%E0%A4%A' } },
+    { what: 'lone percent', req: { method: 'GET', url: '/api/%' } },
+    { what: 'over-long path parameter', req: { method: 'GET', url: `/api/users/${'9'.repeat(500)}` } },
+    { what: 'auth: unknown action', req: { method: 'GET', url: '/api/auth/nope' } },
+    { what: 'auth: session', req: { method: 'GET', url: '/api/auth/session' } },
+    { what: 'auth: csrf', req: { method: 'GET', url: '/api/auth/csrf' } },
+  ];
+  for (const route of routes) {
+    for (const id of ['1', '999999', 'x']) {
+      list.push({
+        what: `${route.method} ${route.url} id=${id}`,
+        req: { method: route.method as InjectOptions['method'], url: fillParams(route.url, id) },
+      });
+      if (!route.url.includes(':')) break;
+    }
+  }
+  return list;
+}
+
+async function checkAll(ctx: { app: App; config: { secureCookies: boolean } }, https: boolean) {
+  for (const { what, req } of cases(ctx.app)) {
+    const res = await ctx.app.inject(req);
+    expectSecurityHeaders(res, https, `${req.method} ${req.url} — ${what}`);
+  }
+  // Answers produced after the body parser and by the error handler.
+  const client = new TestClient(ctx as never).withCsrf();
+  const bodyRoute = listRoutes(ctx.app).find((r) => UNSAFE_METHODS.has(r.method) && r.url.startsWith('/api/'));
+  const url = bodyRoute ? fillParams(bodyRoute.url, '1') : '/api/posts';
+  const method = (bodyRoute?.method ?? 'POST') as 'POST';
+  const bodies: { what: string; opts: Partial<InjectOptions>; payload: unknown }[] = [
+    { what: 'invalid JSON', payload: '{"a":', opts: { headers: { 'content-type': 'application/json' } } },
+    { what: 'wrong content type', payload: '<x/>', opts: { headers: { 'content-type': 'application/xml' } } },
+    { what: 'too large', payload: JSON.stringify({ text: 'a'.repeat(9 * 1024 * 1024) }), opts: {} },
+    { what: 'no CSRF token', payload: {}, opts: { headers: { 'x-csrf-token': '' } } },
+  ];
+  for (const { what, opts, payload } of bodies) {
+    const res = await client.request(method, url, payload, {
+      ...opts,
+      headers: { 'content-type': 'application/json', ...(opts.headers as object) },
+    });
+    expectSecurityHeaders(res, https, `${method} ${url} — ${what}`);
+  }
+}
+
+describe('security headers over http', () => {
+  const ctx = useTestApp();
+  it('are on every answer, errors and 404s included, and there is no HSTS', async () => {
+    await checkAll(ctx, false);
+  });
+});
+
+describe('security headers over https', () => {
+  const ctx = useTestApp({ publicUrl: 'https://pipit.example', secureCookies: true });
+  it('add HSTS to every answer', async () => {
+    await checkAll(ctx, true);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Shared pieces of the security suite: the list of routes the app really registers, a fingerprint
+ * of every table (row counts and checksums) to prove a refused write changed nothing, and checks on
+ * error answers.
+ */
+import { readdirSync } from 'node:fs';
+import { ERROR_CODES } from '@pipit/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { App } from '../../src/app.ts';
+import { type DbHandle, sql } from '../../src/db/client.ts';
+
+export interface Route {
+  method: string;
+  url: string;
+}
+
+/**
+ * Every method + path the app answers, read from Fastify's route tree (so a route added later is
+ * covered without editing the tests). HEAD mirrors GET and is left out.
+ */
+export function listRoutes(app: App): Route[] {
+  const tree = app.printRoutes({ commonPrefix: false });
+  const routes: Route[] = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const at = line.search(/[├└]── /);
+    if (at < 0) continue;
+    const depth = at / 4;
+    const match = /^(\S.*?)(?: \(([^)]*)\))?$/.exec(line.slice(at + 4));
+    if (!match) continue;
+    const path = (stack[depth - 1] ?? '') + match[1];
+    stack[depth] = path;
+    stack.length = depth + 1;
+    for (const method of (match[2] ?? '').split(',').map((m) => m.trim())) {
+      if (method && method !== 'HEAD') routes.push({ method, url: path });
+    }
+  }
+  return routes;
+}
+
+export const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Fills `:param` segments (ids) with a value. */
+export function fillParams(url: string, value: string): string {
+  return url.replace(/:[A-Za-z_]+/g, value);
+}
+
+const TABLES = ['users', 'sessions', 'posts', 'likes', 'follows', 'notifications'] as const;
+
+export type Fingerprint = Record<string, string>;
+
+/**
+ * Row count and an md5 over every row's text of each table, in one statement, plus the number of
+ * stored media files. Equal fingerprints mean nothing was written.
+ */
+export async function fingerprint(handle: DbHandle, mediaDir?: string): Promise<Fingerprint> {
+  const parts = TABLES.map(
+    (t) =>
+      `SELECT '${t}' AS t, count(*)::text || ':' || md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS f FROM ${t} x`,
+  );
+  const result = await handle.db.execute(sql.raw(parts.join(' UNION ALL ')));
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { t: string; f: string }[];
+  const out: Fingerprint = {};
+  for (const row of rows) out[row.t] = row.f;
+  if (mediaDir) out.mediaFiles = String(countFiles(mediaDir));
+  return out;
+}
+
+function countFiles(dir: string): number {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  } catch {
+    return 0;
+  }
+}
+
+const CODES = new Set<string>(ERROR_CODES);
+
+/** A 4xx JSON answer `{code, message}` with a code from the contract. */
+export function expectCodedClientError(res: LightMyRequestResponse, context = ''): string {
+  const where = `${context} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+  expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
+  expect(res.statusCode, where).toBeLessThan(500);
+  expect(String(res.headers['content-type']), where).toMatch(/^application\/json/);
+  const body = res.json() as { code?: unknown; message?: unknown };
+  expect(CODES.has(String(body.code)), where).toBe(true);
+  expect(typeof body.message, where).toBe('string');
+  return body.code as string;
+}
+
+/** Not a 5xx, and when it is an error, a coded one. */
+export function expectNoServerError(res: LightMyRequestResponse, context = ''): void {
+  expect(res.statusCode, `${context} → ${res.statusCode} ${res.body.slice(0, 300)}`).toBeLessThan(500);
+  if (res.statusCode >= 400) expectCodedClientError(res, context);
+}
