@@ -1,0 +1,158 @@
+/**
+ * Someone signs up with markup and script in their name, bio and posts, and a look-alike of
+ * another person's name. Everywhere those show up (their own pages, the feed, a post page, a
+ * profile, Who To Follow, another person's notifications) the browser must show them as text:
+ * no dialog, no script running (a window flag the payloads set stays unset), no injected element,
+ * no javascript: link.
+ *
+ * The pages run with CSP bypassed: the policy is a second line of defence, and this journey checks
+ * the first one (rendering text as text) on its own.
+ */
+import type { Post, User } from '@pipit/contract';
+import { describe, expect } from 'vitest';
+import { ApiClient, PASSWORD, person } from '../support/api.ts';
+import {
+  checkA11y,
+  composer,
+  dialog,
+  gone,
+  navItem,
+  newPerson,
+  type Person,
+  postCard,
+  signedIn,
+  signInThroughModal,
+  toast,
+  visible,
+  waitFor,
+} from '../support/browser.ts';
+import { expectInert, HOSTILE_BIO, HOSTILE_NAME, HOSTILE_POSTS, LOOKALIKE_NAME } from '../support/hostile.ts';
+import { journey } from '../support/journey.ts';
+
+describe('hostile input', () => {
+  const j = journey('hostile-input');
+  let mallory: Person;
+  let vic: Person;
+  let alice: User;
+  let impostor: User;
+  let vicsPost: Post;
+  let malloryId = '';
+
+  j.step('a person registers with markup in the name and posts script, javascript: links and look-alikes', async () => {
+    alice = (await person(j.url, 'alice', 'Alice Anderson')).user;
+    const seededImpostor = await person(j.url, 'alice_anderson', LOOKALIKE_NAME);
+    impostor = seededImpostor.user;
+    await seededImpostor.client.post("Hi, I'm the real alice. Trust me.");
+    const seededVic = await person(j.url, 'vic', 'Vic Victim');
+    vicsPost = await seededVic.client.post('Vic says hello.');
+
+    mallory = await newPerson(j.browser, j.url, { bypassCSP: true });
+    j.people.push(mallory);
+    const { page } = mallory;
+    await page.goto('/');
+    await navItem(page, 'Profile').click();
+    const login = await visible(dialog(page, 'Login'));
+    await login
+      .getByRole('link', { name: 'Create an account' })
+      .or(login.getByRole('button', { name: 'Create an account' }))
+      .click();
+    const register = await visible(dialog(page, 'Create an account'));
+    await register.getByLabel('Email', { exact: true }).fill('mallory@example.com');
+    await register.getByLabel('Name', { exact: true }).fill(HOSTILE_NAME);
+    await register.getByLabel('Username', { exact: true }).fill('mallory');
+    await register.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await register.getByRole('button', { name: 'Register' }).click();
+    await visible(toast(page, 'Account created.'));
+    await waitFor(() => signedIn(page), 'Mallory to be signed in');
+
+    for (const text of HOSTILE_POSTS) {
+      const { box, submit } = composer(page);
+      await box.fill(text);
+      await submit.click();
+      await visible(postCard(page, text.slice(0, 20)));
+      await gone(toast(page, 'Tweet created'), 15_000).catch(() => {});
+    }
+    await expectInert(mallory, 'Home (the author)', [HOSTILE_NAME, ...HOSTILE_POSTS]);
+  });
+
+  j.step('the hostile bio is saved through Edit your profile and shows as text', async () => {
+    const { page } = mallory;
+    await navItem(page, 'Profile').click();
+    await waitFor(() => /^\/users\/\d+$/.test(new URL(page.url()).pathname), 'the own profile');
+    malloryId = new URL(page.url()).pathname.split('/')[2] ?? '';
+    await page.getByRole('main').getByRole('button', { name: /^Edit/ }).click();
+    const edit = await visible(dialog(page, 'Edit your profile'));
+    await edit.getByLabel('Bio', { exact: true }).fill(HOSTILE_BIO);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await visible(toast(page, 'Updated'));
+    await gone(edit);
+    await visible(page.getByRole('main').getByRole('heading', { name: HOSTILE_NAME }));
+    await expectInert(mallory, 'Profile (the author)', [HOSTILE_NAME, HOSTILE_BIO, ...HOSTILE_POSTS]);
+  });
+
+  j.step("Mallory follows Vic, likes and answers Vic's post (through the API)", async () => {
+    const api = new ApiClient(j.url);
+    await api.signIn('mallory@example.com');
+    const vicId = vicsPost.author.id;
+    await api.follow(vicId);
+    await api.like(vicsPost.id);
+    await api.post(HOSTILE_POSTS[0], vicsPost.id);
+  });
+
+  j.step("Vic sees Mallory's name and text literally in the feed, Who To Follow and notifications", async () => {
+    vic = await newPerson(j.browser, j.url, { bypassCSP: true });
+    j.people.push(vic);
+    const { page } = vic;
+    await page.goto('/');
+    await signInThroughModal(page, 'vic@example.com', PASSWORD);
+    const whoToFollow = page.getByRole('complementary').filter({ hasText: 'Who To Follow' }).first();
+    await visible(whoToFollow.getByText(HOSTILE_NAME, { exact: true }));
+    await visible(whoToFollow.getByText(LOOKALIKE_NAME, { exact: true }));
+    await navItem(page, 'Notifications').click();
+    await visible(page.getByRole('main').getByText(HOSTILE_NAME).first());
+    await expectInert(vic, 'Notifications', [HOSTILE_NAME]);
+    await checkA11y(page, 'Notifications with hostile text');
+  });
+
+  j.step("Mallory's profile and post pages render everything as text", async () => {
+    const { page } = vic;
+    await page.goto(`/users/${malloryId}`);
+    await visible(page.getByRole('main').getByRole('heading', { name: HOSTILE_NAME }));
+    await visible(page.getByText(HOSTILE_POSTS[2]).first());
+    await expectInert(vic, "Mallory's profile", [HOSTILE_NAME, HOSTILE_BIO, ...HOSTILE_POSTS]);
+    await checkA11y(page, 'Profile with hostile text');
+    await postCard(page, HOSTILE_POSTS[2]).getByText('javascript:alert(1) [click me]', { exact: false }).click();
+    await waitFor(() => /^\/posts\/\d+$/.test(new URL(page.url()).pathname), 'the post page');
+    await expectInert(vic, 'a hostile post page', [HOSTILE_NAME, HOSTILE_POSTS[2]]);
+  });
+
+  j.step("a look-alike name shows its own letters and leads to its own profile, not Alice's", async () => {
+    const { page } = vic;
+    await page.goto('/');
+    const everyone = page
+      .getByRole('tab', { name: 'Everyone' })
+      .or(page.getByRole('link', { name: 'Everyone', exact: true }));
+    await everyone.first().click();
+    const card = postCard(page, "I'm the real alice");
+    await visible(card);
+    await expectInert(vic, 'Home, Everyone tab', [LOOKALIKE_NAME, ...HOSTILE_POSTS]);
+    const hrefs = await card.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toContain(`/users/${impostor.id}`);
+    expect(hrefs).not.toContain(`/users/${alice.id}`);
+    const lookalikePost = postCard(page, 'support: log in at');
+    const mentionHrefs = await lookalikePost
+      .locator('a[href]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    expect(mentionHrefs.filter((h) => h.includes(`/users/${alice.id}`) || /\/alice$/i.test(h))).toEqual([]);
+  });
+
+  j.step('the server refuses bidirectional overrides that would disguise a name', async () => {
+    const api = new ApiClient(j.url);
+    const res = await api.raw('POST', '/api/register', {
+      json: { email: 'trick@example.com', password: PASSWORD, username: 'trick', name: 'invoice\u202Etxt.exe' },
+    });
+    expect(res.status).toBe(400);
+    expect(mallory.dialogs).toEqual([]);
+    expect(vic.dialogs).toEqual([]);
+  });
+});

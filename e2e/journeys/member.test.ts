@@ -1,0 +1,226 @@
+/**
+ * A new person joins and takes part: registers (an invalid email never leaves the browser), posts
+ * and finds the post in both tabs, replies, likes, follows someone from Who To Follow, and both
+ * people get notified with the alert dot clearing once they look. Then the newcomer edits the
+ * profile with an uploaded avatar, and signing out in one tab signs the other tab out too.
+ */
+import type { User } from '@pipit/contract';
+import { describe, expect } from 'vitest';
+import { PASSWORD, person } from '../support/api.ts';
+import {
+  checkA11y,
+  composer,
+  dialog,
+  expectNoRequest,
+  feedTab,
+  gone,
+  navItem,
+  newPerson,
+  notificationDot,
+  type Person,
+  pathOf,
+  postCard,
+  signedIn,
+  signInThroughModal,
+  toast,
+  visible,
+  waitFor,
+} from '../support/browser.ts';
+import { centreColour, closeTo, type Rgb, solidImage } from '../support/images.ts';
+import { journey } from '../support/journey.ts';
+
+const NIA = { email: 'nia@example.com', name: 'Nia Newcomer', username: 'nia' };
+const FIRST_POST = 'Hello Pipit! My very first post.';
+const REPLY = 'And a reply to myself, for the thread.';
+const AVATAR_COLOUR: Rgb = [255, 122, 0];
+
+describe('a new member', () => {
+  const j = journey('member');
+  let bob: User;
+  let nia: Person;
+  let bobs: Person;
+  let postPath = '';
+
+  j.step('registers: an invalid email blocks the request, then the account is created and signed in', async () => {
+    bob = (await person(j.url, 'bob', 'Bob Builder')).user;
+    nia = await newPerson(j.browser, j.url);
+    j.people.push(nia);
+    const { page } = nia;
+    await page.goto('/');
+    await navItem(page, 'Profile').click();
+    const login = await visible(dialog(page, 'Login'));
+    await login
+      .getByRole('link', { name: 'Create an account' })
+      .or(login.getByRole('button', { name: 'Create an account' }))
+      .click();
+    const register = await visible(dialog(page, 'Create an account'));
+
+    await register.getByLabel('Email', { exact: true }).pressSequentially('nia@example');
+    await visible(register.getByText('Invalid email'));
+    await register.getByLabel('Name', { exact: true }).fill(NIA.name);
+    await register.getByLabel('Username', { exact: true }).fill(NIA.username);
+    await register.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await expectNoRequest(page, /\/api\/register/, async () => {
+      const submit = register.getByRole('button', { name: 'Register' });
+      if (await submit.isEnabled()) await submit.click();
+      else await register.getByLabel('Password', { exact: true }).press('Enter');
+    });
+    await visible(register);
+
+    await register.getByLabel('Email', { exact: true }).fill(NIA.email);
+    await gone(register.getByText('Invalid email'));
+    await register.getByRole('button', { name: 'Register' }).click();
+    await visible(toast(page, 'Account created.'));
+    await gone(register);
+    await waitFor(() => signedIn(page), 'Logout in the navigation once registered');
+    await checkA11y(page, 'Home (member, empty)');
+  });
+
+  j.step('posts from Home and sees the post in Following and in Everyone', async () => {
+    const { page } = nia;
+    const { box, submit } = composer(page);
+    await box.fill(FIRST_POST);
+    await submit.click();
+    await visible(toast(page, 'Tweet created'));
+    await visible(postCard(page, FIRST_POST));
+    await feedTab(page, 'Everyone').click();
+    await visible(postCard(page, FIRST_POST));
+    await checkA11y(page, 'Home, Everyone tab (member)');
+    await feedTab(page, 'Following').click();
+    await visible(postCard(page, FIRST_POST));
+  });
+
+  j.step('opens the post and replies to it', async () => {
+    const { page } = nia;
+    await postCard(page, FIRST_POST).getByText(FIRST_POST).click();
+    await waitFor(() => /^\/posts\/\d+$/.test(pathOf(page)), 'the post page to open');
+    postPath = pathOf(page);
+    const main = page.getByRole('main');
+    const reply = composer(main, /reply/i);
+    await reply.box.fill(REPLY);
+    await reply.submit.click();
+    await visible(postCard(page, REPLY));
+    await checkA11y(page, 'Post page with a reply');
+  });
+
+  j.step('likes the post: the button turns to Unlike and the like sticks after a reload', async () => {
+    const { page } = nia;
+    const card = postCard(page, FIRST_POST);
+    await card.getByRole('button', { name: /^Like\b/ }).click();
+    await visible(card.getByRole('button', { name: /^Unlike\b/ }));
+    await page.reload();
+    await visible(postCard(page, FIRST_POST).getByRole('button', { name: /^Unlike\b/ }));
+  });
+
+  j.step('follows Bob from Who To Follow, and Bob disappears from the suggestions', async () => {
+    const { page } = nia;
+    await page.goto('/');
+    const whoToFollow = page.getByRole('complementary').filter({ hasText: 'Who To Follow' }).first();
+    await visible(whoToFollow);
+    const row = whoToFollow
+      .getByRole('listitem')
+      .filter({ hasText: `@${bob.username}` })
+      .first();
+    await visible(row);
+    await visible(row.getByText(bob.name));
+    await row.getByRole('button', { name: 'Follow' }).click();
+    await waitFor(
+      async () =>
+        (await whoToFollow.getByText(`@${bob.username}`, { exact: true }).count()) === 0 ||
+        (await row.getByRole('button', { name: /Following|Unfollow/ }).count()) > 0,
+      'the suggestion to turn into Following or leave the list',
+    );
+    await page.goto(`/users/${bob.id}`);
+    await visible(page.getByRole('main').getByRole('button', { name: /^(Following|Unfollow)/ }));
+  });
+
+  j.step('Bob signs in, sees the alert dot, opens Notifications, and the dot clears', async () => {
+    bobs = await newPerson(j.browser, j.url);
+    j.people.push(bobs);
+    const { page } = bobs;
+    await page.goto('/');
+    await signInThroughModal(page, 'bob@example.com', PASSWORD);
+    await visible(notificationDot(page));
+    await navItem(page, 'Notifications').click();
+    await waitFor(() => pathOf(page) === '/notifications', 'the Notifications page');
+    await visible(page.getByRole('main').getByText(NIA.name).first());
+    await visible(
+      page
+        .getByRole('main')
+        .getByText(/followed you/i)
+        .first(),
+    );
+    await gone(notificationDot(page));
+    await checkA11y(page, 'Notifications');
+    await page.reload();
+    await visible(
+      page
+        .getByRole('main')
+        .getByText(/followed you/i)
+        .first(),
+    );
+    expect(await notificationDot(page).count(), 'the dot stays cleared after a reload').toBe(0);
+  });
+
+  j.step("Bob likes Nia's post; Nia gets the dot, looks, and it clears", async () => {
+    await bobs.page.goto(postPath);
+    const card = postCard(bobs.page, FIRST_POST);
+    await card.getByRole('button', { name: /^Like\b/ }).click();
+    await visible(card.getByRole('button', { name: /^Unlike\b/ }));
+
+    const { page } = nia;
+    // The current user is fetched again when the window gets focus; a navigation does the same.
+    await page.goto('/');
+    await visible(notificationDot(page), 15_000);
+    await navItem(page, 'Notifications').click();
+    await visible(page.getByRole('main').getByText(/liked/i).first());
+    await visible(page.getByRole('main').getByText('Bob Builder').first());
+    await gone(notificationDot(page));
+  });
+
+  j.step('edits the profile with an uploaded avatar, and the new image shows', async () => {
+    const { page } = nia;
+    await navItem(page, 'Profile').click();
+    await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'the own profile page');
+    await checkA11y(page, 'Profile (own)');
+    await page.getByRole('main').getByRole('button', { name: /^Edit/ }).click();
+    const edit = await visible(dialog(page, 'Edit your profile'));
+    await checkA11y(page, 'Edit profile modal');
+    await edit.getByLabel('Name', { exact: true }).fill('Nia N. Newcomer');
+    await edit.getByLabel('Bio', { exact: true }).fill('Trying Pipit out. Orange is my colour.');
+    const avatar = await solidImage(AVATAR_COLOUR);
+    const fileInput = edit.locator('input[type=file]').first();
+    await fileInput.setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: avatar });
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await visible(toast(page, 'Updated'));
+    await gone(edit);
+    const main = page.getByRole('main');
+    await visible(main.getByRole('heading', { name: 'Nia N. Newcomer' }));
+    await visible(main.getByText('Trying Pipit out. Orange is my colour.'));
+
+    const image = main.locator('img[src*="/media/"]').first();
+    await visible(image);
+    await waitFor(
+      () => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      'the uploaded avatar to load',
+    );
+    const painted = await centreColour(await image.screenshot());
+    expect(closeTo(painted, AVATAR_COLOUR), `avatar centre is rgb(${painted.join(',')})`).toBe(true);
+  });
+
+  j.step('signs out in one tab and the other tab follows', async () => {
+    const first = nia.page;
+    const second = await nia.context.newPage();
+    await second.goto('/');
+    await waitFor(() => signedIn(second), 'the second tab to be signed in');
+    await first.goto('/');
+    await navItem(first, 'Logout').click();
+    await waitFor(async () => !(await signedIn(first)), 'the first tab to be signed out');
+    await waitFor(async () => !(await signedIn(second)), 'the second tab to follow the sign-out', { timeout: 15_000 });
+    await navItem(second, 'Notifications').click();
+    await visible(dialog(second, 'Login'));
+    expect(nia.dialogs).toEqual([]);
+    expect(bobs.dialogs).toEqual([]);
+    expect([...nia.errors, ...bobs.errors], 'uncaught page errors').toEqual([]);
+  });
+});

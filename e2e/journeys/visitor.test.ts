@@ -1,0 +1,151 @@
+/**
+ * A visitor arrives: reads the Everyone feed, a post and a profile, and every members-only door
+ * (Notifications, Profile, Tweet) opens the login modal instead. Login and register switch into
+ * each other, and an invalid email never leaves the browser.
+ */
+import type { Post, User } from '@pipit/contract';
+import { describe, expect } from 'vitest';
+import { person } from '../support/api.ts';
+import {
+  checkA11y,
+  dialog,
+  expectNoRequest,
+  feedTab,
+  gone,
+  navItem,
+  newPerson,
+  type Person,
+  pathOf,
+  visible,
+  waitFor,
+} from '../support/browser.ts';
+import { journey } from '../support/journey.ts';
+
+describe('a visitor', () => {
+  const j = journey('visitor');
+  let vera: User;
+  let post: Post;
+  let reply: Post;
+  let visitor: Person;
+
+  j.step('finds the Everyone feed on Home', async () => {
+    const seeded = await person(j.url, 'vera', 'Vera Visible');
+    vera = seeded.user as User;
+    post = await seeded.client.post('Hello from Vera, readable by everyone');
+    const other = await person(j.url, 'wes', 'Wes Writer');
+    reply = await other.client.post('A reply that visitors can read too', post.id);
+
+    visitor = await newPerson(j.browser, j.url);
+    j.people.push(visitor);
+    const { page } = visitor;
+    await page.goto('/');
+    await visible(page.getByText(post.text));
+    await visible(feedTab(page, 'Everyone'));
+    expect(await navItem(page, 'Logout').count(), 'a visitor has no Logout item').toBe(0);
+    await visible(navItem(page, 'Home'));
+    await checkA11y(page, 'Home (visitor)');
+  });
+
+  j.step('Notifications opens the login modal instead of navigating; Escape closes it', async () => {
+    const { page } = visitor;
+    await navItem(page, 'Notifications').click();
+    const login = await visible(dialog(page, 'Login'));
+    expect(pathOf(page)).toBe('/');
+    await visible(login.getByLabel('Email'));
+    await visible(login.getByLabel('Password'));
+    await visible(login.getByRole('button', { name: 'Sign In' }));
+    await checkA11y(page, 'Login modal');
+    await page.keyboard.press('Escape');
+    await gone(login);
+  });
+
+  j.step('Profile opens the login modal; its close button closes it', async () => {
+    const { page } = visitor;
+    await navItem(page, 'Profile').click();
+    const login = await visible(dialog(page, 'Login'));
+    expect(pathOf(page)).toBe('/');
+    await login.getByRole('button', { name: /close/i }).click();
+    await gone(login);
+  });
+
+  j.step("the 'Tweet' button opens the login modal", async () => {
+    const { page } = visitor;
+    await page.getByRole('button', { name: 'Tweet', exact: true }).first().click();
+    await visible(dialog(page, 'Login'));
+  });
+
+  j.step('login and register switch through their footer links', async () => {
+    const { page } = visitor;
+    const login = dialog(page, 'Login');
+    await login
+      .getByRole('link', { name: 'Create an account' })
+      .or(login.getByRole('button', { name: 'Create an account' }))
+      .click();
+    const register = await visible(dialog(page, 'Create an account'));
+    await gone(login);
+    for (const label of ['Email', 'Name', 'Username', 'Password'])
+      await visible(register.getByLabel(label, { exact: true }));
+    await visible(register.getByRole('button', { name: 'Register' }));
+    await visible(register.getByText('Already have an account?'));
+    await checkA11y(page, 'Register modal');
+    await register
+      .getByRole('link', { name: 'Sign In' })
+      .or(register.getByRole('button', { name: 'Sign In' }))
+      .click();
+    await visible(dialog(page, 'Login'));
+    await gone(register);
+  });
+
+  j.step("login: 'Invalid email' shows while typing and blocks the request", async () => {
+    const { page } = visitor;
+    const login = dialog(page, 'Login');
+    const email = login.getByLabel('Email', { exact: true });
+    await email.pressSequentially('vera@example');
+    await visible(login.getByText('Invalid email'));
+    await login.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+    await expectNoRequest(page, /\/api\/auth\/callback\//, async () => {
+      await login.getByLabel('Password', { exact: true }).press('Enter');
+      const submit = login.getByRole('button', { name: 'Sign In' });
+      if (await submit.isEnabled()) await submit.click();
+    });
+    await visible(login);
+    await email.pressSequentially('.com');
+    await gone(login.getByText('Invalid email'));
+    await page.keyboard.press('Escape');
+    await gone(login);
+  });
+
+  j.step('reads a post page with its replies', async () => {
+    const { page } = visitor;
+    await page.getByText(post.text).click();
+    await waitFor(() => pathOf(page) === `/posts/${post.id}`, 'the post page to open');
+    await visible(page.getByText(reply.text));
+    await checkA11y(page, 'Post page (visitor)');
+  });
+
+  j.step('reads a profile, and its Follow button asks to sign in', async () => {
+    const { page } = visitor;
+    await page.goto(`/users/${vera.id}`);
+    await visible(page.getByRole('heading', { name: vera.name }));
+    await visible(page.getByText('@vera').first());
+    await visible(page.getByText(post.text));
+    await checkA11y(page, 'Profile (visitor)');
+    const follow = page.getByRole('main').getByRole('button', { name: 'Follow', exact: true });
+    if ((await follow.count()) > 0) {
+      await follow.first().click();
+      await visible(dialog(page, 'Login'));
+      await page.keyboard.press('Escape');
+    }
+  });
+
+  j.step('an unknown page, user or post shows a not-found page', async () => {
+    const { page } = visitor;
+    for (const path of ['/no/such/page', '/users/999999999', '/posts/999999999']) {
+      await page.goto(path);
+      await visible(page.getByText(/not found|doesn.t exist|404/i));
+      await checkA11y(page, `Not found (${path})`);
+    }
+    expect(visitor.errors, 'uncaught page errors').toEqual([]);
+    expect(visitor.dialogs).toEqual([]);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * `npm run screenshots -w e2e`: starts the app on a fresh database, seeds a small demo world
+ * (alice, bob, carol, dave) through the HTTP API, and screenshots every page and modal at
+ * 1280×900 and 390×844 into docs/screenshots/. Look at every one of them after a UI change.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { ApiClient, person } from './support/api.ts';
+import {
+  composer,
+  DESKTOP,
+  dialog,
+  feedTab,
+  launchBrowser,
+  navItem,
+  newPerson,
+  PHONE,
+  visible,
+  waitFor,
+} from './support/browser.ts';
+import { dataUrl, demoCover, demoPicture } from './support/images.ts';
+import { buildWebIfNeeded, ROOT, startServer } from './support/server.ts';
+
+const OUT = path.join(ROOT, 'docs/screenshots');
+
+const LONG_POST =
+  'A post of exactly two hundred and eighty characters, to check that the longest text wraps well: ' +
+  'it should read comfortably, never overflow its column, and leave the counts and buttons below it neatly ' +
+  'aligned. Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod';
+const LONG_NAME = 'Carolina Wilhelmina Montgomery-Fitzgerald de Vries';
+
+async function seed(url: string) {
+  const alice = await person(url, 'alice', 'Alice Anderson');
+  const bob = await person(url, 'bob', 'Bob Builder');
+  const carol = await person(url, 'carol_montgomery_fitzgerald', LONG_NAME);
+  const dave = await person(url, 'dave', 'Dave');
+
+  await alice.client.edit({
+    bio: 'Product designer. Birds, bikes and bread. Building calm software at Pipit.',
+    profileImage: dataUrl(await demoPicture(400, 400, '#f472b6', '#7c3aed')),
+    coverImage: dataUrl(await demoCover(), 'image/jpeg'),
+  });
+  await bob.client.edit({
+    bio: 'I fix things.',
+    profileImage: dataUrl(await demoPicture(400, 400, '#34d399', '#0369a1')),
+  });
+
+  const longPost = await alice.client.post(LONG_POST);
+  await bob.client.post('Good morning! Coffee first, then #pipit. https://example.com/morning-routine');
+  await bob.client.post(
+    `Long words must wrap too: Pneumonoultramicroscopicsilicovolcanoconiosis-and-then-some and https://example.com/${'a'.repeat(70)}`,
+  );
+  await alice.client.post('Just set up my profile. Hi @bob, say hello to everyone!');
+  await carol.client.post('Lovely thread, Alice. Agree with every word of it.', longPost.id);
+  await bob.client.post('Same here, well put.', longPost.id);
+  await bob.client.like(longPost.id);
+  await carol.client.like(longPost.id);
+  await alice.client.follow(bob.user.id);
+  await bob.client.follow(alice.user.id);
+  await carol.client.follow(alice.user.id);
+  await dave.client.follow(alice.user.id);
+  return { alice, bob, carol, dave, longPost };
+}
+
+async function ready(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+  await waitFor(
+    () => page.evaluate(() => [...document.images].every((img) => img.complete)),
+    'images to finish loading',
+  );
+}
+
+async function shot(page: Page, name: string, width: number) {
+  await ready(page);
+  const file = path.join(OUT, `${name}-${width}.png`);
+  await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+  console.log(`  ${path.relative(ROOT, file)}`);
+}
+
+async function main() {
+  buildWebIfNeeded();
+  mkdirSync(OUT, { recursive: true });
+  const server = await startServer({ skipBuild: true });
+  const browser = await launchBrowser();
+  try {
+    const world = await seed(server.url);
+    // A separate session of alice's for the browser: the seeding client keeps its own.
+    const aliceSession = new ApiClient(server.url);
+    await aliceSession.signIn('alice@example.com');
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      const w = viewport.width;
+      console.log(`${w}×${viewport.height}:`);
+
+      const visitor = await newPerson(browser, server.url, { viewport });
+      const v = visitor.page;
+      await v.goto('/');
+      await visible(v.getByText('Just set up my profile.'));
+      await shot(v, 'visitor-home', w);
+      await navItem(v, 'Profile').click();
+      const login = await visible(dialog(v, 'Login'));
+      await shot(v, 'login-modal', w);
+      await login
+        .getByRole('link', { name: 'Create an account' })
+        .or(login.getByRole('button', { name: 'Create an account' }))
+        .click();
+      const register = await visible(dialog(v, 'Create an account'));
+      await register.getByLabel('Email', { exact: true }).pressSequentially('new.person@example');
+      await visible(register.getByText('Invalid email'));
+      await shot(v, 'register-modal', w);
+      await visitor.context.close();
+
+      const alice = await newPerson(browser, server.url, { viewport });
+      await alice.context.addCookies(aliceSession.browserCookies());
+      const a = alice.page;
+      await a.goto('/');
+      await visible(navItem(a, 'Logout'));
+      await visible(a.getByText('Good morning!'));
+      await visible(composer(a).box);
+      await shot(a, 'home', w);
+      await feedTab(a, 'Everyone').click();
+      await visible(a.getByText('Lovely thread, Alice.').first()).catch(() => {});
+      await shot(a, 'home-everyone', w);
+
+      await a.goto(`/posts/${world.longPost.id}`);
+      await visible(a.getByText('Lovely thread, Alice.'));
+      await shot(a, 'post', w);
+
+      await a.goto(`/users/${world.alice.user.id}`);
+      await visible(a.getByRole('main').getByText('Birds, bikes and bread.', { exact: false }));
+      await shot(a, 'profile', w);
+      await a.getByRole('main').getByRole('button', { name: /^Edit/ }).click();
+      await visible(dialog(a, 'Edit your profile'));
+      await shot(a, 'edit-profile-modal', w);
+      await a.keyboard.press('Escape');
+
+      await a.goto(`/users/${world.carol.user.id}`);
+      await visible(a.getByRole('main').getByText(LONG_NAME).first());
+      await shot(a, 'profile-long-name', w);
+      await a.goto(`/users/${world.dave.user.id}`);
+      await visible(a.getByRole('main').getByText('@dave').first());
+      await shot(a, 'profile-empty', w);
+
+      await a.goto('/');
+      await a.getByRole('button', { name: 'Tweet', exact: true }).first().click();
+      const compose = dialog(a, 'Tweet').or(a.getByRole('dialog')).first();
+      await visible(compose);
+      await compose.getByRole('textbox').first().fill('Drafting something worth reading…');
+      await shot(a, 'compose-modal', w);
+      await a.keyboard.press('Escape');
+
+      await navItem(a, 'Notifications').click();
+      await visible(a.getByRole('main').getByText(LONG_NAME).first());
+      await shot(a, 'notifications', w);
+      await alice.context.close();
+    }
+    writeFileSync(
+      path.join(OUT, 'README.md'),
+      `# Screenshots
+
+Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, carol, dave), at 1280×900
+(\`-1280.png\`) and 390×844 (\`-390.png\`).
+
+| name | what |
+|---|---|
+| visitor-home | Home as a visitor: the Everyone feed |
+| login-modal | the Login modal |
+| register-modal | the Create an account modal, showing the live 'Invalid email' message |
+| home | Home signed in as alice: composer and the Following tab |
+| home-everyone | Home, Everyone tab |
+| post | a 280-character post with its replies |
+| profile | alice's own profile: cover, large avatar, bio, counts, posts |
+| edit-profile-modal | the Edit your profile modal |
+| profile-long-name | a profile with a 50-character name and no avatar |
+| profile-empty | a profile with nothing in it yet |
+| compose-modal | the modal the 'Tweet' button opens |
+| notifications | alice's notifications: follows, likes, replies, a mention |
+`,
+    );
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+await main();

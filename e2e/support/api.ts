@@ -1,0 +1,140 @@
+/**
+ * A small HTTP client for seeding data through the public API, speaking the same protocol as the
+ * web app: a cookie jar, the CSRF token of /api/auth/csrf in X-CSRF-Token, credentials sign-in.
+ */
+import type { CurrentUser, Post, User } from '@pipit/contract';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
+    super(`${what} answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+export class ApiClient {
+  private readonly cookies = new Map<string, string>();
+  private csrfToken: string | null = null;
+
+  constructor(readonly baseUrl: string) {}
+
+  /** The session and CSRF cookies, to hand a signed-in session to a browser context. */
+  browserCookies(): { name: string; value: string; url: string }[] {
+    return [...this.cookies].map(([name, value]) => ({ name, value, url: this.baseUrl }));
+  }
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  private remember(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async raw(method: string, path: string, init: { json?: unknown; form?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { cookie: this.cookieHeader() };
+    let body: string | undefined;
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    }
+    if (method !== 'GET' && !path.startsWith('/api/auth/')) headers['x-csrf-token'] = await this.csrf();
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    this.remember(res);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed };
+  }
+
+  private async call<T>(
+    method: string,
+    path: string,
+    json?: unknown,
+    expected: number[] = [200, 201, 204],
+  ): Promise<T> {
+    const res = await this.raw(method, path, json === undefined ? {} : { json });
+    if (!expected.includes(res.status)) throw new ApiError(res.status, res.body, `${method} ${path}`);
+    return res.body as T;
+  }
+
+  async csrf(): Promise<string> {
+    if (this.csrfToken) return this.csrfToken;
+    const res = await this.raw('GET', '/api/auth/csrf');
+    const token = (res.body as { csrfToken?: string } | null)?.csrfToken;
+    if (res.status !== 200 || !token) throw new ApiError(res.status, res.body, 'GET /api/auth/csrf');
+    this.csrfToken = token;
+    return token;
+  }
+
+  async signIn(email: string, password = PASSWORD): Promise<void> {
+    const csrfToken = await this.csrf();
+    const res = await this.raw('POST', '/api/auth/callback/credentials', {
+      form: { email, password, csrfToken, callbackUrl: `${this.baseUrl}/`, json: 'true' },
+    });
+    const url = (res.body as { url?: string } | null)?.url ?? '';
+    if (res.status !== 200 || url.includes('error=') || url.includes('csrf=true')) {
+      throw new ApiError(res.status, res.body, `sign-in of ${email}`);
+    }
+  }
+
+  /** Registers and signs in, as the web app does after a successful registration. */
+  async register(person: { email: string; username: string; name: string; password?: string }): Promise<CurrentUser> {
+    const password = person.password ?? PASSWORD;
+    await this.call('POST', '/api/register', { ...person, password }, [201]);
+    await this.signIn(person.email, password);
+    return this.current();
+  }
+
+  current(): Promise<CurrentUser> {
+    return this.call('GET', '/api/current');
+  }
+
+  edit(fields: {
+    name?: string;
+    username?: string;
+    bio?: string | null;
+    profileImage?: string | null;
+    coverImage?: string | null;
+  }): Promise<CurrentUser> {
+    return this.call('PATCH', '/api/edit', fields);
+  }
+
+  post(text: string, parentId?: string): Promise<Post> {
+    return this.call('POST', '/api/posts', parentId ? { text, parentId } : { text }, [201]);
+  }
+
+  like(postId: string): Promise<Post> {
+    return this.call('PUT', `/api/posts/${postId}/like`);
+  }
+
+  follow(userId: string): Promise<User> {
+    return this.call('PUT', `/api/users/${userId}/follow`);
+  }
+}
+
+/** Registers a person with a fresh client of their own. */
+export async function person(baseUrl: string, username: string, name: string) {
+  const client = new ApiClient(baseUrl);
+  const user = await client.register({ email: `${username.toLowerCase()}@example.com`, username, name });
+  return { client, user };
+}

@@ -1,0 +1,248 @@
+/**
+ * Browser helpers for the journeys: the system Chromium (never a downloaded one), people as
+ * separate browser contexts, role/label locators, polling instead of sleeps, and axe on every page.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../.artifacts');
+
+export const DESKTOP = { width: 1280, height: 900 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  /** Every JavaScript dialog (alert, confirm, prompt) the app opened, with its message. */
+  dialogs: string[];
+  /** Uncaught page errors. */
+  errors: string[];
+}
+
+/** One person = one browser context (own cookies and storage) with one page. */
+export async function newPerson(
+  browser: Browser,
+  baseURL: string,
+  options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {},
+): Promise<Person> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: options.viewport ?? DESKTOP,
+    reducedMotion: 'reduce',
+    bypassCSP: options.bypassCSP ?? false,
+  });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(20_000);
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => {});
+    });
+    page.on('pageerror', (error) => errors.push(String(error)));
+  };
+  context.on('page', watch);
+  const page = await context.newPage();
+  return { context, page, dialogs, errors };
+}
+
+/** Polls `check` until it returns a truthy value (or stops throwing), then returns that value. */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  message: string,
+  { timeout = 10_000, interval = 100 } = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = last instanceof Error ? last.message : JSON.stringify(last);
+      throw new Error(`Timed out after ${timeout} ms waiting for: ${message} (last: ${detail})`);
+    }
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+export async function gone(locator: Locator, timeout = 10_000): Promise<void> {
+  await waitFor(
+    async () => (await locator.count()) === 0 || !(await locator.first().isVisible()),
+    `${locator} to go away`,
+    {
+      timeout,
+    },
+  );
+}
+
+/** An item of the main navigation, whether the app renders it as a link or a button. */
+export function navItem(page: Page, name: string | RegExp): Locator {
+  const nav = page.getByRole('navigation').first();
+  const exact = typeof name === 'string';
+  return nav.getByRole('link', { name, exact }).or(nav.getByRole('button', { name, exact })).first();
+}
+
+export function dialog(page: Page, name: string): Locator {
+  return page.getByRole('dialog', { name, exact: true });
+}
+
+/** A toast the app shows (sonner renders them inside a labelled live region). */
+export function toast(page: Page, text: string): Locator {
+  return page.locator('[data-sonner-toast], [role="status"], [role="alert"]').filter({ hasText: text }).first();
+}
+
+export interface AxeFinding {
+  where: string;
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+/** Every finding of every axe run in this process, serious or not (written out for the report). */
+export const axeFindings: AxeFinding[] = [];
+
+/** Runs axe on the page as it is now and fails on any serious or critical violation. */
+export async function checkA11y(page: Page, where: string, options: { include?: string } = {}): Promise<void> {
+  let builder = new AxeBuilder({ page });
+  if (options.include) builder = builder.include(options.include);
+  const result = await builder.analyze();
+  const findings = result.violations.map((v) => ({
+    where,
+    id: v.id,
+    impact: v.impact ?? 'unknown',
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`.trim()),
+  }));
+  axeFindings.push(...findings);
+  const blocking = findings.filter((f) => f.impact === 'serious' || f.impact === 'critical');
+  if (blocking.length > 0) {
+    const text = blocking.map((f) => `  [${f.impact}] ${f.id}: ${f.help}\n    ${f.nodes.join('\n    ')}`).join('\n');
+    throw new Error(`axe found ${blocking.length} serious/critical violation(s) on ${where}:\n${text}`);
+  }
+}
+
+export function writeAxeReport(name: string): void {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(path.join(ARTIFACTS, `axe-${name}.json`), `${JSON.stringify(axeFindings, null, 2)}\n`);
+}
+
+/** Saves a screenshot of every open page of the given people, for looking at a failure. */
+export async function snapshotOnFailure(name: string, people: (Person | undefined)[]): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  let i = 0;
+  for (const p of people) {
+    if (!p) continue;
+    for (const page of p.context.pages()) {
+      await page
+        .screenshot({ path: path.join(ARTIFACTS, `failure-${name}-${i++}.png`), fullPage: true })
+        .catch(() => {});
+    }
+  }
+}
+
+/** Home's feed tabs ('Following', 'Everyone'), whether rendered as tabs, links or buttons. */
+export function feedTab(page: Page, name: string): Locator {
+  return page
+    .getByRole('tab', { name, exact: true })
+    .or(page.getByRole('link', { name, exact: true }))
+    .or(page.getByRole('button', { name, exact: true }))
+    .first();
+}
+
+/** Lets the page run what a click queued (handlers, microtasks, a render) before looking. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
+
+/**
+ * Runs `action` and proves that no request matching `pattern` left the page: the page settles
+ * and then has a short grace window to send one.
+ */
+export async function expectNoRequest(page: Page, pattern: RegExp, action: () => Promise<void>): Promise<void> {
+  const seen: string[] = [];
+  const listener = (request: { url(): string; method(): string }) => {
+    if (pattern.test(request.url())) seen.push(`${request.method()} ${request.url()}`);
+  };
+  page.on('request', listener);
+  try {
+    await action();
+    await settle(page);
+    await page.waitForRequest((r) => pattern.test(r.url()), { timeout: 500 }).catch(() => {});
+  } finally {
+    page.off('request', listener);
+  }
+  if (seen.length > 0) throw new Error(`expected no request to ${pattern}, but saw: ${seen.join(', ')}`);
+}
+
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/** A post as rendered in a list or on its page. */
+export function postCard(scope: Page | Locator, text: string): Locator {
+  return scope.getByRole('article').filter({ hasText: text }).first();
+}
+
+/** The inline composer ("What's happening?") or a reply composer, and its submit button. */
+export function composer(scope: Page | Locator, label: string | RegExp = "What's happening?") {
+  const box = scope.getByRole('textbox', { name: label }).first();
+  const form = scope.locator('form').filter({ has: box }).first();
+  return { box, form, submit: form.getByRole('button', { name: /^(Tweet|Reply|Post)$/ }) };
+}
+
+/** The alert dot on the Notifications item, however the app exposes it. */
+export function notificationDot(page: Page): Locator {
+  return page
+    .getByRole('navigation')
+    .first()
+    .locator('[data-testid="notification-dot"], [aria-label*="new notification" i], [aria-label*="unread" i]')
+    .first();
+}
+
+/** Signed in when the navigation offers Logout. */
+export async function signedIn(page: Page): Promise<boolean> {
+  return (await navItem(page, 'Logout').count()) > 0 && (await navItem(page, 'Logout').isVisible());
+}
+
+/** Signs in through the Login modal, opened from the Profile item as a visitor would. */
+export async function signInThroughModal(page: Page, email: string, password: string): Promise<void> {
+  await navItem(page, 'Profile').click();
+  const login = await visible(dialog(page, 'Login'));
+  await login.getByLabel('Email', { exact: true }).fill(email);
+  await login.getByLabel('Password', { exact: true }).fill(password);
+  await login.getByRole('button', { name: 'Sign In' }).click();
+  await gone(login);
+  await waitFor(() => signedIn(page), 'the navigation to show Logout after signing in');
+}

@@ -1,0 +1,63 @@
+/**
+ * A journey is a story told in steps that share one app and one browser: each step is a vitest
+ * test, and once a step fails the later ones are skipped (they would only fail for the same reason).
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, test } from 'vitest';
+import { launchBrowser, type Person, snapshotOnFailure, writeAxeReport } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+export interface Journey {
+  /** The app's origin, e.g. http://127.0.0.1:41234. */
+  readonly url: string;
+  readonly browser: Browser;
+  /** People whose pages are saved as screenshots when a step fails. */
+  readonly people: Person[];
+  step(name: string, fn: () => Promise<void>, timeout?: number): void;
+}
+
+/** Starts a fresh app (own empty database) and one Chromium for the journey file. */
+export function journey(name: string): Journey {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let failed: string | null = null;
+  const people: Person[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ skipBuild: true }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    writeAxeReport(name);
+    for (const p of people) await p.context.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+  });
+
+  return {
+    get url() {
+      if (!server) throw new Error('the app is not running');
+      return server.url;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser is not running');
+      return browser;
+    },
+    people,
+    step(stepName, fn, timeout = 60_000) {
+      test(
+        stepName,
+        async (ctx) => {
+          if (failed) ctx.skip(`an earlier step failed: ${failed}`);
+          try {
+            await fn();
+          } catch (error) {
+            failed = stepName;
+            await snapshotOnFailure(`${name}-${stepName.replace(/\W+/g, '-')}`, people);
+            throw error;
+          }
+        },
+        timeout,
+      );
+    },
+  };
+}

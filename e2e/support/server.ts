@@ -1,0 +1,127 @@
+/**
+ * Starts the real app the way people start it (`node scripts/start.mjs`): the built web app and the
+ * API on one free 127.0.0.1 port, on a fresh embedded database in a temporary directory.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const WEB_SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** Builds the web app when its sources are newer than the build (the same rule as start.mjs). */
+export function buildWebIfNeeded(): void {
+  const built = path.join(ROOT, 'web/dist/index.html');
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  const sourcesAt = Math.max(...WEB_SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
+  if (builtAt && builtAt >= sourcesAt) return;
+  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`npm run build -w web failed (exit ${build.status})`);
+  if (!existsSync(built)) throw new Error('web/dist/index.html is missing after the build');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output()}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`the server was not healthy after ${timeoutMs} ms (${last}):\n${output()}`);
+}
+
+export interface StartOptions {
+  /** Environment added to the server's (rate limits, log level…). */
+  env?: Record<string, string>;
+  /** Skip start.mjs's "sources newer than the build" check (the global setup already built). */
+  skipBuild?: boolean;
+  timeoutMs?: number;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pipit-e2e-'));
+  const child = spawn('node', ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      RATE_LIMIT_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+      ...(options.skipBuild ? { SKIP_WEB_BUILD: '1' } : {}),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(url, child, () => log, options.timeoutMs ?? 180_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, dataDir, stop };
+}

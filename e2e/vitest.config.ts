@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['journeys/**/*.test.ts'],
+    globalSetup: ['./support/global-setup.ts'],
+    pool: 'forks',
+    // Each file runs its own server and Chromium; three at once keep the run short without
+    // starving the machine.
+    maxWorkers: 3,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    sequence: { concurrent: false },
+  },
+});
