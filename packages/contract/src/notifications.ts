@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, page } from './common.ts';
 import { post } from './posts.ts';
 import { userSummary } from './users.ts';
 
@@ -16,3 +16,6 @@ export const notification = z.object({
   post: post.nullable(),
 });
 export type Notification = z.infer<typeof notification>;
+
+/** GET /api/notifications: newest first. */
+export const notificationPage = page(notification);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTROL_CHARS_NO_NEWLINE, graphemeLength, idSchema } from './common.ts';
+import { CONTROL_CHARS_NO_NEWLINE, graphemeLength, idSchema, page } from './common.ts';
 import { LIMITS, userSummary } from './users.ts';
 
 /** 1–280 user-perceived characters after trimming; newlines allowed, other control characters not. */
@@ -29,3 +29,23 @@ export const post = z.object({
   likedByMe: z.boolean(),
 });
 export type Post = z.infer<typeof post>;
+
+/** Timelines, a person's posts and replies: `{items, nextCursor}`. */
+export const postPage = page(post);
+
+/**
+ * An @mention: `@` then a username (same characters as usernames, at most 30), not preceded by a
+ * username character or `@` (so `bob@example.com` mentions nobody) and not followed by one (so a
+ * 31-character name is not a mention of its first 30 characters).
+ */
+export const MENTION_PATTERN = new RegExp(
+  `(?<![A-Za-z0-9_@])@([A-Za-z0-9_]{1,${LIMITS.usernameMax}})(?![A-Za-z0-9_])`,
+  'g',
+);
+
+/** The usernames a text mentions, lower-cased (usernames are unique ignoring case), each once, in order. */
+export function extractMentions(text: string): string[] {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(MENTION_PATTERN)) seen.add((match[1] as string).toLowerCase());
+  return [...seen];
+}

@@ -1,4 +1,49 @@
+import { api, createPostBody, idParams, pageQuery, post, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { requireViewer } from '../../plugins/session.ts';
+import { PostsService } from './posts.service.ts';
 
-export const postsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};
+/**
+ * Posts, replies and likes. Errors: 400 INVALID_INPUT (body, cursor), 401 UNAUTHENTICATED (writes
+ * by visitors), 403 FORBIDDEN (deleting someone else's post), 404 NOT_FOUND (unknown post or user).
+ * CSRF and the write rate limit apply to every state-changing call (global hooks).
+ */
+export const postsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app) => {
+  const posts = new PostsService(app.db);
+
+  app.post(api.posts, { schema: { body: createPostBody, response: { 201: post } } }, async (request, reply) => {
+    const created = await posts.create(requireViewer(request), request.body);
+    return reply.code(201).send(created);
+  });
+
+  app.get(api.post(':id'), { schema: { params: idParams, response: { 200: post } } }, async (request) =>
+    posts.get(request.viewer, request.params.id),
+  );
+
+  app.delete(api.post(':id'), { schema: { params: idParams, response: { 204: z.null() } } }, async (request, reply) => {
+    await posts.delete(requireViewer(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.get(
+    api.replies(':id'),
+    { schema: { params: idParams, querystring: pageQuery, response: { 200: postPage } } },
+    async (request) => posts.listReplies(request.viewer, request.params.id, request.query),
+  );
+
+  app.put(api.like(':id'), { schema: { params: idParams, response: { 200: post } } }, async (request) =>
+    posts.like(requireViewer(request), request.params.id),
+  );
+
+  app.delete(api.like(':id'), { schema: { params: idParams, response: { 200: post } } }, async (request) =>
+    posts.unlike(requireViewer(request), request.params.id),
+  );
+
+  app.get(
+    api.userPosts(':id'),
+    { schema: { params: idParams, querystring: pageQuery, response: { 200: postPage } } },
+    async (request) => posts.listByUser(request.viewer, request.params.id, request.query),
+  );
+};

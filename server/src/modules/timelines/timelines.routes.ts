@@ -1,4 +1,18 @@
+import { api, pageQuery, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
+import { requireViewer } from '../../plugins/session.ts';
+import { TimelinesService } from './timelines.service.ts';
 
-export const timelinesRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};
+/** Home timelines. Errors: 400 INVALID_INPUT (cursor, limit), 401 UNAUTHENTICATED (Following for visitors). */
+export const timelinesRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app) => {
+  const timelines = new TimelinesService(app.db);
+
+  app.get(api.timelineEveryone, { schema: { querystring: pageQuery, response: { 200: postPage } } }, async (request) =>
+    timelines.everyone(request.viewer, request.query),
+  );
+
+  app.get(api.timelineFollowing, { schema: { querystring: pageQuery, response: { 200: postPage } } }, async (request) =>
+    timelines.following(requireViewer(request), request.query),
+  );
+};

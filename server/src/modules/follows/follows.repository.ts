@@ -1,0 +1,146 @@
+import { and, desc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import { follows, users } from '../../db/schema.ts';
+import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+
+const mine = alias(follows, 'mine');
+
+/** A person's public columns, and whether the viewer follows them (an EXISTS on the follows primary key). */
+function userViewColumns(viewerId: number | null) {
+  return {
+    id: users.id,
+    name: users.name,
+    username: users.username,
+    profileImage: users.profileImage,
+    bio: users.bio,
+    coverImage: users.coverImage,
+    createdAt: users.createdAt,
+    followersCount: users.followersCount,
+    followingCount: users.followingCount,
+    postsCount: users.postsCount,
+    isFollowing:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`exists (select 1 from ${mine} where ${mine.followerId} = ${viewerId} and ${mine.followeeId} = ${users.id})`,
+  };
+}
+
+export interface UserRow {
+  id: number;
+  name: string;
+  username: string;
+  profileImage: string | null;
+  bio: string;
+  coverImage: string | null;
+  createdAt: Date;
+  followersCount: number;
+  followingCount: number;
+  postsCount: number;
+  isFollowing: boolean;
+}
+
+export interface FollowRow extends UserRow {
+  /** When the follow happened (the page key, with the other person's id). */
+  cursorTime: string;
+}
+
+export async function findUserView(db: Executor, viewerId: number | null, id: number): Promise<UserRow | null> {
+  const [row] = await db.select(userViewColumns(viewerId)).from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function userExists(db: Executor, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+  return row !== undefined;
+}
+
+/** Adds the follow when the followee exists and the follow does not: true when a row was added. */
+export async function insertFollow(db: Executor, followerId: number, followeeId: number): Promise<boolean> {
+  const added = await db
+    .insert(follows)
+    .select(sql`select ${followerId}::bigint, ${users.id}, now() from ${users} where ${users.id} = ${followeeId}`)
+    .onConflictDoNothing()
+    .returning({ followeeId: follows.followeeId });
+  return added.length > 0;
+}
+
+/** True when a follow was removed. */
+export async function deleteFollow(db: Executor, followerId: number, followeeId: number): Promise<boolean> {
+  const removed = await db
+    .delete(follows)
+    .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)))
+    .returning({ followeeId: follows.followeeId });
+  return removed.length > 0;
+}
+
+/**
+ * Both counters in one statement. Two people following each other at the same moment would
+ * deadlock if each transaction updated "them, then me"; one UPDATE locks both rows in index order.
+ */
+export async function addToFollowCounts(
+  db: Executor,
+  followerId: number,
+  followeeId: number,
+  delta: number,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({
+      followersCount: sql`${users.followersCount} + case when ${users.id} = ${followeeId} then ${delta}::int else 0 end`,
+      followingCount: sql`${users.followingCount} + case when ${users.id} = ${followerId} then ${delta}::int else 0 end`,
+    })
+    .where(inArray(users.id, [followerId, followeeId]));
+}
+
+/**
+ * One page of a follow list, newest follow first, keyed on (follows.created_at, the other person's
+ * id): follows_followee_created_idx for followers, follows_follower_created_idx for following.
+ */
+async function findFollowPage(
+  db: Executor,
+  viewerId: number | null,
+  side: { match: SQLWrapper; other: typeof follows.followerId | typeof follows.followeeId },
+  cursor: Cursor | null,
+  limit: number,
+): Promise<FollowRow[]> {
+  return db
+    .select({ ...userViewColumns(viewerId), cursorTime: cursorTime(follows.createdAt) })
+    .from(follows)
+    .innerJoin(users, eq(users.id, side.other))
+    .where(and(side.match, afterCursor(follows.createdAt, side.other, cursor, 'newest')))
+    .orderBy(desc(follows.createdAt), desc(side.other))
+    .limit(limit + 1);
+}
+
+export function findFollowersPage(
+  db: Executor,
+  viewerId: number | null,
+  userId: number,
+  cursor: Cursor | null,
+  limit: number,
+) {
+  return findFollowPage(
+    db,
+    viewerId,
+    { match: eq(follows.followeeId, userId), other: follows.followerId },
+    cursor,
+    limit,
+  );
+}
+
+export function findFollowingPage(
+  db: Executor,
+  viewerId: number | null,
+  userId: number,
+  cursor: Cursor | null,
+  limit: number,
+) {
+  return findFollowPage(
+    db,
+    viewerId,
+    { match: eq(follows.followerId, userId), other: follows.followeeId },
+    cursor,
+    limit,
+  );
+}

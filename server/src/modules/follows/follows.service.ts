@@ -1,0 +1,74 @@
+import type { User } from '@pipit/contract';
+import type { Database } from '../../db/client.ts';
+import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
+import { AppError } from '../../lib/errors.ts';
+import { deleteNotification, insertNotifications } from '../notifications/notifications.repository.ts';
+import { dbId, isForeignKeyViolation, type PageRequest, userNotFound } from '../posts/posts.service.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import { toUser } from './follows.pack.ts';
+import * as repo from './follows.repository.ts';
+
+const cannotFollowSelf = () => new AppError('CANNOT_FOLLOW_SELF', 'You cannot follow yourself.');
+const keyOf = (row: repo.FollowRow) => ({ t: row.cursorTime, id: row.id });
+
+export class FollowsService {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Follows someone (once, however often asked): the follow, both counters and the 'follow'
+   * notification in one transaction. Answers the followed person as the viewer now sees them.
+   */
+  async follow(viewer: SessionUser, id: string): Promise<User> {
+    const followeeId = dbId(id, userNotFound);
+    const me = viewer.userId;
+    if (followeeId === me) throw cannotFollowSelf();
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await repo.insertFollow(tx, me, followeeId))) return;
+        await repo.addToFollowCounts(tx, me, followeeId, 1);
+        await insertNotifications(tx, [{ userId: followeeId, actorId: me, type: 'follow', postId: null }]);
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw userNotFound();
+      throw error;
+    }
+    return this.profile(viewer, followeeId);
+  }
+
+  /** Stops following (a no-op when not following), removing the notification the follow created. */
+  async unfollow(viewer: SessionUser, id: string): Promise<User> {
+    const followeeId = dbId(id, userNotFound);
+    const me = viewer.userId;
+    if (followeeId === me) throw cannotFollowSelf();
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.deleteFollow(tx, me, followeeId))) return;
+      await repo.addToFollowCounts(tx, me, followeeId, -1);
+      await deleteNotification(tx, { userId: followeeId, actorId: me, type: 'follow', postId: null });
+    });
+    return this.profile(viewer, followeeId);
+  }
+
+  /** The people following someone, most recent follow first. */
+  async followers(viewer: SessionUser | null, id: string, page: PageRequest): Promise<Page<User>> {
+    const userId = dbId(id, userNotFound);
+    const cursor = decodeCursor(page.cursor);
+    const rows = await repo.findFollowersPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
+    if (rows.length === 0 && !(await repo.userExists(this.db, userId))) throw userNotFound();
+    return toPage(rows, page.limit, keyOf, toUser);
+  }
+
+  /** The people someone follows, most recent follow first. */
+  async following(viewer: SessionUser | null, id: string, page: PageRequest): Promise<Page<User>> {
+    const userId = dbId(id, userNotFound);
+    const cursor = decodeCursor(page.cursor);
+    const rows = await repo.findFollowingPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
+    if (rows.length === 0 && !(await repo.userExists(this.db, userId))) throw userNotFound();
+    return toPage(rows, page.limit, keyOf, toUser);
+  }
+
+  private async profile(viewer: SessionUser, id: number): Promise<User> {
+    const row = await repo.findUserView(this.db, viewer.userId, id);
+    if (!row) throw userNotFound();
+    return toUser(row);
+  }
+}

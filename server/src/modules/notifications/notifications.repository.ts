@@ -1,0 +1,100 @@
+import type { NotificationType } from '@pipit/contract';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../db/client.ts';
+import { notifications, posts, users } from '../../db/schema.ts';
+import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+
+export interface NewNotification {
+  userId: number;
+  actorId: number;
+  type: NotificationType;
+  postId: number | null;
+}
+
+/** Inserts in one statement; the unique key (user, actor, type, post) makes a repeat a no-op. */
+export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insert(notifications).values(rows).onConflictDoNothing();
+}
+
+/** Removes the one notification a like or a follow created (answered by the unique key's index). */
+export async function deleteNotification(db: Executor, key: NewNotification): Promise<void> {
+  await db
+    .delete(notifications)
+    .where(
+      and(
+        eq(notifications.userId, key.userId),
+        eq(notifications.actorId, key.actorId),
+        eq(notifications.type, key.type),
+        key.postId === null ? isNull(notifications.postId) : eq(notifications.postId, key.postId),
+      ),
+    );
+}
+
+const actors = alias(users, 'actor');
+
+export interface NotificationRow {
+  id: number;
+  type: string;
+  createdAt: Date;
+  cursorTime: string;
+  readAt: Date | null;
+  actorId: number;
+  actorName: string;
+  actorUsername: string;
+  actorProfileImage: string | null;
+  /** Null for a follow (and, in principle, a post deleted since; deleting a post cascades). */
+  post: PostRow | null;
+}
+
+/** A page of someone's notifications, newest first, with the actor and the post (and its author) joined. */
+export async function findNotificationPage(
+  db: Executor,
+  userId: number,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<NotificationRow[]> {
+  const rows = await db
+    .select({
+      id: notifications.id,
+      type: notifications.type,
+      createdAt: notifications.createdAt,
+      cursorTime: cursorTime(notifications.createdAt),
+      readAt: notifications.readAt,
+      actorId: actors.id,
+      actorName: actors.name,
+      actorUsername: actors.username,
+      actorProfileImage: actors.profileImage,
+      post: postViewColumns(userId),
+    })
+    .from(notifications)
+    .innerJoin(actors, eq(actors.id, notifications.actorId))
+    .leftJoin(posts, eq(posts.id, notifications.postId))
+    .leftJoin(users, eq(users.id, posts.authorId))
+    .where(
+      and(eq(notifications.userId, userId), afterCursor(notifications.createdAt, notifications.id, cursor, 'newest')),
+    )
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit + 1);
+  return rows.map((row) => ({ ...row, post: row.post.id === null ? null : (row.post as PostRow) }));
+}
+
+/** Marks every unread notification read (the partial index on unread rows finds them). */
+export async function markAllRead(db: Executor, userId: number): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+}
+
+/** Whether someone has unread notifications: what GET /api/current shows as hasNotification. */
+export async function hasUnread(db: Executor, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .limit(1);
+  return row !== undefined;
+}

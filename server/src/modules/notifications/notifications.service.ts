@@ -1,0 +1,31 @@
+import type { Notification } from '@pipit/contract';
+import type { Database } from '../../db/client.ts';
+import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
+import type { PageRequest } from '../posts/posts.service.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import { toNotification } from './notifications.pack.ts';
+import * as repo from './notifications.repository.ts';
+
+/**
+ * Notifications are written by the actions that cause them (posts.service: like, reply, mention;
+ * follows.service: follow) in the same transaction; this service reads them and marks them read.
+ */
+export class NotificationsService {
+  constructor(private readonly db: Database) {}
+
+  /** The viewer's notifications, newest first, with the actor and the post. Listing does not mark them read. */
+  async list(viewer: SessionUser, page: PageRequest): Promise<Page<Notification>> {
+    const rows = await repo.findNotificationPage(this.db, viewer.userId, decodeCursor(page.cursor), page.limit);
+    return toPage(rows, page.limit, (row) => ({ t: row.cursorTime, id: row.id }), toNotification);
+  }
+
+  /** Marks every notification read: hasNotification on GET /api/current turns false. */
+  async markAllRead(viewer: SessionUser): Promise<void> {
+    await repo.markAllRead(this.db, viewer.userId);
+  }
+
+  /** For GET /api/current (modules/users): true while unread notifications exist. */
+  async hasUnread(userId: number): Promise<boolean> {
+    return repo.hasUnread(this.db, userId);
+  }
+}

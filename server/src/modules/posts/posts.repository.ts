@@ -1,0 +1,166 @@
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { likes, posts, users } from '../../db/schema.ts';
+import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+
+/**
+ * The columns of a post as one viewer sees it: the post, its author (joined) and whether the viewer
+ * liked it (an EXISTS on the likes primary key), so a whole page is one statement.
+ */
+export function postViewColumns(viewerId: number | null) {
+  return {
+    id: posts.id,
+    text: posts.text,
+    createdAt: posts.createdAt,
+    cursorTime: cursorTime(posts.createdAt),
+    parentId: posts.parentId,
+    replyCount: posts.replyCount,
+    likeCount: posts.likeCount,
+    authorId: users.id,
+    authorName: users.name,
+    authorUsername: users.username,
+    authorProfileImage: users.profileImage,
+    likedByMe:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`exists (select 1 from ${likes} where ${likes.userId} = ${viewerId} and ${likes.postId} = ${posts.id})`,
+  };
+}
+
+export interface PostRow {
+  id: number;
+  text: string;
+  createdAt: Date;
+  cursorTime: string;
+  parentId: number | null;
+  replyCount: number;
+  likeCount: number;
+  authorId: number;
+  authorName: string;
+  authorUsername: string;
+  authorProfileImage: string | null;
+  likedByMe: boolean;
+}
+
+export type PageOrder = 'newest' | 'oldest';
+
+/** Someone's posts: posts_author_created_at_id_idx. */
+export const byAuthor = (authorId: number) => eq(posts.authorId, authorId);
+/** The replies to a post: posts_parent_created_at_id_idx. */
+export const byParent = (parentId: number) => eq(posts.parentId, parentId);
+
+/** One page of posts matching `where`, keyed on (created_at, id): `limit + 1` rows, one statement. */
+export async function findPostPage(
+  db: Executor,
+  viewerId: number | null,
+  where: SQL | undefined,
+  cursor: Cursor | null,
+  order: PageOrder,
+  limit: number,
+): Promise<PostRow[]> {
+  const by = order === 'newest' ? desc : asc;
+  return db
+    .select(postViewColumns(viewerId))
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(and(where, afterCursor(posts.createdAt, posts.id, cursor, order)))
+    .orderBy(by(posts.createdAt), by(posts.id))
+    .limit(limit + 1);
+}
+
+export async function findPostView(db: Executor, viewerId: number | null, id: number): Promise<PostRow | null> {
+  const [row] = await db
+    .select(postViewColumns(viewerId))
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findPostAuthor(db: Executor, id: number): Promise<number | null> {
+  const [row] = await db.select({ authorId: posts.authorId }).from(posts).where(eq(posts.id, id)).limit(1);
+  return row?.authorId ?? null;
+}
+
+export async function userExists(db: Executor, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+  return row !== undefined;
+}
+
+export async function postExists(db: Executor, id: number): Promise<boolean> {
+  return (await findPostAuthor(db, id)) !== null;
+}
+
+export async function insertPost(db: Executor, row: { authorId: number; parentId: number | null; text: string }) {
+  const [created] = await db.insert(posts).values(row).returning();
+  return created!;
+}
+
+/** Deletes a post only if `authorId` wrote it; answers its parent id, or undefined when nothing was deleted. */
+export async function deletePostBy(db: Executor, id: number, authorId: number) {
+  const [deleted] = await db
+    .delete(posts)
+    .where(and(eq(posts.id, id), eq(posts.authorId, authorId)))
+    .returning({ parentId: posts.parentId });
+  return deleted;
+}
+
+/** Adds `delta` to a post's reply count; answers its author, or null when the post does not exist. */
+export async function addToReplyCount(db: Executor, id: number, delta: number): Promise<number | null> {
+  const [row] = await db
+    .update(posts)
+    .set({ replyCount: sql`${posts.replyCount} + ${delta}` })
+    .where(eq(posts.id, id))
+    .returning({ authorId: posts.authorId });
+  return row?.authorId ?? null;
+}
+
+/** Adds `delta` to a post's like count; answers its author, or null when the post does not exist. */
+export async function addToLikeCount(db: Executor, id: number, delta: number): Promise<number | null> {
+  const [row] = await db
+    .update(posts)
+    .set({ likeCount: sql`${posts.likeCount} + ${delta}` })
+    .where(eq(posts.id, id))
+    .returning({ authorId: posts.authorId });
+  return row?.authorId ?? null;
+}
+
+export async function addToPostsCount(db: Executor, userId: number, delta: number): Promise<void> {
+  await db
+    .update(users)
+    .set({ postsCount: sql`${users.postsCount} + ${delta}` })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Inserts the like when the post exists and the like does not: true when a row was added.
+ * (INSERT … SELECT, so an unknown post adds nothing instead of failing on the foreign key.)
+ */
+export async function insertLike(db: Executor, userId: number, postId: number): Promise<boolean> {
+  const added = await db
+    .insert(likes)
+    .select(sql`select ${userId}::bigint, ${posts.id}, now() from ${posts} where ${posts.id} = ${postId}`)
+    .onConflictDoNothing()
+    .returning({ postId: likes.postId });
+  return added.length > 0;
+}
+
+/** True when a like was removed. */
+export async function deleteLike(db: Executor, userId: number, postId: number): Promise<boolean> {
+  const removed = await db
+    .delete(likes)
+    .where(and(eq(likes.userId, userId), eq(likes.postId, postId)))
+    .returning({ postId: likes.postId });
+  return removed.length > 0;
+}
+
+/** Ids of the users with these usernames (lower-cased already), in one query on the lower(username) index. */
+export async function findUserIdsByUsernames(db: Executor, lowerUsernames: string[]): Promise<number[]> {
+  if (lowerUsernames.length === 0) return [];
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(sql`lower(${users.username})`, lowerUsernames));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,178 @@
+import { type CreatePostBody, extractMentions, type Post } from '@pipit/contract';
+import type { Database } from '../../db/client.ts';
+import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
+import { AppError, forbidden } from '../../lib/errors.ts';
+import {
+  deleteNotification,
+  insertNotifications,
+  type NewNotification,
+} from '../notifications/notifications.repository.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import { toPost } from './posts.pack.ts';
+import * as repo from './posts.repository.ts';
+
+export const postNotFound = () => new AppError('NOT_FOUND', 'This post does not exist (or was deleted).');
+export const userNotFound = () => new AppError('NOT_FOUND', 'This user does not exist.');
+
+/** A wire id as a database id; ids beyond what the database can hold name nothing. */
+export function dbId(id: string, notFound: () => AppError): number {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  return n;
+}
+
+/** A row's page key: the microsecond time PostgreSQL rendered, and the id. */
+const keyOf = (row: repo.PostRow) => ({ t: row.cursorTime, id: row.id });
+
+/** A foreign key violation: what a racing delete of the referenced row looks like. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23503') return true;
+    if (e.cause === e) break;
+  }
+  return false;
+}
+
+export interface PageRequest {
+  cursor?: string | undefined;
+  limit: number;
+}
+
+export class PostsService {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Creates a post (a reply when parentId is set). In one transaction: the parent's reply count,
+   * the author's posts count and the notifications. Notified: the parent's author ('reply') and
+   * every existing user mentioned ('mention'), never the author; someone both replied to and
+   * mentioned gets the reply notification only.
+   */
+  async create(viewer: SessionUser, body: CreatePostBody): Promise<Post> {
+    const text = body.text.replace(/\r\n/g, '\n');
+    const parentId = body.parentId ? dbId(body.parentId, postNotFound) : null;
+    const me = viewer.userId;
+    try {
+      const created = await this.db.transaction(async (tx) => {
+        let parentAuthorId: number | null = null;
+        if (parentId !== null) {
+          // Updating the parent first also locks it: it cannot be deleted under the new reply.
+          parentAuthorId = await repo.addToReplyCount(tx, parentId, 1);
+          if (parentAuthorId === null) throw postNotFound();
+        }
+        const post = await repo.insertPost(tx, { authorId: me, parentId, text });
+        await repo.addToPostsCount(tx, me, 1);
+
+        const notes: NewNotification[] = [];
+        if (parentAuthorId !== null && parentAuthorId !== me) {
+          notes.push({ userId: parentAuthorId, actorId: me, type: 'reply', postId: post.id });
+        }
+        for (const userId of await repo.findUserIdsByUsernames(tx, extractMentions(text))) {
+          if (userId !== me && userId !== parentAuthorId) {
+            notes.push({ userId, actorId: me, type: 'mention', postId: post.id });
+          }
+        }
+        await insertNotifications(tx, notes);
+        return post;
+      });
+      return toPost({
+        ...created,
+        authorId: me,
+        authorName: viewer.name,
+        authorUsername: viewer.username,
+        authorProfileImage: viewer.profileImage,
+        likedByMe: false,
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw postNotFound();
+      throw error;
+    }
+  }
+
+  async get(viewer: SessionUser | null, id: string): Promise<Post> {
+    const row = await repo.findPostView(this.db, viewer?.userId ?? null, dbId(id, postNotFound));
+    if (!row) throw postNotFound();
+    return toPost(row);
+  }
+
+  /**
+   * Deletes one's own post: 404 for an unknown post, 403 for someone else's. Replies stay (their
+   * parent becomes null); likes and notifications of the post go with it (foreign keys cascade).
+   */
+  async delete(viewer: SessionUser, id: string): Promise<void> {
+    const postId = dbId(id, postNotFound);
+    await this.db.transaction(async (tx) => {
+      const deleted = await repo.deletePostBy(tx, postId, viewer.userId);
+      if (!deleted) {
+        throw (await repo.postExists(tx, postId)) ? forbidden('You can only delete your own posts.') : postNotFound();
+      }
+      if (deleted.parentId !== null) await repo.addToReplyCount(tx, deleted.parentId, -1);
+      await repo.addToPostsCount(tx, viewer.userId, -1);
+    });
+  }
+
+  /** Someone's posts (replies included), newest first. */
+  async listByUser(viewer: SessionUser | null, userId: string, page: PageRequest): Promise<Page<Post>> {
+    const authorId = dbId(userId, userNotFound);
+    const cursor = decodeCursor(page.cursor);
+    const rows = await repo.findPostPage(
+      this.db,
+      viewer?.userId ?? null,
+      repo.byAuthor(authorId),
+      cursor,
+      'newest',
+      page.limit,
+    );
+    // Only an empty page needs to tell "nobody" from "no posts".
+    if (rows.length === 0 && !(await repo.userExists(this.db, authorId))) throw userNotFound();
+    return toPage(rows, page.limit, keyOf, toPost);
+  }
+
+  /** The replies to a post, oldest first (a conversation reads top to bottom). */
+  async listReplies(viewer: SessionUser | null, id: string, page: PageRequest): Promise<Page<Post>> {
+    const parentId = dbId(id, postNotFound);
+    const cursor = decodeCursor(page.cursor);
+    const rows = await repo.findPostPage(
+      this.db,
+      viewer?.userId ?? null,
+      repo.byParent(parentId),
+      cursor,
+      'oldest',
+      page.limit,
+    );
+    if (rows.length === 0 && !(await repo.postExists(this.db, parentId))) throw postNotFound();
+    return toPage(rows, page.limit, keyOf, toPost);
+  }
+
+  /** Likes a post (once, however often asked) and notifies its author; answers the updated post. */
+  async like(viewer: SessionUser, id: string): Promise<Post> {
+    const postId = dbId(id, postNotFound);
+    const me = viewer.userId;
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await repo.insertLike(tx, me, postId))) return;
+        const authorId = await repo.addToLikeCount(tx, postId, 1);
+        if (authorId !== null && authorId !== me) {
+          await insertNotifications(tx, [{ userId: authorId, actorId: me, type: 'like', postId }]);
+        }
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw postNotFound();
+      throw error;
+    }
+    return this.get(viewer, id);
+  }
+
+  /** Takes a like back (a no-op when there was none), with the notification it created. */
+  async unlike(viewer: SessionUser, id: string): Promise<Post> {
+    const postId = dbId(id, postNotFound);
+    const me = viewer.userId;
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.deleteLike(tx, me, postId))) return;
+      const authorId = await repo.addToLikeCount(tx, postId, -1);
+      if (authorId !== null && authorId !== me) {
+        await deleteNotification(tx, { userId: authorId, actorId: me, type: 'like', postId });
+      }
+    });
+    return this.get(viewer, id);
+  }
+}
