@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTROL_CHARS, CONTROL_CHARS_NO_NEWLINE, idSchema } from './common.ts';
+import { CONTROL_CHARS_NO_NEWLINE, idSchema } from './common.ts';
 
 export const LIMITS = {
   emailMax: 254,
@@ -73,7 +73,8 @@ export const nameField = z
   .trim()
   .min(1, 'Name is required')
   .max(LIMITS.nameMax, `Name must be at most ${LIMITS.nameMax} characters`)
-  .refine((n) => !CONTROL_CHARS.test(n), 'Name must not contain control characters');
+  // No line breaks or tabs in a name either: it is one line everywhere it shows.
+  .refine((n) => !CONTROL_CHARS_NO_NEWLINE.test(n), 'Name must not contain control characters');
 
 export const bioField = z
   .string()
@@ -90,13 +91,16 @@ export const registerBody = z.strictObject({
 export type RegisterBody = z.infer<typeof registerBody>;
 
 /**
+ * The longest image string accepted: as long as PATCH /api/edit's body may be (16 MiB), so a data URL
+ * over LIMITS.imageMaxBytes decoded reaches the server's check and gets 413 IMAGE_TOO_LARGE.
+ */
+export const IMAGE_FIELD_MAX_CHARS = 16 * 1024 * 1024;
+
+/**
  * Image fields: a data URL (new image), the current /media URL (unchanged) or null (remove).
  * The server checks the bytes; this only bounds the size of the string.
  */
-export const imageField = z
-  .string()
-  .max(8 * 1024 * 1024, 'Image is too large')
-  .nullable();
+export const imageField = z.string().max(IMAGE_FIELD_MAX_CHARS, 'Image is too large').nullable();
 
 export const editBody = z.strictObject({
   name: nameField.optional(),
