@@ -1,4 +1,39 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { AppError } from '../../lib/errors.ts';
+import { MEDIA_PATH, MediaService } from './media.service.ts';
+import { createMediaStore } from './media.store.ts';
 
-export const mediaRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * GET /media/<sha256>.<ext>: stored images. A name is its content's hash, so an answer never changes:
+ * cached for a year, ETag = the hash. Unknown names answer a JSON 404.
+ */
+export const mediaRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const media = new MediaService(createMediaStore(config));
+
+  app.get(
+    `${MEDIA_PATH}:name`,
+    { schema: { params: z.object({ name: z.string().max(100) }) } },
+    async (request, reply) => {
+      const file = await media.open(request.params.name);
+      if (!file) throw new AppError('NOT_FOUND', 'No such image.');
+      const etag = `"${file.hash}"`;
+      reply
+        .header('Content-Type', file.contentType)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', IMMUTABLE)
+        .header('ETag', etag)
+        // Opened on its own, an image runs nothing.
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+        file.body.destroy();
+        return reply.code(304).send();
+      }
+      return reply.header('Content-Length', file.size).send(file.body);
+    },
+  );
+};
