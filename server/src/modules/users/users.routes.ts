@@ -1,4 +1,79 @@
+import {
+  api,
+  currentUser,
+  editBody,
+  idParams,
+  registerBody,
+  suggestionsQuery,
+  user,
+  userSummary,
+} from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { cookieNames } from '../../lib/auth-cookies.ts';
+import { unauthenticated } from '../../lib/errors.ts';
+import { requireViewer } from '../../plugins/session.ts';
+import { MediaService } from '../media/media.service.ts';
+import { createMediaStore } from '../media/media.store.ts';
+import { UsersService } from './users.service.ts';
 
-export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async () => {};
+/** PATCH /api/edit carries up to two images as data URLs; every other route keeps the 64 KB default. */
+export const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** Answers about the signed-in person must not be kept by shared caches. */
+const PRIVATE = 'private, no-store';
+
+export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const users = new UsersService(app.db, new MediaService(createMediaStore(config)), config.publicUrl);
+
+  const sessionCookie = cookieNames(config).session;
+
+  // These routes take JSON only (415 for anything else): Fastify's own text/plain parser and any
+  // form parser registered app-wide for /api/auth are dropped in this scope. Poisoning: as in app.ts.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.post(
+    api.register,
+    {
+      schema: { body: registerBody, response: { 201: currentUser } },
+      preHandler: app.limit('register', (request) => request.ip),
+    },
+    async (request, reply) => {
+      const created = await users.register(request.body);
+      return reply.code(201).header('Cache-Control', PRIVATE).send(created);
+    },
+  );
+
+  app.get(api.current, { schema: { response: { 200: currentUser } } }, async (request, reply) => {
+    const me = await users.current(requireViewer(request).userId);
+    return reply.header('Cache-Control', PRIVATE).send(me);
+  });
+
+  app.get(
+    api.users,
+    { schema: { querystring: suggestionsQuery, response: { 200: z.array(userSummary) } } },
+    async (request) => users.suggestions(request.viewer?.userId ?? null, request.query.limit),
+  );
+
+  app.get(api.user(':id'), { schema: { params: idParams, response: { 200: user } } }, async (request) =>
+    users.profile(Number(request.params.id), request.viewer?.userId ?? null),
+  );
+
+  app.patch(
+    api.edit,
+    {
+      bodyLimit: EDIT_BODY_LIMIT,
+      // Without a session cookie there is no one to edit: refuse before reading up to 16 MB.
+      onRequest: async (request) => {
+        if (!request.cookies[sessionCookie]) throw unauthenticated();
+      },
+      schema: { body: editBody, response: { 200: currentUser } },
+    },
+    async (request, reply) => {
+      const updated = await users.edit(requireViewer(request).userId, request.body);
+      return reply.header('Cache-Control', PRIVATE).send(updated);
+    },
+  );
+};

@@ -1,0 +1,71 @@
+/**
+ * Rows → the wire shapes of a person (contract: userSummary, user, currentUser). Other modules (posts,
+ * follows, notifications) select `userSummaryColumns` / `userColumns` and pack with these, so a person
+ * looks the same everywhere and private columns (email, password hash) never leave by accident.
+ */
+import type { CurrentUser, User, UserSummary } from '@pipit/contract';
+import { users } from '../../db/schema.ts';
+
+/** What to select to build a UserSummary (authors, actors, suggestions). */
+export const userSummaryColumns = {
+  id: users.id,
+  name: users.name,
+  username: users.username,
+  profileImage: users.profileImage,
+};
+
+/** What to select to build a User (a public profile). */
+export const userColumns = {
+  ...userSummaryColumns,
+  bio: users.bio,
+  coverImage: users.coverImage,
+  createdAt: users.createdAt,
+  followersCount: users.followersCount,
+  followingCount: users.followingCount,
+  postsCount: users.postsCount,
+};
+
+/** What to select to build a CurrentUser. */
+export const currentUserColumns = { ...userColumns, email: users.email };
+
+export interface UserSummaryRow {
+  id: number;
+  name: string;
+  username: string;
+  profileImage: string | null;
+}
+
+export interface UserRow extends UserSummaryRow {
+  bio: string;
+  coverImage: string | null;
+  createdAt: Date;
+  followersCount: number;
+  followingCount: number;
+  postsCount: number;
+}
+
+export interface CurrentUserRow extends UserRow {
+  email: string;
+}
+
+export function toUserSummary(row: UserSummaryRow): UserSummary {
+  return { id: String(row.id), name: row.name, username: row.username, profileImage: row.profileImage };
+}
+
+/** `isFollowing`: whether the viewer follows this person (false for visitors and for oneself). */
+export function toUser(row: UserRow, isFollowing: boolean): User {
+  return {
+    ...toUserSummary(row),
+    bio: row.bio,
+    coverImage: row.coverImage,
+    createdAt: row.createdAt.toISOString(),
+    followersCount: row.followersCount,
+    followingCount: row.followingCount,
+    postsCount: row.postsCount,
+    isFollowing,
+  };
+}
+
+export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): CurrentUser {
+  return { ...toUser(row, false), email: row.email, hasNotification };
+}

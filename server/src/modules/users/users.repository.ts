@@ -1,0 +1,181 @@
+import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import {
+  type CurrentUserRow,
+  currentUserColumns,
+  type UserRow,
+  type UserSummaryRow,
+  userColumns,
+} from './users.pack.ts';
+
+const lowerEmail = sql`lower(${users.email})`;
+const lowerUsername = sql`lower(${users.username})`;
+
+/**
+ * The name of the unique constraint or index a failed statement violated (SQLSTATE 23505), or null.
+ * Drizzle wraps driver errors, so the cause chain is searched.
+ */
+export function violatedUniqueConstraint(error: unknown): string | null {
+  for (
+    let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    depth++
+  ) {
+    if (e.code === '23505') return e.constraint ?? '';
+    e = e.cause as typeof e;
+  }
+  return null;
+}
+
+export const USERS_EMAIL_KEY = 'users_email_lower_key';
+export const USERS_USERNAME_KEY = 'users_username_lower_key';
+
+export async function insertUser(
+  db: Executor,
+  values: { email: string; username: string; name: string; passwordHash: string },
+): Promise<CurrentUserRow> {
+  const [row] = await db.insert(users).values(values).returning(currentUserColumns);
+  return row!;
+}
+
+/**
+ * Rows whose email or username equals the given ones ignoring case (both unique indexes on
+ * lower(...) answer it), other than `exceptId`.
+ */
+export async function findByEmailOrUsername(
+  db: Executor,
+  match: { email?: string; username?: string },
+  exceptId?: number,
+): Promise<Array<{ id: number; email: string; username: string }>> {
+  const conditions: SQL[] = [];
+  if (match.email !== undefined) conditions.push(eq(lowerEmail, match.email.toLowerCase()));
+  if (match.username !== undefined) conditions.push(eq(lowerUsername, match.username.toLowerCase()));
+  if (conditions.length === 0) return [];
+  return db
+    .select({ id: users.id, email: users.email, username: users.username })
+    .from(users)
+    .where(and(or(...conditions), exceptId === undefined ? undefined : ne(users.id, exceptId)))
+    .limit(2);
+}
+
+/** A person with their private columns and whether they have an unread notification (partial index). */
+export async function findCurrentUser(
+  db: Executor,
+  id: number,
+): Promise<(CurrentUserRow & { hasNotification: boolean }) | null> {
+  const [row] = await db
+    .select({
+      ...currentUserColumns,
+      hasNotification: sql<boolean>`exists (select 1 from notifications n where n.user_id = ${users.id} and n.read_at is null)`,
+    })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A person's public columns and whether `viewerId` follows them (a primary-key probe). */
+export async function findUser(
+  db: Executor,
+  id: number,
+  viewerId: number | null,
+): Promise<(UserRow & { isFollowing: boolean }) | null> {
+  const isFollowing =
+    viewerId === null
+      ? sql<boolean>`false`
+      : sql<boolean>`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${users.id})`;
+  const [row] = await db
+    .select({ ...userColumns, isFollowing })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The columns an edit may change; undefined leaves a column as it is. */
+export interface UserPatch {
+  name?: string;
+  username?: string;
+  bio?: string;
+  profileImage?: string | null;
+  coverImage?: string | null;
+}
+
+/** Returns false when the row no longer exists. */
+export async function updateUser(db: Executor, id: number, patch: UserPatch): Promise<boolean> {
+  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as UserPatch;
+  const rows = await db
+    .update(users)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** How far each source of suggestions looks: every part of the query is bounded by these. */
+const SUGGESTION_BOUNDS = {
+  /** The viewer's most recent follows whose own follows are looked at. */
+  seeds: 50,
+  /** Most recent follows looked at per seed. */
+  perSeed: 50,
+  /** Most recent posts whose authors are candidates. */
+  recentPosts: 1000,
+  /** Newest accounts that are candidates. */
+  newestUsers: 500,
+};
+
+/**
+ * People to suggest to `viewerId` (0 for a visitor), best first, never the viewer nor anyone they
+ * follow. Candidates, in tiers: people followed by the people the viewer follows (most shared
+ * first), then recent authors (most followed first), then the newest accounts. Every source is a
+ * bounded index range scan (follows by follower and time, posts by time, users by time), so the cost
+ * does not grow with the tables.
+ */
+export async function findSuggestions(db: Executor, viewerId: number, limit: number): Promise<UserSummaryRow[]> {
+  const b = SUGGESTION_BOUNDS;
+  const result = (await db.execute(sql`
+    with mine as (
+      select f.followee_id from follows f
+      where f.follower_id = ${viewerId}
+      order by f.created_at desc
+      limit ${b.seeds}
+    ), friends_of_friends as (
+      select ff.followee_id as id, count(*)::int as score
+      from mine m
+      cross join lateral (
+        select f2.followee_id from follows f2
+        where f2.follower_id = m.followee_id
+        order by f2.created_at desc
+        limit ${b.perSeed}
+      ) ff
+      group by ff.followee_id
+    ), recent_authors as (
+      select distinct p.author_id as id
+      from (select author_id from posts order by created_at desc, id desc limit ${b.recentPosts}) p
+    ), newest as (
+      select id from users order by created_at desc, id desc limit ${b.newestUsers}
+    ), candidates as (
+      select id, 0 as tier, score from friends_of_friends
+      union all select id, 1, 0 from recent_authors
+      union all select id, 2, 0 from newest
+    ), best as (
+      select distinct on (id) id, tier, score from candidates order by id, tier, score desc
+    )
+    select u.id, u.name, u.username, u.profile_image
+    from best b
+    join users u on u.id = b.id
+    where u.id <> ${viewerId}
+      and not exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = u.id)
+    order by b.tier, b.score desc, u.followers_count desc, u.created_at desc, u.id desc
+    limit ${limit}
+  `)) as unknown as {
+    rows: Array<{ id: number | string; name: string; username: string; profile_image: string | null }>;
+  };
+  return result.rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    username: r.username,
+    profileImage: r.profile_image,
+  }));
+}

@@ -1,0 +1,120 @@
+import type { CurrentUser, EditBody, RegisterBody, User, UserSummary } from '@pipit/contract';
+import type { Database } from '../../db/client.ts';
+import { AppError, invalid, unauthenticated } from '../../lib/errors.ts';
+import { type ImageKind, isDataUrl, type MediaService } from '../media/media.service.ts';
+import { toCurrentUser, toUser, toUserSummary } from './users.pack.ts';
+import { hashPassword, isCommonPassword } from './users.passwords.ts';
+import * as repo from './users.repository.ts';
+
+const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists.', 'email');
+const usernameTaken = () => new AppError('USERNAME_TAKEN', 'This username is taken.', 'username');
+
+/** A lost race on a unique index reads as the same 409 the check before it would have given. */
+function takenError(error: unknown): AppError | null {
+  const constraint = repo.violatedUniqueConstraint(error);
+  if (constraint === repo.USERS_EMAIL_KEY) return emailTaken();
+  if (constraint === repo.USERS_USERNAME_KEY) return usernameTaken();
+  return null;
+}
+
+type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; dataUrl: string };
+
+export class UsersService {
+  constructor(
+    private readonly db: Database,
+    private readonly media: MediaService,
+    /** The app's origin: an image field may also carry the current URL in absolute form. */
+    private readonly publicUrl: string,
+  ) {}
+
+  /**
+   * Creates an account; does not sign in (the client signs in through /api/auth afterwards).
+   * Emails are kept lower-case; usernames keep their case. Both are unique ignoring case.
+   */
+  async register(input: RegisterBody): Promise<CurrentUser> {
+    if (isCommonPassword(input.password)) {
+      throw invalid('password', 'This password is one of the most common ones. Choose another.');
+    }
+    const email = input.email.toLowerCase();
+    const taken = await repo.findByEmailOrUsername(this.db, { email, username: input.username });
+    if (taken.some((t) => t.email.toLowerCase() === email)) throw emailTaken();
+    if (taken.length > 0) throw usernameTaken();
+
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const row = await repo.insertUser(this.db, { email, username: input.username, name: input.name, passwordHash });
+      return toCurrentUser(row, false);
+    } catch (error) {
+      throw takenError(error) ?? error;
+    }
+  }
+
+  async current(userId: number): Promise<CurrentUser> {
+    const row = await repo.findCurrentUser(this.db, userId);
+    if (!row) throw unauthenticated();
+    return toCurrentUser(row, row.hasNotification);
+  }
+
+  /** Who To Follow: never the viewer nor people they follow. */
+  async suggestions(viewerId: number | null, limit: number): Promise<UserSummary[]> {
+    // Ids start at 1: 0 is nobody, so a visitor excludes no one.
+    const rows = await repo.findSuggestions(this.db, viewerId ?? 0, limit);
+    return rows.map(toUserSummary);
+  }
+
+  async profile(id: number, viewerId: number | null): Promise<User> {
+    const row = await repo.findUser(this.db, id, viewerId === id ? null : viewerId);
+    if (!row) throw new AppError('USER_NOT_FOUND', 'No such user.');
+    return toUser(row, row.isFollowing);
+  }
+
+  /**
+   * Edits the viewer's own profile. Image fields: a data URL stores a new image, the current URL
+   * keeps it, null removes it. Every field is checked before any image is processed.
+   */
+  async edit(userId: number, input: EditBody): Promise<CurrentUser> {
+    const current = await repo.findCurrentUser(this.db, userId);
+    if (!current) throw unauthenticated();
+
+    const profileImage = this.imageChange('profileImage', input.profileImage, current.profileImage);
+    const coverImage = this.imageChange('coverImage', input.coverImage, current.coverImage);
+    if (input.username !== undefined && input.username !== current.username) {
+      const taken = await repo.findByEmailOrUsername(this.db, { username: input.username }, userId);
+      if (taken.length > 0) throw usernameTaken();
+    }
+
+    const patch: repo.UserPatch = {
+      name: input.name,
+      username: input.username,
+      bio: input.bio === null ? '' : input.bio,
+      profileImage: await this.applyImage(profileImage, 'avatar', 'profileImage'),
+      coverImage: await this.applyImage(coverImage, 'cover', 'coverImage'),
+    };
+    if (Object.values(patch).some((v) => v !== undefined)) {
+      try {
+        if (!(await repo.updateUser(this.db, userId, patch))) throw unauthenticated();
+      } catch (error) {
+        throw takenError(error) ?? error;
+      }
+    }
+    return this.current(userId);
+  }
+
+  private imageChange(field: string, value: string | null | undefined, current: string | null): ImageChange {
+    if (value === undefined) return { kind: 'keep' };
+    if (value === null) return current === null ? { kind: 'keep' } : { kind: 'remove' };
+    if (current !== null && (value === current || value === `${this.publicUrl}${current}`)) return { kind: 'keep' };
+    if (isDataUrl(value)) return { kind: 'upload', dataUrl: value };
+    throw invalid(
+      field,
+      `${field} must be a data URL (a new image), the current image URL (unchanged) or null (none).`,
+    );
+  }
+
+  /** The column's new value, or undefined to leave it. */
+  private async applyImage(change: ImageChange, kind: ImageKind, field: string): Promise<string | null | undefined> {
+    if (change.kind === 'keep') return undefined;
+    if (change.kind === 'remove') return null;
+    return this.media.saveImage(change.dataUrl, kind, field);
+  }
+}
