@@ -9,6 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { type DbHandle, sql } from '../../src/db/client.ts';
+import { seedTrio, type TestClient } from '../helpers/app.ts';
 
 export interface Route {
   method: string;
@@ -94,3 +95,130 @@ export function expectNoServerError(res: LightMyRequestResponse, context = ''): 
   expect(res.statusCode, `${context} → ${res.statusCode} ${res.body.slice(0, 300)}`).toBeLessThan(500);
   if (res.statusCode >= 400) expectCodedClientError(res, context);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A small world every matrix runs against: alice, bob, carol, their posts, a like, a follow,
+// a reply and the notifications those made, all created through the API.
+
+export interface World {
+  alice: TestClient;
+  bob: TestClient;
+  carol: TestClient;
+  visitor: TestClient;
+  ids: { alice: string; bob: string; carol: string };
+  /** alice's post, replied to by bob. */
+  alicePost: string;
+  /** bob's post, liked by alice. */
+  bobPost: string;
+}
+
+type Ctx = Parameters<typeof seedTrio>[0];
+
+async function ok(res: LightMyRequestResponse, what: string) {
+  if (res.statusCode >= 300) throw new Error(`seeding ${what}: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: string };
+}
+
+export async function seedWorld(ctx: Ctx): Promise<World> {
+  const { alice, bob, carol, clients } = await seedTrio(ctx);
+  const alicePost = (await ok(await clients.alice.post('/api/posts', { text: 'hello from @alice' }), 'alice post')).id;
+  const bobPost = (await ok(await clients.bob.post('/api/posts', { text: 'bob here' }), 'bob post')).id;
+  await ok(await clients.bob.post('/api/posts', { text: 'a reply', parentId: alicePost }), 'reply');
+  await ok(await clients.alice.put(`/api/posts/${bobPost}/like`), 'like');
+  await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
+  return {
+    ...clients,
+    ids: { alice: String(alice.id), bob: String(bob.id), carol: String(carol.id) },
+    alicePost,
+    bobPost,
+  };
+}
+
+export type Actor = 'visitor' | 'alice' | 'bob' | 'carol';
+
+/**
+ * Every state-changing call of the contract outside /api/auth, as a request that succeeds for its
+ * owner in the seeded world. `owner` is the member whose request it is: for calls on someone's
+ * resource (deleting a post) that is the resource's owner; for calls that act on the caller's own
+ * rows (like, follow, edit, mark read) the caller is the owner and any member may make them.
+ */
+export interface WriteCall {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  route: string;
+  owner: Actor;
+  /** 'resource': another member gets 403/404; 'self': another member's call touches only their own rows. */
+  scope: 'resource' | 'self' | 'anyone';
+  url(w: World): string;
+  body?(w: World): unknown;
+}
+
+export const WRITE_CALLS: WriteCall[] = [
+  {
+    method: 'POST',
+    route: '/api/register',
+    owner: 'visitor',
+    scope: 'anyone',
+    url: () => '/api/register',
+    body: () => ({ email: 'dave@example.com', password: 'a fine password 42', username: 'dave', name: 'Dave' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/edit',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/edit',
+    body: () => ({ name: 'Alice Edited', bio: 'changed' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/posts',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/posts',
+    body: () => ({ text: 'new' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/posts/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/posts/${w.alicePost}`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/posts/:id/like',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.alicePost}/like`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/posts/:id/like',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.bobPost}/like`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/:id/follow',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/users/${w.ids.bob}/follow`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:id/follow',
+    owner: 'bob',
+    scope: 'self',
+    url: (w) => `/api/users/${w.ids.alice}/follow`,
+  },
+  {
+    method: 'POST',
+    route: '/api/notifications/read',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/notifications/read',
+  },
+];
+
+export const routeKey = (r: { method: string; route?: string; url?: unknown }) => `${r.method} ${r.route ?? r.url}`;
