@@ -203,3 +203,37 @@ export async function seedTrio(ctx: { app: App; db: DbHandle; config: Config }) 
   };
   return { alice: alice!, bob: bob!, carol: carol!, clients };
 }
+
+/** The Set-Cookie lines of an answer, always as an array. */
+export function setCookieLines(res: { headers: Record<string, unknown> }): string[] {
+  const value = res.headers['set-cookie'];
+  return value === undefined ? [] : ([value].flat() as string[]);
+}
+
+/** Posts a form-encoded body, as next-auth's client does for every /api/auth POST. */
+export function postForm(client: TestClient, url: string, fields: Record<string, string>) {
+  return client.post(url, new URLSearchParams(fields).toString(), {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+/**
+ * Signs in through the real protocol, exactly like next-auth's `signIn('credentials', {redirect: false})`:
+ * GET /api/auth/csrf, then the credentials form with json=true. Answers the callback response.
+ */
+export async function signInWithPassword(
+  client: TestClient,
+  email: string,
+  password = PASSWORD,
+  fields: Record<string, string> = {},
+) {
+  const { csrfToken } = (await client.get('/api/auth/csrf')).json() as { csrfToken: string };
+  return postForm(client, '/api/auth/callback/credentials', {
+    redirect: 'false',
+    email,
+    password,
+    csrfToken,
+    json: 'true',
+    ...fields,
+  });
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { Database } from '../../db/client.ts';
+import type { SessionsService } from '../sessions/sessions.service.ts';
+import * as repo from './auth.repository.ts';
+
+/** Nothing longer can belong to an account (PRODUCT.md §2); the cap also bounds the work per attempt. */
+const MAX_EMAIL_LENGTH = 254;
+const MAX_PASSWORD_LENGTH = 1024;
+
+/** Expired sessions are deleted during a sign-in at most this often. */
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+export class AuthService {
+  private lastPurge = 0;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly sessions: SessionsService,
+    /** Verified when the email is unknown, so that case costs what a wrong password costs. */
+    private readonly dummyHash: string,
+  ) {}
+
+  /** The dummy hash uses the library defaults, as registration does (users.passwords.ts). */
+  static async create(db: Database, sessions: SessionsService): Promise<AuthService> {
+    return new AuthService(db, sessions, await hash(randomBytes(32).toString('hex')));
+  }
+
+  /**
+   * The account id when the email and password match, otherwise null. An unknown email and a wrong
+   * password take one lookup and one argon2 verification each, so neither the answer nor its timing
+   * tells which emails have accounts.
+   */
+  async verifyCredentials(email: string | undefined, password: string | undefined): Promise<number | null> {
+    if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return null;
+    const account = await repo.findCredentialsByEmail(this.db, email.trim());
+    let matches = false;
+    try {
+      matches = await verify(account?.passwordHash ?? this.dummyHash, password);
+    } catch {
+      // A malformed stored hash never matches.
+    }
+    return account && matches ? account.id : null;
+  }
+
+  /**
+   * Starts a new session for a successful sign-in. A session the browser still carried is revoked:
+   * every sign-in gets a fresh token, so a token planted before sign-in is worth nothing after it.
+   */
+  async startSession(userId: number, previousToken: string | undefined): Promise<{ token: string; expiresAt: Date }> {
+    await this.sessions.revoke(previousToken);
+    if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
+      this.lastPurge = Date.now();
+      await this.sessions.purgeExpired();
+    }
+    return this.sessions.create(userId);
+  }
+}
