@@ -1,22 +1,6 @@
 import type { User } from '@pipit/contract';
-import type { UserRow } from './follows.repository.ts';
+import { toUser } from '../users/users.pack.ts';
+import type { UserViewRow } from './follows.repository.ts';
 
-/**
- * Someone's public profile as the viewer sees it. modules/users answers GET /api/users/:id with the
- * same contract shape; this packer covers the follow answers and the follow lists.
- */
-export function toUser(row: UserRow): User {
-  return {
-    id: String(row.id),
-    name: row.name,
-    username: row.username,
-    profileImage: row.profileImage,
-    bio: row.bio,
-    coverImage: row.coverImage,
-    createdAt: row.createdAt.toISOString(),
-    followersCount: row.followersCount,
-    followingCount: row.followingCount,
-    postsCount: row.postsCount,
-    isFollowing: row.isFollowing,
-  };
-}
+/** Someone's public profile as the viewer sees it (the users module's packer, so a person looks the same everywhere). */
+export const toUserView = (row: UserViewRow): User => toUser(row, row.isFollowing);

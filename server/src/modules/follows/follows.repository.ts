@@ -1,51 +1,31 @@
 import { and, desc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { follows, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
-
-const mine = alias(follows, 'mine');
+import { type UserRow, userColumns } from '../users/users.pack.ts';
 
 /** A person's public columns, and whether the viewer follows them (an EXISTS on the follows primary key). */
 function userViewColumns(viewerId: number | null) {
   return {
-    id: users.id,
-    name: users.name,
-    username: users.username,
-    profileImage: users.profileImage,
-    bio: users.bio,
-    coverImage: users.coverImage,
-    createdAt: users.createdAt,
-    followersCount: users.followersCount,
-    followingCount: users.followingCount,
-    postsCount: users.postsCount,
+    ...userColumns,
     isFollowing:
       viewerId === null
         ? sql<boolean>`false`
-        : sql<boolean>`exists (select 1 from ${mine} where ${mine.followerId} = ${viewerId} and ${mine.followeeId} = ${users.id})`,
+        : // Qualified by hand: Drizzle leaves columns unqualified when a query reads a single table.
+          sql<boolean>`exists (select 1 from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = "users"."id")`,
   };
 }
 
-export interface UserRow {
-  id: number;
-  name: string;
-  username: string;
-  profileImage: string | null;
-  bio: string;
-  coverImage: string | null;
-  createdAt: Date;
-  followersCount: number;
-  followingCount: number;
-  postsCount: number;
+export interface UserViewRow extends UserRow {
   isFollowing: boolean;
 }
 
-export interface FollowRow extends UserRow {
+export interface FollowRow extends UserViewRow {
   /** When the follow happened (the page key, with the other person's id). */
   cursorTime: string;
 }
 
-export async function findUserView(db: Executor, viewerId: number | null, id: number): Promise<UserRow | null> {
+export async function findUserView(db: Executor, viewerId: number | null, id: number): Promise<UserViewRow | null> {
   const [row] = await db.select(userViewColumns(viewerId)).from(users).where(eq(users.id, id)).limit(1);
   return row ?? null;
 }

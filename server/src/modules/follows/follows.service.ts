@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import { deleteNotification, insertNotifications } from '../notifications/notifications.repository.ts';
 import { dbId, isForeignKeyViolation, type PageRequest, userNotFound } from '../posts/posts.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
-import { toUser } from './follows.pack.ts';
+import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';
 
 const cannotFollowSelf = () => new AppError('CANNOT_FOLLOW_SELF', 'You cannot follow yourself.');
@@ -54,7 +54,7 @@ export class FollowsService {
     const cursor = decodeCursor(page.cursor);
     const rows = await repo.findFollowersPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
     if (rows.length === 0 && !(await repo.userExists(this.db, userId))) throw userNotFound();
-    return toPage(rows, page.limit, keyOf, toUser);
+    return toPage(rows, page.limit, keyOf, toUserView);
   }
 
   /** The people someone follows, most recent follow first. */
@@ -63,12 +63,12 @@ export class FollowsService {
     const cursor = decodeCursor(page.cursor);
     const rows = await repo.findFollowingPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
     if (rows.length === 0 && !(await repo.userExists(this.db, userId))) throw userNotFound();
-    return toPage(rows, page.limit, keyOf, toUser);
+    return toPage(rows, page.limit, keyOf, toUserView);
   }
 
   private async profile(viewer: SessionUser, id: number): Promise<User> {
     const row = await repo.findUserView(this.db, viewer.userId, id);
     if (!row) throw userNotFound();
-    return toUser(row);
+    return toUserView(row);
   }
 }

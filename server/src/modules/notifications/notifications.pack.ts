@@ -1,5 +1,6 @@
 import type { Notification, NotificationType } from '@pipit/contract';
-import { toPost, toUserSummary } from '../posts/posts.pack.ts';
+import { toPost } from '../posts/posts.pack.ts';
+import { toUserSummary } from '../users/users.pack.ts';
 import type { NotificationRow } from './notifications.repository.ts';
 
 export function toNotification(row: NotificationRow): Notification {

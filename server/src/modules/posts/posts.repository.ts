@@ -23,7 +23,8 @@ export function postViewColumns(viewerId: number | null) {
     likedByMe:
       viewerId === null
         ? sql<boolean>`false`
-        : sql<boolean>`exists (select 1 from ${likes} where ${likes.userId} = ${viewerId} and ${likes.postId} = ${posts.id})`,
+        : // Qualified by hand: Drizzle leaves columns unqualified when a query reads a single table.
+          sql<boolean>`exists (select 1 from ${likes} mine where mine.user_id = ${viewerId} and mine.post_id = "posts"."id")`,
   };
 }
 
