@@ -211,29 +211,31 @@ export function setCookieLines(res: { headers: Record<string, unknown> }): strin
 }
 
 /** Posts a form-encoded body, as next-auth's client does for every /api/auth POST. */
-export function postForm(client: TestClient, url: string, fields: Record<string, string>) {
+export function postForm(
+  client: TestClient,
+  url: string,
+  fields: Record<string, string>,
+  options: Partial<InjectOptions> = {},
+) {
   return client.post(url, new URLSearchParams(fields).toString(), {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    ...options,
+    headers: { ...(options.headers as Record<string, string>), 'content-type': 'application/x-www-form-urlencoded' },
   });
 }
 
 /**
  * Signs in through the real protocol, exactly like next-auth's `signIn('credentials', {redirect: false})`:
  * GET /api/auth/csrf, then the credentials form with json=true. Answers the callback response.
+ * `options` apply to both requests (e.g. `remoteAddress`).
  */
 export async function signInWithPassword(
   client: TestClient,
   email: string,
   password = PASSWORD,
   fields: Record<string, string> = {},
+  options: Partial<InjectOptions> = {},
 ) {
-  const { csrfToken } = (await client.get('/api/auth/csrf')).json() as { csrfToken: string };
-  return postForm(client, '/api/auth/callback/credentials', {
-    redirect: 'false',
-    email,
-    password,
-    csrfToken,
-    json: 'true',
-    ...fields,
-  });
+  const { csrfToken } = (await client.get('/api/auth/csrf', options)).json() as { csrfToken: string };
+  const form = { redirect: 'false', email, password, csrfToken, json: 'true', ...fields };
+  return postForm(client, '/api/auth/callback/credentials', form, options);
 }
