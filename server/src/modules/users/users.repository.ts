@@ -9,6 +9,9 @@ import {
   userColumns,
 } from './users.pack.ts';
 
+// Drizzle renders a column of the selected table unqualified ("id"): inside a subquery that would
+// bind to the subquery's own table, so correlated subqueries name users.id in full.
+const usersId = sql.raw('"users"."id"');
 const lowerEmail = sql`lower(${users.email})`;
 const lowerUsername = sql`lower(${users.username})`;
 
@@ -67,7 +70,7 @@ export async function findCurrentUser(
   const [row] = await db
     .select({
       ...currentUserColumns,
-      hasNotification: sql<boolean>`exists (select 1 from notifications n where n.user_id = ${users.id} and n.read_at is null)`,
+      hasNotification: sql<boolean>`exists (select 1 from notifications n where n.user_id = ${usersId} and n.read_at is null)`,
     })
     .from(users)
     .where(eq(users.id, id))
@@ -84,7 +87,7 @@ export async function findUser(
   const isFollowing =
     viewerId === null
       ? sql<boolean>`false`
-      : sql<boolean>`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${users.id})`;
+      : sql<boolean>`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${usersId})`;
   const [row] = await db
     .select({ ...userColumns, isFollowing })
     .from(users)
