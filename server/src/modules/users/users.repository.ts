@@ -123,9 +123,9 @@ const SUGGESTION_BOUNDS = {
   /** Most recent follows looked at per seed. */
   perSeed: 50,
   /** Most recent posts whose authors are candidates. */
-  recentPosts: 1000,
+  recentPosts: 300,
   /** Newest accounts that are candidates. */
-  newestUsers: 500,
+  newestUsers: 200,
 };
 
 /**
