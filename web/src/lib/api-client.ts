@@ -1,0 +1,92 @@
+import { CSRF_HEADER } from '@pipit/contract';
+import { getCsrfToken } from './csrf.ts';
+
+/** An error answer of the API: `{code, message, field?}` with its HTTP status. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string | undefined;
+
+  constructor(status: number, code: string, message: string, field?: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface RequestOptions {
+  method?: Method;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Query parameters; undefined and null values are left out. */
+  query?: Record<string, string | number | null | undefined>;
+  signal?: AbortSignal;
+}
+
+async function readError(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { code?: unknown; message?: unknown; field?: unknown };
+    if (typeof body.code === 'string') {
+      return new ApiError(
+        res.status,
+        body.code,
+        typeof body.message === 'string' ? body.message : res.statusText,
+        typeof body.field === 'string' ? body.field : undefined,
+      );
+    }
+  } catch {
+    // Not JSON (a proxy's error page): fall through to a generic error.
+  }
+  return new ApiError(res.status, res.status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN', res.statusText || 'Request failed');
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/**
+ * Calls the product API (not /api/auth). State-changing calls carry the CSRF token; a 403
+ * CSRF_FAILED is retried once with a fresh token (the cookie may have been replaced).
+ */
+export async function apiFetch<T>(
+  path: string,
+  { method = 'GET', body, query, signal }: RequestOptions = {},
+): Promise<T> {
+  const url = withQuery(path, query);
+  const unsafe = method !== 'GET';
+  const send = async (freshToken: boolean) => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (unsafe) headers[CSRF_HEADER] = await getCsrfToken({ fresh: freshToken });
+    return fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  };
+
+  let res = await send(false);
+  if (!res.ok) {
+    let error = await readError(res);
+    if (unsafe && error.code === 'CSRF_FAILED') {
+      res = await send(true);
+      if (!res.ok) error = await readError(res);
+    }
+    if (!res.ok) throw error;
+  }
+  if (res.status === 204 || res.headers.get('Content-Length') === '0') return undefined as T;
+  return (await res.json()) as T;
+}

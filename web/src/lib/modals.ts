@@ -1,0 +1,38 @@
+import { useSyncExternalStore } from 'react';
+
+/** The app-wide modals; only one is open at a time, so opening one closes the other. */
+export type ModalName = 'login' | 'register' | 'editProfile' | 'compose';
+
+export interface ModalState {
+  name: ModalName | null;
+  /** What had focus before the first modal opened; focus goes back there when they all close. */
+  returnFocus: HTMLElement | null;
+}
+
+let state: ModalState = { name: null, returnFocus: null };
+const listeners = new Set<() => void>();
+
+function set(next: ModalState) {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+export function openModal(name: ModalName) {
+  const active = document.activeElement;
+  const returnFocus = state.name ? state.returnFocus : active instanceof HTMLElement ? active : null;
+  set({ name, returnFocus });
+}
+
+export function closeModal() {
+  if (state.name) set({ name: null, returnFocus: null });
+}
+
+export function useModalState(): ModalState {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+  );
+}

@@ -1,0 +1,17 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError } from './api-client.ts';
+
+/** Client errors (4xx) are answers, not hiccups: they are not retried. */
+function shouldRetry(failureCount: number, error: unknown) {
+  if (error instanceof ApiError && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: 30_000, retry: shouldRetry },
+      mutations: { retry: false },
+    },
+  });
+}

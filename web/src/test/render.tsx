@@ -1,0 +1,41 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { AppProviders } from '../app/providers.tsx';
+
+interface Options {
+  route?: string;
+  sessionRefetchInterval?: number;
+}
+
+/** Renders with the app's real providers (query client, session client, toasts) and a router. */
+export function renderApp(ui: ReactNode, { route = '/', sessionRefetchInterval = 0 }: Options = {}) {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, gcTime: Number.POSITIVE_INFINITY }, mutations: { retry: false } },
+  });
+  const result = render(
+    <AppProviders queryClient={queryClient} sessionRefetchInterval={sessionRefetchInterval}>
+      <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
+    </AppProviders>,
+  );
+  return { ...result, queryClient };
+}
+
+export const SESSION = { user: { name: 'Alice', email: 'alice@example.com', image: null }, expires: '2099-01-01T00:00:00.000Z' };
+
+export const ALICE = {
+  id: '1',
+  name: 'Alice Anderson',
+  username: 'alice',
+  profileImage: null,
+  bio: 'Birds and bikes.',
+  coverImage: null,
+  createdAt: '2026-01-15T10:00:00.000Z',
+  followersCount: 2,
+  followingCount: 3,
+  postsCount: 4,
+  isFollowing: false,
+  email: 'alice@example.com',
+  hasNotification: false,
+};
