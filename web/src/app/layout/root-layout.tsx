@@ -1,0 +1,31 @@
+import { Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
+import { PostSkeletons } from '../../components/states.tsx';
+import { WhoToFollow } from '../../features/profile/components/who-to-follow.tsx';
+import { ModalHost } from '../modal-host.tsx';
+import { SideNav } from './side-nav.tsx';
+
+/** Left navigation, the centre column (the page), and Who To Follow on large screens. */
+export function RootLayout() {
+  return (
+    <>
+      <div id="app-shell" className="mx-auto flex min-h-dvh w-full max-w-[1265px] justify-center">
+        <header className="sm:flex sm:shrink-0 sm:justify-end">
+          <SideNav />
+        </header>
+        <main className="w-full min-w-0 max-w-[600px] pb-[76px] sm:border-x sm:border-line sm:pb-0">
+          <Suspense fallback={<PostSkeletons />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <aside className="hidden w-[290px] shrink-0 pl-6 lg:block xl:w-[350px] xl:pl-8">
+          <div className="sticky top-0 py-3">
+            <WhoToFollow />
+          </div>
+        </aside>
+      </div>
+      <ModalHost />
+      <ScrollRestoration />
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+import { Bell, Bird, Feather, Home, LogOut, type LucideIcon, User } from 'lucide-react';
+import type { MouseEvent } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { Avatar } from '../../components/avatar.tsx';
+import { callbackPath } from '../../lib/callback-url.ts';
+import { cn } from '../../lib/cn.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
+import { openModal } from '../../lib/modals.ts';
+import { signOut, useSession } from '../../lib/session.tsx';
+import { notifyError } from '../../lib/toast.tsx';
+
+/** Routes that need a session: signing out leaves them first. */
+const MEMBERS_ONLY = ['/notifications'];
+
+const itemClass =
+  'group flex items-center justify-center rounded-full p-3 text-fg transition-colors hover:bg-white/10 xl:justify-start xl:gap-5 xl:pr-6';
+
+function ItemContent({
+  icon: Icon,
+  label,
+  active,
+  dot,
+}: {
+  icon: LucideIcon;
+  label: string;
+  active?: boolean;
+  dot?: boolean;
+}) {
+  return (
+    <>
+      <span className="relative">
+        <Icon aria-hidden="true" className="size-[26px]" strokeWidth={active ? 2.75 : 2} />
+        {dot && (
+          <span
+            data-testid="notification-dot"
+            aria-hidden="true"
+            className="absolute -top-0.5 -right-0.5 size-2.5 rounded-full bg-accent ring-2 ring-bg"
+          />
+        )}
+      </span>
+      <span className={cn('sr-only text-xl xl:not-sr-only', active && 'font-bold')}>{label}</span>
+    </>
+  );
+}
+
+/**
+ * The main navigation: a column on wide screens (icons only below 1280 px), a bottom bar on
+ * phones. Members-only items open the login modal for visitors.
+ */
+export function SideNav() {
+  const { status } = useSession();
+  const { user } = useCurrentUser();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const signedIn = status === 'authenticated';
+
+  const membersOnly = (event: MouseEvent) => {
+    if (signedIn && user) return;
+    event.preventDefault();
+    if (status === 'unauthenticated') openModal('login');
+  };
+
+  const logout = async () => {
+    try {
+      if (MEMBERS_ONLY.includes(location.pathname)) await navigate('/');
+      const { url } = await signOut({ redirect: false });
+      const target = callbackPath(url);
+      if (target && target !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+        await navigate(target);
+      }
+    } catch (error) {
+      console.error('Sign-out failed:', error);
+      notifyError('Could not sign out. Try again.');
+    }
+  };
+
+  const profilePath = user ? `/users/${user.id}` : '/';
+  const onProfile = Boolean(user) && location.pathname === profilePath;
+
+  return (
+    <nav
+      aria-label="Main"
+      className="fixed inset-x-0 bottom-0 z-30 flex h-[60px] items-center justify-around border-t border-line bg-bg/95 pb-[env(safe-area-inset-bottom)] backdrop-blur sm:sticky sm:top-0 sm:h-dvh sm:w-[88px] sm:flex-col sm:items-center sm:justify-start sm:gap-1 sm:border-t-0 sm:bg-bg sm:px-2 sm:py-1 xl:w-[275px] xl:items-stretch xl:px-3"
+    >
+      <Link
+        to="/"
+        aria-label="Pipit"
+        className="hidden size-[52px] items-center justify-center rounded-full text-accent hover:bg-white/10 sm:flex"
+      >
+        <Bird aria-hidden="true" className="size-8" />
+      </Link>
+      <NavLink to="/" end className={itemClass}>
+        {({ isActive }) => <ItemContent icon={Home} label="Home" active={isActive} />}
+      </NavLink>
+      <NavLink
+        to="/notifications"
+        onClick={membersOnly}
+        className={itemClass}
+        aria-describedby={user?.hasNotification ? 'new-notifications' : undefined}
+      >
+        {({ isActive }) => (
+          <ItemContent icon={Bell} label="Notifications" active={isActive} dot={Boolean(user?.hasNotification)} />
+        )}
+      </NavLink>
+      {user?.hasNotification && (
+        <span id="new-notifications" className="sr-only">
+          You have new notifications
+        </span>
+      )}
+      <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
+        <ItemContent icon={User} label="Profile" active={onProfile} />
+      </Link>
+      {signedIn && (
+        <button type="button" onClick={logout} className={itemClass}>
+          <ItemContent icon={LogOut} label="Logout" />
+        </button>
+      )}
+      <button
+        type="button"
+        onClick={() => openModal(signedIn ? 'compose' : 'login')}
+        className="absolute right-4 bottom-[calc(100%+16px)] flex size-14 items-center justify-center rounded-full bg-accent-strong text-white shadow-lg shadow-black/50 transition-colors hover:bg-accent-hover sm:static sm:mt-3 sm:size-[52px] sm:shadow-none xl:h-[52px] xl:w-full"
+      >
+        <Feather aria-hidden="true" className="size-6 xl:hidden" />
+        <span className="sr-only text-[17px] font-bold xl:not-sr-only">Tweet</span>
+      </button>
+      {user && (
+        <Link
+          to={profilePath}
+          className="mt-auto mb-3 hidden items-center gap-3 rounded-full p-3 hover:bg-white/10 xl:flex"
+          aria-label={`${user.name} (@${user.username})`}
+        >
+          <Avatar user={user} link={false} />
+          <span className="min-w-0 leading-5">
+            <span className="block truncate font-bold">{user.name}</span>
+            <span className="block truncate text-muted">@{user.username}</span>
+          </span>
+        </Link>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,71 @@
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { callbackPath } from '../lib/callback-url.ts';
+import { openModal, useModalState } from '../lib/modals.ts';
+import { useSession } from '../lib/session.tsx';
+
+const LoginModal = lazy(() =>
+  import('../features/auth/components/login-modal.tsx').then((m) => ({ default: m.LoginModal })),
+);
+const RegisterModal = lazy(() =>
+  import('../features/auth/components/register-modal.tsx').then((m) => ({ default: m.RegisterModal })),
+);
+const EditProfileModal = lazy(() =>
+  import('../features/profile/components/edit-profile-modal.tsx').then((m) => ({ default: m.EditProfileModal })),
+);
+const ComposeModal = lazy(() =>
+  import('../features/compose/components/compose-modal.tsx').then((m) => ({ default: m.ComposeModal })),
+);
+
+/**
+ * Renders the open app-wide modal. The server sends a sign-in that is needed to
+ * `/?callbackUrl=…&error=…`: that opens Login, and once signed in the app goes to the callback;
+ * closing Login instead just drops the query.
+ */
+export function ModalHost() {
+  const { name } = useModalState();
+  const { status } = useSession();
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const wantsLogin = params.has('callbackUrl') || params.has('error');
+  const loginRequest = wantsLogin ? `${params.get('callbackUrl')}|${params.get('error')}` : null;
+  const handledRequest = useRef<string | null>(null);
+  const previousName = useRef(name);
+
+  useEffect(() => {
+    if (!loginRequest || status === 'loading') return;
+    if (status === 'authenticated') {
+      navigate(callbackPath(params.get('callbackUrl')) ?? window.location.pathname, { replace: true });
+      return;
+    }
+    // Once per request: closing the modal must not bring it back.
+    if (handledRequest.current === loginRequest) return;
+    handledRequest.current = loginRequest;
+    openModal('login');
+  }, [loginRequest, status, params, navigate]);
+
+  useEffect(() => {
+    const closed = previousName.current !== null && name === null;
+    previousName.current = name;
+    if (closed && wantsLogin && status === 'unauthenticated') {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('callbackUrl');
+          next.delete('error');
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  }, [name, wantsLogin, status, setParams]);
+
+  return (
+    <Suspense fallback={null}>
+      {name === 'login' && <LoginModal />}
+      {name === 'register' && <RegisterModal />}
+      {name === 'editProfile' && <EditProfileModal />}
+      {name === 'compose' && <ComposeModal />}
+    </Suspense>
+  );
+}

@@ -1,0 +1,21 @@
+import { Link, useParams } from 'react-router';
+import { PageHeader } from '../../components/page-header.tsx';
+import { EmptyState } from '../../components/states.tsx';
+
+/** `/hashtag/:tag`, from a #hashtag in a post: search comes later (see PRODUCT.md, "Next"). */
+export function HashtagPage() {
+  const { tag = '' } = useParams();
+  return (
+    <>
+      <title>{`#${tag} / Pipit`}</title>
+      <PageHeader title={`#${tag}`} back />
+      <EmptyState title={`#${tag}`}>
+        Searching posts by hashtag isn’t available yet. Meanwhile the{' '}
+        <Link to="/" className="text-accent hover:underline">
+          Everyone timeline
+        </Link>{' '}
+        shows every post.
+      </EmptyState>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { EmptyState, PostSkeletons } from '../../components/states.tsx';
+import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
+import { Composer } from '../../features/compose/components/composer.tsx';
+import { PostList } from '../../features/posts/components/post-list.tsx';
+import { useTimeline } from '../../features/timeline/api/get-timeline.ts';
+import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
+import { openModal } from '../../lib/modals.ts';
+import type { TimelineKind } from '../../lib/query-keys.ts';
+import { useSession } from '../../lib/session.tsx';
+
+const TAB_KEY = 'pipit.timeline';
+
+/** Members start on Following and keep their choice for the tab's session. */
+function useTimelineTab(): [TimelineKind, (kind: TimelineKind) => void] {
+  const [tab, setTab] = useState<TimelineKind>(() =>
+    sessionStorage.getItem(TAB_KEY) === 'everyone' ? 'everyone' : 'following',
+  );
+  const choose = (kind: TimelineKind) => {
+    setTab(kind);
+    sessionStorage.setItem(TAB_KEY, kind);
+  };
+  return [tab, choose];
+}
+
+export function HomePage() {
+  const { status } = useSession();
+  const member = status === 'authenticated';
+  const [tab, setTab] = useTimelineTab();
+  const kind: TimelineKind = member ? tab : 'everyone';
+  const timeline = useTimeline(kind, { enabled: status !== 'loading' });
+
+  const onTab = (next: TimelineKind) => {
+    if (next === 'following' && !member) openModal('login');
+    else setTab(next);
+  };
+
+  return (
+    <>
+      <title>Home / Pipit</title>
+      <PageHeader title="Home">
+        <TimelineTabs value={kind} onChange={onTab} />
+      </PageHeader>
+      {status === 'unauthenticated' && <WelcomeBox />}
+      <div role="tabpanel" id={panelId} aria-labelledby={tabId(kind)}>
+        {member && <Composer className="border-b border-line" />}
+        {status === 'loading' ? (
+          <PostSkeletons />
+        ) : (
+          <PostList
+            key={kind}
+            query={timeline}
+            label={kind === 'following' ? 'Following timeline' : 'Everyone timeline'}
+            empty={
+              kind === 'following' ? (
+                <EmptyState title="Nothing to see here yet">
+                  Follow people to fill your Following timeline.{' '}
+                  <Button variant="secondary" size="sm" className="mt-4" onClick={() => setTab('everyone')}>
+                    See Everyone
+                  </Button>
+                </EmptyState>
+              ) : (
+                <EmptyState title="No posts yet">Be the first to say something.</EmptyState>
+              )
+            }
+          />
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { NotFound } from '../../components/not-found.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ErrorState, PostSkeletons } from '../../components/states.tsx';
+import { Composer } from '../../features/compose/components/composer.tsx';
+import { usePost } from '../../features/posts/api/get-post.ts';
+import { useReplies } from '../../features/posts/api/get-replies.ts';
+import { PostCard } from '../../features/posts/components/post-card.tsx';
+import { PostDetail } from '../../features/posts/components/post-detail.tsx';
+import { PostList } from '../../features/posts/components/post-list.tsx';
+import { isNotFound } from '../../lib/api-client.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
+import { isId } from '../../lib/ids.ts';
+
+/** The post a reply answers, above it, joined by a thread line. */
+function ParentPost({ id }: { id: string }) {
+  const parent = usePost(id);
+  if (parent.isPending) return <PostSkeletons count={1} />;
+  if (parent.isError) {
+    return isNotFound(parent.error) ? (
+      <p className="border-b border-line px-4 py-3 text-[15px] text-muted">This post was deleted.</p>
+    ) : null;
+  }
+  return <PostCard post={parent.data} threadLine />;
+}
+
+function Replies({ id }: { id: string }) {
+  const replies = useReplies(id);
+  return (
+    <PostList
+      query={replies}
+      label="Replies"
+      empty={<p className="px-4 py-8 text-center text-[15px] text-muted">No replies yet.</p>}
+    />
+  );
+}
+
+function PostView({ id }: { id: string }) {
+  const post = usePost(id);
+  const { user } = useCurrentUser();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const focusReply = Boolean((location.state as { focusReply?: boolean } | null)?.focusReply);
+
+  if (post.isError && isNotFound(post.error)) return <NotFound message="This post doesn’t exist." />;
+  return (
+    <>
+      <PageHeader title="Post" back />
+      {post.isPending ? (
+        <PostSkeletons count={1} />
+      ) : post.isError ? (
+        <ErrorState message="Couldn’t load this post." onRetry={() => post.refetch()} />
+      ) : (
+        <>
+          <title>{`${post.data.author.name} on Pipit: “${post.data.text.slice(0, 60)}” / Pipit`}</title>
+          {post.data.parentId && <ParentPost id={post.data.parentId} />}
+          <PostDetail
+            post={post.data}
+            onDeleted={() => navigate(post.data.parentId ? `/posts/${post.data.parentId}` : '/', { replace: true })}
+          />
+          {user ? (
+            <Composer
+              key={id}
+              parentId={id}
+              label="Post your reply"
+              submitLabel="Reply"
+              autoFocus={focusReply}
+              className="border-b border-line"
+            />
+          ) : null}
+          <Replies id={id} />
+        </>
+      )}
+    </>
+  );
+}
+
+export function PostPage() {
+  const { id } = useParams();
+  if (!isId(id)) return <NotFound message="This post doesn’t exist." />;
+  return <PostView key={id} id={id} />;
+}

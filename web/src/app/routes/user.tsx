@@ -1,0 +1,80 @@
+import { useParams } from 'react-router';
+import { NotFound } from '../../components/not-found.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
+import { useUserPosts } from '../../features/posts/api/get-user-posts.ts';
+import { PostList } from '../../features/posts/components/post-list.tsx';
+import { useUser } from '../../features/profile/api/get-user.ts';
+import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
+import { isNotFound } from '../../lib/api-client.ts';
+import { useCurrentUser } from '../../lib/current-user.ts';
+import { formatCount } from '../../lib/format-time.ts';
+import { isId } from '../../lib/ids.ts';
+
+function UserPosts({ id, name, own }: { id: string; name: string; own: boolean }) {
+  const posts = useUserPosts(id);
+  return (
+    <PostList
+      query={posts}
+      label={`Posts by ${name}`}
+      empty={
+        own ? (
+          <EmptyState title="You haven’t posted yet">When you post, it will show up here.</EmptyState>
+        ) : (
+          <EmptyState title="No posts yet">When they post, it will show up here.</EmptyState>
+        )
+      }
+    />
+  );
+}
+
+function ProfileView({ id }: { id: string }) {
+  const user = useUser(id);
+  const { user: me } = useCurrentUser();
+  if (user.isError && isNotFound(user.error)) return <NotFound message="This account doesn’t exist." />;
+  if (user.isPending || user.isError) {
+    return (
+      <>
+        <PageHeader title="Profile" back />
+        {user.isPending ? (
+          <PostSkeletons count={2} />
+        ) : (
+          <ErrorState message="Couldn’t load this profile." onRetry={() => user.refetch()} />
+        )}
+      </>
+    );
+  }
+  const { data } = user;
+  return (
+    <>
+      <title>{`${data.name} (@${data.username}) / Pipit`}</title>
+      <PageHeader
+        title={data.name}
+        subtitle={`${formatCount(data.postsCount)} ${data.postsCount === 1 ? 'post' : 'posts'}`}
+        back
+      />
+      <ProfileHeader user={data} />
+      <UserPosts id={id} name={data.name} own={me?.id === id} />
+    </>
+  );
+}
+
+/** `/users/@name`, from a mention: the API finds people by id only, so far. */
+function ByUsername({ username }: { username: string }) {
+  return (
+    <>
+      <title>{`@${username} / Pipit`}</title>
+      <PageHeader title={`@${username}`} back />
+      <EmptyState title={`@${username}`}>
+        Profiles can’t be opened by their username yet. Find this person through one of their posts.
+      </EmptyState>
+    </>
+  );
+}
+
+export function UserPage() {
+  const { id = '' } = useParams();
+  if (id.startsWith('@') && id.length > 1) return <ByUsername username={id.slice(1)} />;
+  if (!isId(id)) return <NotFound message="This account doesn’t exist." />;
+  return <ProfileView key={id} id={id} />;
+}

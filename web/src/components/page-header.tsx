@@ -1,0 +1,39 @@
+import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+
+interface PageHeaderProps {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  /** Inner pages get a back arrow. */
+  back?: boolean;
+  children?: ReactNode;
+}
+
+/** The sticky heading at the top of the centre column. */
+export function PageHeader({ title, subtitle, back, children }: PageHeaderProps) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (
+    <header className="sticky top-0 z-20 border-b border-line bg-bg/85 backdrop-blur-md">
+      <div className="flex min-h-[53px] items-center gap-6 px-4">
+        {back && (
+          <button
+            type="button"
+            aria-label="Back"
+            // A deep link has no history inside the app: go home instead of leaving.
+            onClick={() => (location.key === 'default' ? navigate('/') : navigate(-1))}
+            className="-ml-2 grid size-9 shrink-0 place-items-center rounded-full hover:bg-white/10"
+          >
+            <ArrowLeft aria-hidden="true" className="size-5" />
+          </button>
+        )}
+        <div className="min-w-0 py-1">
+          <h1 className="truncate text-xl font-bold leading-6">{title}</h1>
+          {subtitle && <p className="truncate text-[13px] text-muted">{subtitle}</p>}
+        </div>
+      </div>
+      {children}
+    </header>
+  );
+}

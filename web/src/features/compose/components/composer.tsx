@@ -1,0 +1,114 @@
+import { graphemeLength, LIMITS, type Post } from '@pipit/contract';
+import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { Avatar } from '../../../components/avatar.tsx';
+import { Button } from '../../../components/button.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useCreatePost } from '../api/create-post.ts';
+import { CharacterCounter } from './character-counter.tsx';
+
+interface ComposerProps {
+  /** Set for a reply composer. */
+  parentId?: string;
+  /** The text box's label and placeholder. */
+  label?: string;
+  submitLabel?: string;
+  autoFocus?: boolean;
+  onPosted?: (post: Post) => void;
+  className?: string;
+}
+
+/**
+ * Writes a post: grows with its text, counts user-perceived characters against the limit,
+ * Ctrl/Cmd+Enter posts. The button stays disabled while the text is empty or too long.
+ */
+export function Composer({
+  parentId,
+  label = "What's happening?",
+  submitLabel = 'Tweet',
+  autoFocus,
+  onPosted,
+  className,
+}: ComposerProps) {
+  const { user } = useCurrentUser();
+  const [text, setText] = useState('');
+  const create = useCreatePost();
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const counterId = useId();
+
+  const trimmed = text.trim();
+  const remaining = LIMITS.postMax - graphemeLength(trimmed);
+  const busy = create.isPending;
+  const canPost = trimmed.length > 0 && remaining >= 0 && !busy;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
+  useLayoutEffect(() => {
+    const textarea = textareaRef.current;
+    if (!textarea) return;
+    textarea.style.height = 'auto';
+    textarea.style.height = `${textarea.scrollHeight}px`;
+  }, [text]);
+
+  const submit = () => {
+    if (!canPost) return;
+    create.mutate(
+      { text: trimmed, parentId: parentId ?? null },
+      {
+        onSuccess: (post) => {
+          setText('');
+          notify('Tweet created');
+          onPosted?.(post);
+          // The box was disabled while sending; give it back for the next post.
+          requestAnimationFrame(() => textareaRef.current?.focus());
+        },
+        onError: (error) => notifyError(error.message || 'Could not send your Tweet. Try again.'),
+      },
+    );
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+      className={cn('flex gap-3 px-4 pt-1', className)}
+    >
+      {user && <Avatar user={user} link={false} className="mt-3" />}
+      <div className="min-w-0 flex-1">
+        <textarea
+          ref={textareaRef}
+          aria-label={label}
+          aria-describedby={counterId}
+          placeholder={label}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={busy}
+          rows={2}
+          data-autofocus={autoFocus ? true : undefined}
+          // biome-ignore lint/a11y/noAutofocus: focus goes to the composer only when asked (reply, compose modal)
+          autoFocus={autoFocus}
+          className="block max-h-[60vh] min-h-[3.5rem] w-full resize-none bg-transparent py-3 text-xl leading-7 text-fg outline-none placeholder:text-muted disabled:opacity-60"
+        />
+        <span id={counterId} className="sr-only">
+          {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
+        </span>
+        <div className="flex items-center justify-end gap-3 border-t border-line py-2">
+          <CharacterCounter remaining={remaining} />
+          <Button type="submit" disabled={!canPost}>
+            {submitLabel}
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Notification } from '@pipit/contract';
+import { AtSign, Heart, MessageCircle, UserPlus } from 'lucide-react';
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Avatar } from '../../../components/avatar.tsx';
+import { PostText } from '../../../components/post-text.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { cn } from '../../../lib/cn.ts';
+
+const kinds = {
+  like: { icon: Heart, colour: 'text-like fill-current', text: 'liked your post' },
+  reply: { icon: MessageCircle, colour: 'text-accent', text: 'replied to your post' },
+  follow: { icon: UserPlus, colour: 'text-accent', text: 'followed you' },
+  mention: { icon: AtSign, colour: 'text-accent', text: 'mentioned you' },
+} as const;
+
+/** "Alice liked your post", with the post's text; the row opens the post (or the follower). */
+export function NotificationItem({ notification, unread }: { notification: Notification; unread: boolean }) {
+  const navigate = useNavigate();
+  const { actor, post } = notification;
+  const kind = kinds[notification.type];
+  const Icon = kind.icon;
+  const target = post ? `/posts/${post.id}` : `/users/${actor.id}`;
+
+  const onClick = (event: MouseEvent<HTMLElement>) => {
+    const clicked = event.target as HTMLElement;
+    if (!event.currentTarget.contains(clicked) || clicked.closest('a, button')) return;
+    if (window.getSelection()?.toString()) return;
+    navigate(target);
+  };
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the text link is the keyboard path
+    <article
+      onClick={onClick}
+      className={cn(
+        'flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-white/[0.03]',
+        unread && 'bg-accent/[0.06]',
+      )}
+    >
+      <Icon aria-hidden="true" className={cn('mt-1 size-7 shrink-0', kind.colour)} />
+      <div className="min-w-0 flex-1">
+        <Avatar user={actor} />
+        <p className="mt-2 text-[15px] leading-5">
+          <Link to={`/users/${actor.id}`} className="font-bold hover:underline">
+            {actor.name}
+          </Link>{' '}
+          <Link to={target} className="hover:underline">
+            {kind.text}
+          </Link>
+          <span className="text-muted">
+            {' · '}
+            <RelativeTime iso={notification.createdAt} />
+          </span>
+          {unread && <span className="sr-only"> (new)</span>}
+        </p>
+        {post && <PostText text={post.text} className="mt-1 text-[15px] leading-5 text-muted" />}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { InfiniteSentinel } from '../../../components/infinite-sentinel.tsx';
+import { EmptyState, ErrorState, PostSkeletons, Spinner } from '../../../components/states.tsx';
+import { useNotifications } from '../api/get-notifications.ts';
+import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
+import { NotificationItem } from './notification-item.tsx';
+
+/**
+ * The notifications, newest first. Once the first page has arrived everything is marked read
+ * (the dot clears); what was unread at that moment stays highlighted while the page is open.
+ */
+export function NotificationList() {
+  const query = useNotifications();
+  const markRead = useMarkNotificationsRead();
+  const marked = useRef(false);
+  const unreadIds = useRef<Set<string> | null>(null);
+
+  const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
+
+  if (query.data && !unreadIds.current) {
+    unreadIds.current = new Set(items.filter((n) => !n.read).map((n) => n.id));
+  }
+
+  const hasData = Boolean(query.data);
+  const { mutate } = markRead;
+  useEffect(() => {
+    if (hasData && !marked.current) {
+      marked.current = true;
+      mutate();
+    }
+  }, [hasData, mutate]);
+
+  if (query.isPending) return <PostSkeletons />;
+  if (query.isError && !query.data) {
+    return <ErrorState message="Couldn’t load your notifications." onRetry={() => query.refetch()} />;
+  }
+  if (items.length === 0) {
+    return (
+      <EmptyState title="No notifications yet">
+        Likes, replies, mentions and new followers will show up here.
+      </EmptyState>
+    );
+  }
+  return (
+    <section aria-label="Notifications list">
+      {items.map((notification) => (
+        <NotificationItem
+          key={notification.id}
+          notification={notification}
+          unread={!notification.read || Boolean(unreadIds.current?.has(notification.id))}
+        />
+      ))}
+      <InfiniteSentinel
+        enabled={query.hasNextPage && !query.isFetchingNextPage && !query.isFetchNextPageError}
+        onVisible={() => query.fetchNextPage()}
+      />
+      {query.isFetchingNextPage && <Spinner label="Loading more notifications" />}
+      {query.isFetchNextPageError && (
+        <ErrorState message="Couldn’t load more notifications." onRetry={() => query.fetchNextPage()} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import type { Post } from '@pipit/contract';
+import { Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useDeletePost } from '../api/delete-post.ts';
+
+interface DeletePostButtonProps {
+  post: Post;
+  onDeleted?: () => void;
+  className?: string;
+}
+
+/** The bin on one's own posts, behind a confirmation. */
+export function DeletePostButton({ post, onDeleted, className }: DeletePostButtonProps) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeletePost(post);
+  const busy = remove.isPending;
+
+  const confirm = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        notify('Your post was deleted');
+        onDeleted?.();
+      },
+      onError: () => notifyError('Could not delete the post. Try again.'),
+    });
+
+  return (
+    <>
+      <button
+        type="button"
+        aria-label="Delete"
+        onClick={() => setConfirming(true)}
+        className={cn(
+          '-my-2 -mr-2 grid size-9 place-items-center rounded-full text-muted hover:bg-danger/10 hover:text-danger',
+          className,
+        )}
+      >
+        <Trash2 aria-hidden="true" className="size-[18px]" />
+      </button>
+      {confirming && (
+        <Modal title="Delete post?" onClose={() => !busy && setConfirming(false)} className="sm:max-w-[320px]">
+          <p className="text-[15px] text-muted">
+            This can’t be undone. The post will be removed from your profile and from the timelines.
+          </p>
+          <div className="mt-6 flex flex-col gap-3">
+            <Button variant="danger" size="lg" onClick={confirm} disabled={busy} data-autofocus>
+              Delete
+            </Button>
+            <Button variant="secondary" size="lg" onClick={() => setConfirming(false)} disabled={busy}>
+              Cancel
+            </Button>
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}

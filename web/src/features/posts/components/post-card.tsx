@@ -1,0 +1,68 @@
+import type { Post } from '@pipit/contract';
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Avatar } from '../../../components/avatar.tsx';
+import { PostText } from '../../../components/post-text.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { DeletePostButton } from './delete-post-button.tsx';
+import { PostActions } from './post-actions.tsx';
+
+interface PostCardProps {
+  post: Post;
+  /** Draws a line down from the avatar to the post below (a parent above its reply). */
+  threadLine?: boolean;
+  onDeleted?: () => void;
+}
+
+/**
+ * A post in a list. The whole row opens the post; its links and buttons do their own thing, and
+ * the time is a real link for the keyboard and for opening in a new tab.
+ */
+export function PostCard({ post, threadLine, onDeleted }: PostCardProps) {
+  const navigate = useNavigate();
+  const { user } = useCurrentUser();
+  const href = `/posts/${post.id}`;
+
+  const onClick = (event: MouseEvent<HTMLElement>) => {
+    const target = event.target as HTMLElement;
+    // Clicks from dialogs rendered in portals bubble here through React, not through the DOM.
+    if (!event.currentTarget.contains(target) || target.closest('a, button')) return;
+    if (window.getSelection()?.toString()) return;
+    navigate(href);
+  };
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the time link is the keyboard path to the post
+    <article
+      onClick={onClick}
+      className={cn(
+        'flex cursor-pointer gap-3 px-4 pt-3 transition-colors hover:bg-white/[0.03]',
+        !threadLine && 'border-b border-line',
+      )}
+    >
+      <div className="flex flex-col items-center">
+        <Avatar user={post.author} />
+        {threadLine && <div className="mt-1 w-0.5 flex-1 bg-line-strong" />}
+      </div>
+      <div className="min-w-0 flex-1 pb-1">
+        <div className="flex items-center gap-1 text-[15px] leading-5">
+          <Link to={`/users/${post.author.id}`} className="min-w-0 truncate font-bold hover:underline">
+            {post.author.name}
+          </Link>
+          <span className="min-w-0 truncate text-muted">@{post.author.username}</span>
+          <span aria-hidden="true" className="text-muted">
+            ·
+          </span>
+          <Link to={href} className="shrink-0 text-muted hover:underline">
+            <RelativeTime iso={post.createdAt} />
+          </Link>
+          {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />}
+        </div>
+        <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
+        <PostActions post={post} className="mt-1" />
+      </div>
+    </article>
+  );
+}

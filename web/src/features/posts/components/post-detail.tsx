@@ -1,0 +1,42 @@
+import type { Post } from '@pipit/contract';
+import { Link } from 'react-router';
+import { Avatar } from '../../../components/avatar.tsx';
+import { PostText } from '../../../components/post-text.tsx';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { formatCount, fullDate } from '../../../lib/format-time.ts';
+import { DeletePostButton } from './delete-post-button.tsx';
+import { PostActions } from './post-actions.tsx';
+
+/** The post on its own page: larger text, the full date, the counts. */
+export function PostDetail({ post, onDeleted }: { post: Post; onDeleted?: () => void }) {
+  const { user } = useCurrentUser();
+  return (
+    <article aria-label={`Post by ${post.author.name}`} className="border-b border-line px-4 pt-3">
+      <div className="flex items-center gap-3">
+        <Avatar user={post.author} />
+        <div className="min-w-0 flex-1 leading-5">
+          <Link to={`/users/${post.author.id}`} className="block truncate font-bold hover:underline">
+            {post.author.name}
+          </Link>
+          <span className="block truncate text-muted">@{post.author.username}</span>
+        </div>
+        {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} />}
+      </div>
+      <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
+      <p className="mt-3 text-[15px] text-muted">
+        <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
+      </p>
+      <div className="mt-3 flex gap-5 border-t border-line py-3 text-[15px]">
+        <span>
+          <strong>{formatCount(post.replyCount)}</strong>{' '}
+          <span className="text-muted">{post.replyCount === 1 ? 'Reply' : 'Replies'}</span>
+        </span>
+        <span>
+          <strong>{formatCount(post.likeCount)}</strong>{' '}
+          <span className="text-muted">{post.likeCount === 1 ? 'Like' : 'Likes'}</span>
+        </span>
+      </div>
+      <PostActions post={post} showCounts={false} className="justify-around border-t border-line py-1" />
+    </article>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Post } from '@pipit/contract';
+import type { UseInfiniteQueryResult } from '@tanstack/react-query';
+import { type ReactNode, useMemo } from 'react';
+import { InfiniteSentinel } from '../../../components/infinite-sentinel.tsx';
+import { ErrorState, PostSkeletons, Spinner } from '../../../components/states.tsx';
+import type { PostPages } from '../../../lib/post-cache.ts';
+import { PostCard } from './post-card.tsx';
+
+interface PostListProps {
+  query: UseInfiniteQueryResult<PostPages>;
+  /** Shown when the list has no posts. */
+  empty: ReactNode;
+  /** The list's accessible name, e.g. "Everyone timeline". */
+  label: string;
+}
+
+/** A cursor-paged list of posts: skeletons, empty state, inline errors, infinite scroll. */
+export function PostList({ query, empty, label }: PostListProps) {
+  const posts = useMemo(() => {
+    const seen = new Set<string>();
+    const out: Post[] = [];
+    for (const page of query.data?.pages ?? []) {
+      for (const post of page.items) {
+        if (!seen.has(post.id)) {
+          seen.add(post.id);
+          out.push(post);
+        }
+      }
+    }
+    return out;
+  }, [query.data]);
+
+  if (query.isPending) return <PostSkeletons />;
+  if (query.isError && !query.data) {
+    return <ErrorState message="Couldn’t load these posts." onRetry={() => query.refetch()} />;
+  }
+  if (posts.length === 0) return <>{empty}</>;
+
+  return (
+    <section aria-label={label}>
+      {posts.map((post) => (
+        <PostCard key={post.id} post={post} />
+      ))}
+      <InfiniteSentinel
+        enabled={query.hasNextPage && !query.isFetchingNextPage && !query.isFetchNextPageError}
+        onVisible={() => query.fetchNextPage()}
+      />
+      {query.isFetchingNextPage && <Spinner label="Loading more posts" />}
+      {query.isFetchNextPageError && (
+        <ErrorState message="Couldn’t load more posts." onRetry={() => query.fetchNextPage()} />
+      )}
+    </section>
+  );
+}

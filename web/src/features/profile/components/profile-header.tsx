@@ -1,0 +1,51 @@
+import type { User } from '@pipit/contract';
+import { CalendarDays } from 'lucide-react';
+import { Avatar } from '../../../components/avatar.tsx';
+import { Button } from '../../../components/button.tsx';
+import { PostText } from '../../../components/post-text.tsx';
+import { useCurrentUser } from '../../../lib/current-user.ts';
+import { formatCount, joinedDate } from '../../../lib/format-time.ts';
+import { openModal } from '../../../lib/modals.ts';
+import { FollowButton } from './follow-button.tsx';
+
+/** Cover, the large bordered avatar over its edge, name, bio, joined date, counts, Edit or Follow. */
+export function ProfileHeader({ user }: { user: User }) {
+  const { user: me } = useCurrentUser();
+  const own = me?.id === user.id;
+  return (
+    <div className="flex flex-col border-b border-line">
+      {/* The avatar comes first in the document (it is the person); the cover is drawn above it. */}
+      <div className="relative z-10 flex items-start justify-between px-4 pt-3">
+        <Avatar user={user} size="large" border link={false} className="-mt-[76px]" />
+        {own ? (
+          <Button variant="secondary" onClick={() => openModal('editProfile')}>
+            Edit
+          </Button>
+        ) : (
+          <FollowButton user={user} />
+        )}
+      </div>
+      <div className="order-first aspect-[3/1] w-full bg-surface-2">
+        {user.coverImage && <img src={user.coverImage} alt="" className="size-full object-cover" />}
+      </div>
+      <div className="px-4 pt-2 pb-4">
+        <h2 className="break-words text-xl font-extrabold leading-6 [overflow-wrap:anywhere]">{user.name}</h2>
+        <p className="break-all text-[15px] text-muted">@{user.username}</p>
+        {user.bio && <PostText text={user.bio} className="mt-3 text-[15px] leading-5" />}
+        <p className="mt-3 flex items-center gap-1 text-[15px] text-muted">
+          <CalendarDays aria-hidden="true" className="size-[18px]" />
+          Joined {joinedDate(user.createdAt)}
+        </p>
+        <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-[15px]">
+          <span>
+            <strong>{formatCount(user.followingCount)}</strong> <span className="text-muted">Following</span>
+          </span>
+          <span>
+            <strong>{formatCount(user.followersCount)}</strong>{' '}
+            <span className="text-muted">{user.followersCount === 1 ? 'Follower' : 'Followers'}</span>
+          </span>
+        </p>
+      </div>
+    </div>
+  );
+}
