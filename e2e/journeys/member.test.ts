@@ -17,6 +17,7 @@ import {
   navItem,
   newPerson,
   notificationDot,
+  openRegister,
   type Person,
   pathOf,
   postCard,
@@ -25,6 +26,7 @@ import {
   toast,
   visible,
   waitFor,
+  whoToFollow,
 } from '../support/browser.ts';
 import { centreColour, closeTo, type Rgb, solidImage } from '../support/images.ts';
 import { journey } from '../support/journey.ts';
@@ -47,13 +49,7 @@ describe('a new member', () => {
     j.people.push(nia);
     const { page } = nia;
     await page.goto('/');
-    await navItem(page, 'Profile').click();
-    const login = await visible(dialog(page, 'Login'));
-    await login
-      .getByRole('link', { name: 'Create an account' })
-      .or(login.getByRole('button', { name: 'Create an account' }))
-      .click();
-    const register = await visible(dialog(page, 'Create an account'));
+    const register = await openRegister(page);
 
     await register.getByLabel('Email', { exact: true }).pressSequentially('nia@example');
     await visible(register.getByText('Invalid email'));
@@ -115,23 +111,17 @@ describe('a new member', () => {
   j.step('follows Bob from Who To Follow, and Bob disappears from the suggestions', async () => {
     const { page } = nia;
     await page.goto('/');
-    const whoToFollow = page.getByRole('complementary').filter({ hasText: 'Who To Follow' }).first();
-    await visible(whoToFollow);
-    const row = whoToFollow
-      .getByRole('listitem')
-      .filter({ hasText: `@${bob.username}` })
-      .first();
-    await visible(row);
+    const suggestions = await visible(whoToFollow(page));
+    const row = suggestions.getByRole('listitem').filter({ hasText: `@${bob.username}` });
     await visible(row.getByText(bob.name));
-    await row.getByRole('button', { name: 'Follow' }).click();
+    await row.getByRole('button', { name: 'Follow', exact: true }).click();
     await waitFor(
       async () =>
-        (await whoToFollow.getByText(`@${bob.username}`, { exact: true }).count()) === 0 ||
-        (await row.getByRole('button', { name: /Following|Unfollow/ }).count()) > 0,
+        (await row.count()) === 0 || (await row.getByRole('button', { name: 'Following', exact: true }).count()) > 0,
       'the suggestion to turn into Following or leave the list',
     );
     await page.goto(`/users/${bob.id}`);
-    await visible(page.getByRole('main').getByRole('button', { name: /^(Following|Unfollow)/ }));
+    await visible(page.getByRole('main').getByRole('button', { name: 'Following', exact: true }));
   });
 
   j.step('Bob signs in, sees the alert dot, opens Notifications, and the dot clears', async () => {
@@ -189,8 +179,9 @@ describe('a new member', () => {
     await edit.getByLabel('Name', { exact: true }).fill('Nia N. Newcomer');
     await edit.getByLabel('Bio', { exact: true }).fill('Trying Pipit out. Orange is my colour.');
     const avatar = await solidImage(AVATAR_COLOUR);
-    const fileInput = edit.locator('input[type=file]').first();
-    await fileInput.setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: avatar });
+    await edit
+      .getByLabel('Profile image', { exact: true })
+      .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: avatar });
     await edit.getByRole('button', { name: 'Save' }).click();
     await visible(toast(page, 'Updated'));
     await gone(edit);

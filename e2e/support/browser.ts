@@ -106,9 +106,13 @@ export async function gone(locator: Locator, timeout = 10_000): Promise<void> {
 
 /** An item of the main navigation, whether the app renders it as a link or a button. */
 export function navItem(page: Page, name: string | RegExp): Locator {
-  const nav = page.getByRole('navigation').first();
+  const nav = page.getByRole('navigation');
   const exact = typeof name === 'string';
-  return nav.getByRole('link', { name, exact }).or(nav.getByRole('button', { name, exact })).first();
+  return nav
+    .getByRole('link', { name, exact })
+    .or(nav.getByRole('button', { name, exact }))
+    .filter({ visible: true })
+    .first();
 }
 
 export function dialog(page: Page, name: string): Locator {
@@ -170,13 +174,25 @@ export async function snapshotOnFailure(name: string, people: (Person | undefine
   }
 }
 
-/** Home's feed tabs ('Following', 'Everyone'), whether rendered as tabs, links or buttons. */
-export function feedTab(page: Page, name: string): Locator {
-  return page
-    .getByRole('tab', { name, exact: true })
-    .or(page.getByRole('link', { name, exact: true }))
-    .or(page.getByRole('button', { name, exact: true }))
-    .first();
+/** Home's feed tabs, 'Following' and 'Everyone' (an ARIA tab list). */
+export function feedTab(page: Page, name: 'Following' | 'Everyone'): Locator {
+  return page.getByRole('tab', { name, exact: true });
+}
+
+/** The right column's suggestions. */
+export function whoToFollow(page: Page): Locator {
+  return page.getByRole('region', { name: 'Who To Follow' });
+}
+
+/**
+ * Waits until the app knows whether someone is signed in (members-only items do nothing while
+ * the session is loading): Logout shows, or Home greets the visitor.
+ */
+export async function sessionKnown(page: Page): Promise<void> {
+  await waitFor(
+    async () => (await signedIn(page)) || (await page.getByRole('heading', { name: 'Welcome to Pipit' }).isVisible()),
+    'the session to be known (Logout, or the visitor greeting on Home)',
+  );
 }
 
 /** Lets the page run what a click queued (handlers, microtasks, a render) before looking. */
@@ -238,6 +254,7 @@ export async function signedIn(page: Page): Promise<boolean> {
 
 /** Signs in through the Login modal, opened from the Profile item as a visitor would. */
 export async function signInThroughModal(page: Page, email: string, password: string): Promise<void> {
+  await sessionKnown(page);
   await navItem(page, 'Profile').click();
   const login = await visible(dialog(page, 'Login'));
   await login.getByLabel('Email', { exact: true }).fill(email);
@@ -245,4 +262,15 @@ export async function signInThroughModal(page: Page, email: string, password: st
   await login.getByRole('button', { name: 'Sign In' }).click();
   await gone(login);
   await waitFor(() => signedIn(page), 'the navigation to show Logout after signing in');
+}
+
+/** As a visitor: Profile → the Login modal → 'Create an account'; returns the register dialog. */
+export async function openRegister(page: Page): Promise<Locator> {
+  await sessionKnown(page);
+  await navItem(page, 'Profile').click();
+  const login = await visible(dialog(page, 'Login'));
+  await login.getByRole('button', { name: 'Create an account' }).click();
+  const register = await visible(dialog(page, 'Create an account'));
+  await gone(login);
+  return register;
 }

@@ -7,13 +7,31 @@ export const FLAG = '__pwned';
 
 export const HOSTILE_NAME = `<img src=x onerror=window.${FLAG}=1>`;
 export const HOSTILE_BIO = `<script>window.${FLAG}=1</script> <a href="javascript:alert(1)">click</a> javascript:alert(1)`;
+/**
+ * Each post's text and the parts of it that must show literally (URLs are shown shortened, without
+ * their scheme, so they are left out of `shows`).
+ */
 export const HOSTILE_POSTS = [
-  `<script>window.${FLAG}=1;alert(1)</script>`,
-  `<img src=x onerror=alert(1)> <svg onload=window.${FLAG}=1> <iframe src="javascript:alert(1)"></iframe>`,
-  `javascript:alert(1) [click me](javascript:alert(1)) https://example.com/a?b="><script>alert(1)</script>`,
-  // Cyrillic а and Greek Ρ that look Latin, fullwidth brackets, a zero-width space.
-  'Ρаypаl support: log in at https://pаypal.com/login now @\u0430lice ＜script＞alert(1)＜/script＞ zero\u200Bwidth',
+  { text: `<script>window.${FLAG}=1;alert(1)</script>`, shows: [`<script>window.${FLAG}=1;alert(1)</script>`] },
+  {
+    text: `<img src=x onerror=alert(1)> <svg onload=window.${FLAG}=1> <iframe src="javascript:alert(1)"></iframe>`,
+    shows: [`<img src=x onerror=alert(1)> <svg onload=window.${FLAG}=1> <iframe src="javascript:alert(1)"></iframe>`],
+  },
+  {
+    text: 'javascript:alert(1) [click me](javascript:alert(1)) https://example.com/a?b="><script>alert(1)</script>',
+    shows: ['javascript:alert(1) [click me](javascript:alert(1))', '"><script>alert(1)</script>'],
+  },
+  {
+    // Greek Ρ and Cyrillic а that look Latin, fullwidth brackets, a zero-width space.
+    text: 'Ρаypаl support: log in at https://pаypal.com/login now @\u0430lice ＜script＞alert(1)＜/script＞ zero\u200Bwidth',
+    shows: [
+      'Ρаypаl support: log in at',
+      'pаypal.com/login',
+      'now @\u0430lice ＜script＞alert(1)＜/script＞ zero\u200Bwidth',
+    ],
+  },
 ] as const;
+export const HOSTILE_SHOWS = HOSTILE_POSTS.flatMap((p) => p.shows);
 /** Cyrillic "а" in place of the Latin "a": a look-alike of alice. */
 export const LOOKALIKE_NAME = '\u0430lice \u0430nderson';
 
