@@ -65,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     const badQuery = !!fromQuery && !isValidCallbackUrl(fromQuery, base);
     const badCookie = !!fromCookie && !isValidCallbackUrl(fromCookie, base);
     if (!badQuery && !badCookie) return;
-    request.log.error({ code: 'INVALID_CALLBACK_URL_ERROR' }, 'invalid callback URL');
+    request.log.warn({ code: 'INVALID_CALLBACK_URL_ERROR' }, 'invalid callback URL'); // client-caused
     // The cookie is HttpOnly: if the server did not drop a bad one, every auth call would keep failing.
     if (badCookie) clearCookie(reply, names.callbackUrl);
     if (request.method === 'GET' && HTML_ACTIONS.has(actionOf(request.url))) {
@@ -119,7 +119,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
   // Sign-in limits per IP and per account. The 429 keeps the app's {code, message} and adds the
   // protocol's `url`, so next-auth's signIn() reports an error instead of failing on `new URL(undefined)`.
   const limitByIp = app.limit('signInIp', (request) => request.ip);
-  const limitByAccount = app.limit('signInAccount', (request) => field(request.body, 'email')?.trim().toLowerCase());
+  const limitByAccount = app.limit(
+    'signInAccount',
+    (request) => field(request.body, 'email')?.trim().toLowerCase() || null, // no email: the IP limit only
+  );
   async function limitSignIn(request: FastifyRequest, reply: FastifyReply) {
     try {
       await limitByIp.call(app, request, reply);
