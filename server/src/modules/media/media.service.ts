@@ -30,7 +30,6 @@ const MAX_CONCURRENT_JOBS = 2;
 
 /** The longest `data:<type>;base64,` prefix looked at; real ones are ~25 characters. */
 const MAX_DATA_URL_HEADER = 200;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
@@ -58,10 +57,12 @@ export function decodeDataUrl(value: string, field: string): Buffer {
   if (decodedBytes > LIMITS.imageMaxBytes) {
     throw tooLarge(field, `${field} is larger than ${LIMITS.imageMaxBytes} bytes.`);
   }
-  const payload = value.slice(comma + 1);
-  if (length % 4 === 1 || !BASE64.test(payload)) throw invalid(field, `${field} is not valid base64.`);
   if (decodedBytes === 0) throw unsupported(field);
-  return Buffer.from(payload, 'base64');
+  // Node's decoder skips what is not base64 (and stops at inner padding): a short result means the
+  // string was not clean base64. Cheaper than a regex over megabytes on the event loop.
+  const bytes = Buffer.from(value.slice(comma + 1), 'base64');
+  if (length % 4 === 1 || bytes.length !== decodedBytes) throw invalid(field, `${field} is not valid base64.`);
+  return bytes;
 }
 
 /** JPEG or PNG by magic number, or null. */
