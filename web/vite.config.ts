@@ -33,23 +33,28 @@ function pureContractSchemas(): Plugin {
 
 const api = 'http://localhost:3000';
 
-export default defineConfig({
-  root: import.meta.dirname,
-  plugins: [pureContractSchemas(), react(), tailwindcss()],
-  server: {
-    proxy: { '/api': api, '/media': api, '/healthz': api },
-  },
-  build: {
-    outDir: 'dist',
-    assetsDir: 'assets',
-    emptyOutDir: true,
-    // Every browser the app supports has modulepreload; the polyfill would only add bytes.
-    modulePreload: { polyfill: false },
-  },
-  test: {
-    environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
-    restoreMocks: true,
-  },
+export default defineConfig(({ command }) => {
+  // A build is always a production build, even when started from a test run (NODE_ENV=test
+  // would otherwise give development React and JSX).
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return {
+    root: import.meta.dirname,
+    plugins: [pureContractSchemas(), react(), tailwindcss()],
+    server: {
+      proxy: { '/api': api, '/media': api, '/healthz': api },
+    },
+    build: {
+      outDir: 'dist',
+      assetsDir: 'assets',
+      emptyOutDir: true,
+      // Every browser the app supports has modulepreload; the polyfill would only add bytes.
+      modulePreload: { polyfill: false },
+    },
+    test: {
+      environment: 'jsdom',
+      setupFiles: ['./src/test/setup.ts'],
+      include: ['src/**/*.test.{ts,tsx}'],
+      restoreMocks: true,
+    },
+  };
 });
