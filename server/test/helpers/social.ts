@@ -13,6 +13,11 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** The rows of a raw `db.execute` (both drivers answer `{ rows }`). */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 /** Posts through the API and expects 201. */
 export async function createPost(client: TestClient, text: string, parentId?: string): Promise<Post> {
   const res = await client.post('/api/posts', parentId ? { text, parentId } : { text });

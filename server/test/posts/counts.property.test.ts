@@ -8,7 +8,9 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.ts';
 import { resetDb, seedTrio, type TestClient, useTestApp } from '../helpers/app.ts';
+import { rowsOf } from '../helpers/social.ts';
 
 const NAMES = ['alice', 'bob', 'carol'] as const;
 type Name = (typeof NAMES)[number];
@@ -35,7 +37,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 );
 
 /** Every counter compared with a count of the rows it counts; answers the rows that disagree. */
-async function counterMismatches(ctx: { db: { db: import('../../src/db/client.ts').Database } }) {
+async function counterMismatches(ctx: { db: { db: Database } }) {
   const postRows = await ctx.db.db.execute(sql`
     select p.id from posts p
     where p.like_count <> (select count(*) from likes l where l.post_id = p.id)
@@ -45,11 +47,11 @@ async function counterMismatches(ctx: { db: { db: import('../../src/db/client.ts
     where u.posts_count <> (select count(*) from posts p where p.author_id = u.id)
        or u.followers_count <> (select count(*) from follows f where f.followee_id = u.id)
        or u.following_count <> (select count(*) from follows f where f.follower_id = u.id)`);
-  return [...postRows.rows, ...userRows.rows];
+  return [...rowsOf(postRows), ...rowsOf(userRows)];
 }
 
 /** Notifications that should not exist given the likes and follows (orphans of an unlike/unfollow). */
-async function orphanNotifications(ctx: { db: { db: import('../../src/db/client.ts').Database } }) {
+async function orphanNotifications(ctx: { db: { db: Database } }) {
   const rows = await ctx.db.db.execute(sql`
     select n.id from notifications n
     where (n.type = 'like' and not exists (select 1 from likes l where l.user_id = n.actor_id and l.post_id = n.post_id))
@@ -62,7 +64,7 @@ async function orphanNotifications(ctx: { db: { db: import('../../src/db/client.
     union all
     select f.follower_id from follows f where not exists (
       select 1 from notifications n where n.type = 'follow' and n.actor_id = f.follower_id and n.user_id = f.followee_id)`);
-  return [...rows.rows, ...missing.rows];
+  return [...rowsOf(rows), ...rowsOf(missing)];
 }
 
 describe('counters and notifications under random sequences', () => {
@@ -143,7 +145,7 @@ describe('counters and notifications under random sequences', () => {
             }
             const likeCount = [...likes].filter((l) => l.endsWith(`|${id}`)).length;
             expect(res.json()).toMatchObject({ likeCount, likedByMe: a.kind === 'like' });
-          } else {
+          } else if (a.kind === 'follow' || a.kind === 'unfollow') {
             const res =
               a.kind === 'follow'
                 ? await client(a.by).put(`/api/users/${idOf(a.whom)}/follow`)
@@ -177,10 +179,10 @@ describe('counters and notifications under random sequences', () => {
             parentId: post.parent,
           });
         }
-        const stored = await ctx.db.db.execute<{ user_id: unknown; actor_id: unknown; type: string; post_id: unknown }>(
-          sql`select user_id, actor_id, type, post_id from notifications`,
+        const stored = rowsOf<{ user_id: unknown; actor_id: unknown; type: string; post_id: unknown }>(
+          await ctx.db.db.execute(sql`select user_id, actor_id, type, post_id from notifications`),
         );
-        const actual = stored.rows.map((r) => `${r.user_id}|${r.actor_id}|${r.type}|${r.post_id ?? '-'}`);
+        const actual = stored.map((r) => `${r.user_id}|${r.actor_id}|${r.type}|${r.post_id ?? '-'}`);
         expect(actual.sort()).toEqual([...notes].sort());
         // And each person's list shows exactly their own.
         for (const n of NAMES) {
@@ -223,7 +225,7 @@ describe('counters and notifications under random sequences', () => {
                     return c.delete(`/api/posts/${pick(a.target)}`);
                   case 'follow':
                     return c.put(`/api/users/${trio[a.whom].id}/follow`);
-                  case 'unfollow':
+                  default:
                     return c.delete(`/api/users/${trio[a.whom].id}/follow`);
                 }
               }),

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { follows } from '../../src/db/schema.ts';
 import { insertUser, seedTrio, TestClient, useTestApp } from '../helpers/app.ts';
-import { createPost, follow, getAll, getPage, like, seedPosts } from '../helpers/social.ts';
+import { createPost, follow, getAll, getPage, like, type Page, rowsOf, seedPosts } from '../helpers/social.ts';
 
 const ids = (posts: Post[]) => posts.map((p) => p.id);
 
@@ -83,9 +83,9 @@ describe('timelines', () => {
           sql`insert into posts (author_id, text, created_at) values (${alice.id}, ${at}, ${at}::timestamptz)`,
         );
       }
-      const expected = (
-        await ctx.db.db.execute<{ id: string | number }>(sql`select id from posts order by created_at desc, id desc`)
-      ).rows.map((r) => String(r.id));
+      const expected = rowsOf<{ id: string | number }>(
+        await ctx.db.db.execute(sql`select id from posts order by created_at desc, id desc`),
+      ).map((r) => String(r.id));
       expect(expected).toHaveLength(rows.length);
       const client = await new TestClient(ctx).signInAs(bob.id);
       for (const limit of [1, 2, 3, 7, 50]) {
@@ -130,7 +130,7 @@ describe('timelines', () => {
     });
 
     it('equals "own and followed posts, newest first" for random follow graphs and page sizes', async () => {
-      const people = [];
+      const people: Awaited<ReturnType<typeof insertUser>>[] = [];
       for (let i = 0; i < 8; i++) people.push(await insertUser(ctx.db, { username: `u${i}` }));
       const client = await new TestClient(ctx).signInAs(people[0]!.id);
       const base = Date.parse('2024-01-01T00:00:00Z');
@@ -184,7 +184,7 @@ describe('timelines', () => {
         let pages = 0;
         do {
           // Others post while alice scrolls, some at the very moment she asks for the next page.
-          const [page] = await Promise.all([
+          const [page]: [Page<Post>, ...unknown[]] = await Promise.all([
             getPage<Post>(clients.alice, scenario.url(), cursor, 4),
             createPost(clients.bob, `during ${pages} a`),
             createPost(clients.carol, `during ${pages} b`),
@@ -213,7 +213,7 @@ describe('timelines', () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const [page, extra] = await Promise.all([
+        const [page, extra]: [Page<Post>, Post | null] = await Promise.all([
           getPage<Post>(clients.carol, `/api/posts/${parent.id}/replies`, cursor, 3),
           pages < 3 ? createPost(clients.carol, `late ${pages}`, parent.id) : Promise.resolve(null),
         ]);
