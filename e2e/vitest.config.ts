@@ -5,9 +5,9 @@ export default defineConfig({
     include: ['journeys/**/*.test.ts'],
     globalSetup: ['./support/global-setup.ts'],
     pool: 'forks',
-    // Each file runs its own server and Chromium; three at once keep the run short without
+    // Each file runs its own server and Chromium; two at once keep the run short without
     // starving the machine.
-    maxWorkers: 3,
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     sequence: { concurrent: false },

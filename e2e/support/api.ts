@@ -44,7 +44,10 @@ export class ApiClient {
   }
 
   async raw(method: string, path: string, init: { json?: unknown; form?: Record<string, string> } = {}) {
+    // The token first: fetching it may set the CSRF cookie this request must carry.
+    const csrf = method !== 'GET' && !path.startsWith('/api/auth/') ? await this.csrf() : null;
     const headers: Record<string, string> = { cookie: this.cookieHeader() };
+    if (csrf) headers['x-csrf-token'] = csrf;
     let body: string | undefined;
     if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -53,7 +56,6 @@ export class ApiClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    if (method !== 'GET' && !path.startsWith('/api/auth/')) headers['x-csrf-token'] = await this.csrf();
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
     this.remember(res);
     const text = await res.text();
