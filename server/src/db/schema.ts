@@ -140,6 +140,8 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_user_created_id_idx').on(t.userId, t.createdAt, t.id),
     index('notifications_unread_idx').on(t.userId).where(sql`${t.readAt} IS NULL`),
+    // Deleting a post cascades to its notifications: without this, every delete scans the table.
+    index('notifications_post_id_idx').on(t.postId),
     // One notification per (recipient, actor, kind, post): liking twice never notifies twice.
     unique('notifications_once_key').on(t.userId, t.actorId, t.type, t.postId).nullsNotDistinct(),
     check('notifications_type_check', sql`${t.type} IN ('like', 'reply', 'follow', 'mention')`),

@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_post_id_idx" ON "notifications" USING btree ("post_id");
