@@ -20,6 +20,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin, frameworkErrorAnswer } from './plugins/errors.ts';
+import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
@@ -70,6 +71,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   // External plugins, then the app's cross-cutting ones (order matters: session before rate limits).
   await app.register(cookie);
   await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(securityPlugin, { config });
   await app.register(dbPlugin, { handle, owned: !deps.db });
   await app.register(sessionPlugin, { config });
