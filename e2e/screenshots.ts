@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ApiClient, person } from './support/api.ts';
 import {
+  ARTIFACTS,
   composer,
   DESKTOP,
   dialog,
@@ -84,6 +85,7 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   const server = await startServer({ skipBuild: true });
   const browser = await launchBrowser();
+  let current: Page | undefined;
   try {
     const world = await seed(server.url);
     // A separate session of alice's for the browser: the seeding client keeps its own.
@@ -96,6 +98,7 @@ async function main() {
 
       const visitor = await newPerson(browser, server.url, { viewport });
       const v = visitor.page;
+      current = v;
       await v.goto('/');
       await visible(v.getByText('Just set up my profile.'));
       await shot(v, 'visitor-home', w);
@@ -112,6 +115,7 @@ async function main() {
       const alice = await newPerson(browser, server.url, { viewport });
       await alice.context.addCookies(aliceSession.browserCookies());
       const a = alice.page;
+      current = a;
       await a.goto('/');
       await visible(navItem(a, 'Logout'));
       await visible(a.getByText('Good morning!'));
@@ -176,6 +180,10 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | notifications | alice's notifications: follows, likes, replies, a mention |
 `,
     );
+  } catch (error) {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await current?.screenshot({ path: path.join(ARTIFACTS, 'screenshots-failure.png') }).catch(() => {});
+    throw error;
   } finally {
     await browser.close();
     await server.stop();

@@ -35,6 +35,8 @@ export interface Person {
   dialogs: string[];
   /** Uncaught page errors. */
   errors: string[];
+  /** console.error messages (kept for failure reports; some are expected, e.g. a failed sign-in). */
+  console: string[];
 }
 
 /** One person = one browser context (own cookies and storage) with one page. */
@@ -53,16 +55,20 @@ export async function newPerson(
   context.setDefaultNavigationTimeout(20_000);
   const dialogs: string[] = [];
   const errors: string[] = [];
+  const consoleErrors: string[] = [];
   const watch = (page: Page) => {
     page.on('dialog', (dialog) => {
       dialogs.push(`${dialog.type()}: ${dialog.message()}`);
       void dialog.dismiss().catch(() => {});
     });
     page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`.slice(0, 1000));
+    });
   };
   context.on('page', watch);
   const page = await context.newPage();
-  return { context, page, dialogs, errors };
+  return { context, page, dialogs, errors, console: consoleErrors };
 }
 
 /** Polls `check` until it returns a truthy value (or stops throwing), then returns that value. */
@@ -165,14 +171,17 @@ export function writeAxeReport(name: string): void {
 export async function snapshotOnFailure(name: string, people: (Person | undefined)[]): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   let i = 0;
+  const logs: string[] = [];
   for (const p of people) {
     if (!p) continue;
+    logs.push(...p.errors.map((e) => `pageerror: ${e}`), ...p.console.map((c) => `console.error: ${c}`));
     for (const page of p.context.pages()) {
       await page
         .screenshot({ path: path.join(ARTIFACTS, `failure-${name}-${i++}.png`), fullPage: true })
         .catch(() => {});
     }
   }
+  if (logs.length) writeFileSync(path.join(ARTIFACTS, `failure-${name}.log`), `${logs.join('\n')}\n`);
 }
 
 /** Home's feed tabs, 'Following' and 'Everyone' (an ARIA tab list). */
