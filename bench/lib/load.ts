@@ -1,0 +1,72 @@
+// Load generation: autocannon against 127.0.0.1 only, a fixed number of connections for a fixed time.
+import autocannon from 'autocannon';
+
+export interface LoadStat {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  requests: number;
+  /** Socket errors + timeouts + non-2xx answers. */
+  errors: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+}
+
+/** Requests one connection sends, in a loop; `client` numbers the connections from 0. */
+export type RequestsFor = (client: number) => autocannon.Request[];
+
+function assertLocal(url: string) {
+  const host = new URL(url).hostname;
+  if (host !== '127.0.0.1' && host !== 'localhost')
+    throw new Error(`Load is only ever aimed at 127.0.0.1, not ${host}`);
+}
+
+async function fire(url: string, requestsFor: RequestsFor, connections: number, durationS: number) {
+  assertLocal(url);
+  let next = 0;
+  const first = requestsFor(0);
+  return autocannon({
+    url,
+    connections,
+    duration: durationS,
+    pipelining: 1,
+    timeout: 10,
+    requests: first,
+    // Each connection gets its own request list (its own member, its own posts to like).
+    setupClient: (client) => {
+      client.setRequests(requestsFor(next++));
+    },
+  });
+}
+
+export async function runLoad(url: string, requestsFor: RequestsFor, options: LoadOptions): Promise<LoadStat> {
+  if (options.warmupS > 0) await fire(url, requestsFor, options.connections, options.warmupS);
+  const result = await fire(url, requestsFor, options.connections, options.durationS);
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) {
+    statusCodes[code] = (stat as { count: number }).count;
+  }
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+    non2xx: result.non2xx,
+    statusCodes,
+  };
+}
+
+/** Latency percentiles of a list of samples (ms). */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
+}

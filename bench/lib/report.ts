@@ -1,0 +1,250 @@
+// Result shapes, the console tables and the Markdown written next to the JSON.
+import type { FloorStat } from './floors.ts';
+import type { LoadOptions, LoadStat } from './load.ts';
+import type { Target } from './options.ts';
+import type { Budget, LighthouseResult } from './web.ts';
+
+export interface ScenarioResult extends LoadStat {
+  name: string;
+  title: string;
+  peakRssMb: number;
+  /** 1-minute load average of the machine when the scenario ended (other work distorts figures). */
+  loadAvg: number;
+  /** The scenario's own statements replayed through the bare driver (null for like/unlike). */
+  raw: FloorStat | null;
+  statements: string[];
+}
+
+export interface TargetResult {
+  target: Target;
+  dataset: string;
+  counts: { posts: number } & Record<string, unknown>;
+  serverStartMs: number;
+  serverPeakRssMb: number;
+  floors: { bare: LoadStat; rawEveryone: FloorStat; rawInsert: FloorStat; insertSql: string };
+  scenarios: ScenarioResult[];
+}
+
+export interface RunResult {
+  date: string;
+  scale: string;
+  seed: number;
+  command: string;
+  env: Record<string, string>;
+  load: LoadOptions;
+  machine: Record<string, string | number>;
+  loadAvgAtStart: number;
+  targets: TargetResult[];
+  curve: {
+    small: LoadStat & { dataset: string; posts: number };
+    bigPosts: number;
+    bigP50: number;
+    ratio: number;
+  } | null;
+  web: { budget: Budget; lighthouse: LighthouseResult[]; dataset: string } | null;
+}
+
+const n0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : '–');
+const x = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
+
+const TARGET_NAMES: Record<Target, string> = { pg: 'PostgreSQL', pglite: 'PGlite (embedded)' };
+
+function scenarioRows(t: TargetResult): string[][] {
+  const bare = t.floors.bare.rps;
+  const floor = (name: string, stat: { rps: number; p50: number; p99: number }, errors: number) => [
+    name,
+    n0(stat.rps),
+    ms(stat.p50),
+    ms(stat.p99),
+    String(errors),
+    '–',
+    x(stat.rps / bare),
+    '–',
+    '–',
+    '–',
+    '',
+  ];
+  const rows: string[][] = [
+    floor('floor: bare node:http, same bytes as Everyone', t.floors.bare, t.floors.bare.errors),
+    floor('floor: raw Everyone query via driver', t.floors.rawEveryone, 0),
+    floor('floor: raw INSERT of the post via driver', t.floors.rawInsert, 0),
+  ];
+  for (const s of t.scenarios) {
+    const floor =
+      s.name === 'create-post' || s.name === 'like-unlike' ? t.floors.rawInsert.rps : t.floors.rawEveryone.rps;
+    rows.push([
+      s.title,
+      n0(s.rps),
+      ms(s.p50),
+      ms(s.p99),
+      String(s.errors),
+      n0(s.peakRssMb),
+      x(s.rps / bare),
+      x(s.rps / floor),
+      s.raw ? `${n0(s.raw.rps)} (${s.raw.statements} stmt)` : '–',
+      s.raw ? x(s.rps / s.raw.rps) : '–',
+      s.loadAvg.toFixed(1),
+    ]);
+  }
+  return rows;
+}
+
+const HEADER = [
+  'scenario',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'peak RSS MB',
+  '× bare',
+  '× raw floor',
+  'own SQL via driver, /s',
+  '× own SQL',
+  'load avg',
+];
+
+export interface Check {
+  what: string;
+  goal: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+export function checks(r: RunResult): Check[] {
+  const out: Check[] = [];
+  const pg = r.targets.find((t) => t.target === 'pg');
+  const get = (t: TargetResult | undefined, name: string) => t?.scenarios.find((s) => s.name === name);
+  if (pg) {
+    const bare = pg.floors.bare.rps;
+    const everyone = get(pg, 'everyone');
+    if (everyone)
+      out.push({
+        what: 'Everyone, visitor (PostgreSQL)',
+        goal: '≥ 0.5× bare',
+        measured: x(everyone.rps / bare),
+        pass: everyone.rps / bare >= 0.5,
+      });
+    const following = get(pg, 'following');
+    if (following)
+      out.push({
+        what: 'Following first page (PostgreSQL)',
+        goal: '≥ 0.1× bare, 0 errors',
+        measured: `${x(following.rps / bare)}, ${following.errors} errors`,
+        pass: following.rps / bare >= 0.1 && following.errors === 0,
+      });
+    const create = get(pg, 'create-post');
+    if (create)
+      out.push({
+        what: 'Create post (PostgreSQL)',
+        goal: '≥ 0.5× raw INSERT',
+        measured: x(create.rps / pg.floors.rawInsert.rps),
+        pass: create.rps / pg.floors.rawInsert.rps >= 0.5,
+      });
+    out.push({
+      what: 'Server peak memory (PostgreSQL)',
+      goal: '≤ 300 MB',
+      measured: `${n0(pg.serverPeakRssMb)} MB`,
+      pass: pg.serverPeakRssMb <= 300,
+    });
+  }
+  if (r.curve) {
+    out.push({
+      what: `Following p50, ${n0(r.curve.bigPosts)} vs ${n0(r.curve.small.posts)} posts`,
+      goal: '≤ 1.5×',
+      measured: `${ms(r.curve.bigP50)} / ${ms(r.curve.small.p50)} ms = ${x(r.curve.ratio)}`,
+      pass: r.curve.ratio <= 1.5,
+    });
+  }
+  const pglite = r.targets.find((t) => t.target === 'pglite');
+  if (pglite) {
+    out.push({
+      what: 'Server peak memory (PGlite)',
+      goal: 'report',
+      measured: `${n0(pglite.serverPeakRssMb)} MB`,
+      pass: null,
+    });
+  }
+  if (r.web) {
+    const { budget, lighthouse } = r.web;
+    out.push({
+      what: 'Home first visit JS',
+      goal: '≤ 150 kB gzip',
+      measured: `${(budget.jsGzip / 1000).toFixed(1)} kB`,
+      pass: budget.jsGzip <= 150_000,
+    });
+    out.push({
+      what: 'Home first visit CSS',
+      goal: '≤ 20 kB gzip',
+      measured: `${(budget.cssGzip / 1000).toFixed(1)} kB`,
+      pass: budget.cssGzip <= 20_000,
+    });
+    for (const l of lighthouse) {
+      out.push({
+        what: `Lighthouse performance, Home (${l.preset})`,
+        goal: '≥ 95',
+        measured: String(l.score),
+        pass: l.score >= 95,
+      });
+    }
+  }
+  return out;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+export function writeMarkdown(r: RunResult): string {
+  const m = r.machine;
+  const parts = [
+    `Run ${r.date} · scale ${r.scale} (seed ${r.seed}) · ${r.load.connections} connections, ${r.load.durationS} s per scenario after ${r.load.warmupS} s warm-up`,
+    `Load average at start: ${r.loadAvgAtStart.toFixed(1)} (scenario rows show it at their end)`,
+    `Machine: ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, ${m.os}, Node ${m.node}, PostgreSQL ${m.postgres}, PGlite ${m.pglite}`,
+    `Command: \`${r.command}\``,
+  ];
+  for (const t of r.targets) {
+    parts.push(
+      `### ${TARGET_NAMES[t.target]} — ${t.dataset}\n\nServer start ${(t.serverStartMs / 1000).toFixed(1)} s, peak RSS (VmHWM) ${n0(t.serverPeakRssMb)} MB.\n\n${table(HEADER, scenarioRows(t))}`,
+    );
+  }
+  if (r.curve) {
+    parts.push(
+      `### Scale curve (PostgreSQL, Following first page)\n\n${table(
+        ['posts', 'p50 ms', 'p99 ms', 'req/s'],
+        [
+          [n0(r.curve.small.posts), ms(r.curve.small.p50), ms(r.curve.small.p99), n0(r.curve.small.rps)],
+          [n0(r.curve.bigPosts), ms(r.curve.bigP50), '', ''],
+        ],
+      )}\n\nRatio of medians: ${x(r.curve.ratio)}`,
+    );
+  }
+  if (r.web) {
+    const rows = r.web.budget.assets.map((a) => [a.path, a.type, n0(a.bytes), n0(a.gzipBytes)]);
+    parts.push(
+      `### Web (Home, first visit; files from ${r.web.budget.source})\n\n${table(['file', 'type', 'bytes', 'gzip bytes'], rows)}`,
+    );
+    for (const l of r.web.lighthouse) {
+      parts.push(
+        `Lighthouse ${l.preset}: performance ${l.score}; ${Object.entries(l.metrics)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+    }
+  }
+  parts.push(
+    `### Targets\n\n${table(
+      ['what', 'goal', 'measured', 'met'],
+      checks(r).map((c) => [c.what, c.goal, c.measured, c.pass === null ? '–' : c.pass ? 'yes' : '**no**']),
+    )}`,
+  );
+  return `${parts.join('\n\n')}\n`;
+}
+
+export function printReport(r: RunResult): void {
+  console.log(`\n${writeMarkdown(r)}`);
+}

@@ -1,0 +1,120 @@
+// The load scenarios: what a visitor or a signed-in member asks the API for.
+import { api } from '@pipit/contract';
+import type autocannon from 'autocannon';
+import type { Manifest } from '../seed.ts';
+import { memberHeaders } from './auth.ts';
+import type { InjectRequest } from './floors.ts';
+
+export interface Scenario {
+  name: string;
+  title: string;
+  /** True when the scenario changes data (its floor is the raw INSERT, not a replay). */
+  write: boolean;
+  /** The requests connection `client` sends in a loop. */
+  requests(client: number): autocannon.Request[];
+  /** One representative request, to capture the statements it runs (reads and create post). */
+  sample: InjectRequest | null;
+}
+
+export interface ScenarioContext {
+  manifest: Manifest;
+  authSecret: string;
+  /** A Following cursor about half a year back. */
+  deepCursor: string;
+}
+
+export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioContext): Scenario[] {
+  const seed = manifest.spec.seed;
+  const members = manifest.members;
+  const headersOf = (client: number) => {
+    const member = members[client % members.length];
+    if (!member) throw new Error('The manifest has no members: run npm run bench:seed');
+    return memberHeaders(member.token, authSecret, seed);
+  };
+  const t = manifest.targets;
+  const read = (name: string, title: string, path: string, asMember: boolean): Scenario => ({
+    name,
+    title,
+    write: false,
+    requests: (client) => [{ method: 'GET', path, headers: asMember ? headersOf(client) : {} }],
+    sample: { method: 'GET', url: path, headers: asMember ? headersOf(0) : {} },
+  });
+
+  const likeUnlike: Scenario = {
+    name: 'like-unlike',
+    title: 'Like / unlike (PUT, DELETE)',
+    write: true,
+    requests: (client) => {
+      // Each connection is its own member and walks its own offset in the post list: no two
+      // connections toggle the same like at once.
+      const headers = headersOf(client);
+      const ids = t.likePostIds;
+      let k = client * 37;
+      const path = () => api.like(String(ids[k % ids.length]));
+      return [
+        {
+          method: 'PUT',
+          headers,
+          setupRequest: (request) => ({ ...request, path: path() }),
+        },
+        {
+          method: 'DELETE',
+          headers,
+          setupRequest: (request) => {
+            const next = { ...request, path: path() };
+            k++;
+            return next;
+          },
+        },
+      ];
+    },
+    sample: null,
+  };
+
+  const createPost: Scenario = {
+    name: 'create-post',
+    title: 'Create a post',
+    write: true,
+    requests: (client) => {
+      const headers = { ...headersOf(client), 'content-type': 'application/json' };
+      let k = 0;
+      return [
+        {
+          method: 'POST',
+          path: api.posts,
+          headers,
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ text: `Benchmark post ${client}-${k++}: nothing to see here #pipit` }),
+          }),
+        },
+      ];
+    },
+    sample: {
+      method: 'POST',
+      url: api.posts,
+      headers: { ...headersOf(0), 'content-type': 'application/json' },
+      payload: { text: 'Benchmark post sample: nothing to see here #pipit' },
+    },
+  };
+
+  const profile = String(t.profileUserId);
+  const thread = String(t.threadPostId);
+  return [
+    read('everyone', 'Everyone timeline, visitor', api.timelineEveryone, false),
+    read('following', `Following, first page (member follows ${members[0]?.following})`, api.timelineFollowing, true),
+    read(
+      'following-deep',
+      'Following, a page ~6 months back',
+      `${api.timelineFollowing}?cursor=${encodeURIComponent(deepCursor)}`,
+      true,
+    ),
+    read('profile', `Profile (${t.profileFollowers} followers)`, api.user(profile), true),
+    read('profile-posts', 'Profile posts', api.userPosts(profile), true),
+    read('post', 'Post page: the post', api.post(thread), true),
+    read('replies', `Post page: replies (${t.threadReplies})`, api.replies(thread), true),
+    likeUnlike,
+    createPost,
+    read('current', 'GET /api/current', api.current, true),
+  ];
+}

@@ -1,0 +1,147 @@
+// The real server as a child process (production mode), and the peak of its resident memory.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { ROOT_DIR } from './options.ts';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MB, from /proc. */
+export function processMemory(pid: number): { rssMb: number; hwmMb: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Polls a process's RSS; `peak()` is the highest seen since the last `reset()`. */
+export class MemorySampler {
+  private timer: NodeJS.Timeout;
+  private max = 0;
+
+  constructor(
+    private readonly pid: number,
+    intervalMs = 100,
+  ) {
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  private sample() {
+    const m = processMemory(this.pid);
+    if (m) this.max = Math.max(this.max, m.rssMb);
+  }
+
+  reset() {
+    this.max = 0;
+    this.sample();
+  }
+
+  peak(): number {
+    this.sample();
+    return this.max;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+}
+
+export interface ServerOptions {
+  /** PostgreSQL URL, or null for the embedded database in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  authSecret: string;
+  /** Directory for a V8 CPU profile of the whole run (written when the server exits). */
+  cpuProfDir?: string | undefined;
+  startTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  startMs: number;
+  memory: MemorySampler;
+  /** The process's own peak resident memory since start (VmHWM), in MB. */
+  hwmMb(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts `server/src/main.ts` as in production (NODE_ENV=production) on 127.0.0.1 and waits for /healthz. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const args = ['--import', 'tsx'];
+  if (options.cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
+  args.push(path.join(ROOT_DIR, 'server/src/main.ts'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    AUTH_SECRET: options.authSecret,
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: options.dataDir,
+  };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT_DIR,
+    env,
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    process.stderr.write(chunk);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 300_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr.slice(-2000)}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('server did not answer /healthz in time');
+    }
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const pid = child.pid as number;
+  const memory = new MemorySampler(pid);
+  return {
+    url,
+    pid,
+    startMs: performance.now() - started,
+    memory,
+    hwmMb: () => processMemory(pid)?.hwmMb ?? 0,
+    async stop() {
+      memory.stop();
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timeout = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// The web budget: what a first visit to Home downloads (gzip), and Lighthouse on Home in the system Chromium.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROOT_DIR } from './options.ts';
+
+const WEB_DIST = path.join(ROOT_DIR, 'web/dist');
+const WEB_SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** Builds the web app (as `npm start` does) when its sources are newer than the build. */
+export function ensureWebBuild(): void {
+  const index = path.join(WEB_DIST, 'index.html');
+  const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
+  const sourcesAt = Math.max(...WEB_SOURCES.map((s) => newestMtime(path.join(ROOT_DIR, s))));
+  if (builtAt >= sourcesAt) return;
+  console.log('building the web app (npm run build -w web)…');
+  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT_DIR, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('web build failed');
+}
+
+export interface Asset {
+  path: string;
+  type: 'js' | 'css';
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface Budget {
+  jsGzip: number;
+  cssGzip: number;
+  assets: Asset[];
+  /** Where the list of files came from: the requests Lighthouse saw, or index.html alone. */
+  source: 'lighthouse' | 'index.html';
+}
+
+function assetFor(urlPath: string): Asset | null {
+  const file = path.join(WEB_DIST, decodeURIComponent(urlPath));
+  if (!file.startsWith(WEB_DIST) || !existsSync(file)) return null;
+  const type = file.endsWith('.css') ? 'css' : file.endsWith('.js') ? 'js' : null;
+  if (!type) return null;
+  const bytes = readFileSync(file);
+  return { path: urlPath, type, bytes: bytes.length, gzipBytes: gzipSync(bytes).length };
+}
+
+/** Gzip sizes of the JS and CSS files among `urlPaths` (what the first visit requested). */
+export function budgetOf(urlPaths: string[], source: Budget['source']): Budget {
+  const assets = [...new Set(urlPaths)].map(assetFor).filter((a): a is Asset => a !== null);
+  const sum = (type: Asset['type']) => assets.filter((a) => a.type === type).reduce((n, a) => n + a.gzipBytes, 0);
+  return { jsGzip: sum('js'), cssGzip: sum('css'), assets, source };
+}
+
+/** The scripts, module preloads and stylesheets index.html names (the floor of a first visit). */
+export function indexHtmlAssets(): string[] {
+  const html = readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
+  const urls: string[] = [];
+  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) urls.push(m[1] as string);
+  for (const m of html.matchAll(/<link[^>]*\srel="(?:stylesheet|modulepreload)"[^>]*\shref="([^"]+)"/g))
+    urls.push(m[1] as string);
+  for (const m of html.matchAll(/<link[^>]*\shref="([^"]+)"[^>]*\srel="(?:stylesheet|modulepreload)"/g))
+    urls.push(m[1] as string);
+  return urls.filter((u) => u.startsWith('/'));
+}
+
+export interface LighthouseResult {
+  preset: 'mobile' | 'desktop';
+  score: number;
+  metrics: Record<string, number>;
+  /** Same-origin paths of the scripts and stylesheets the page requested. */
+  assetPaths: string[];
+  reportFile: string;
+}
+
+const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage';
+
+/** Runs the lighthouse CLI (performance only) against `url` in CHROME_PATH (default /usr/bin/chromium). */
+export function runLighthouse(url: string, preset: 'mobile' | 'desktop', reportFile: string): LighthouseResult {
+  const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+  if (!existsSync(chromePath)) throw new Error(`No Chromium at ${chromePath}: apt-get install -y chromium`);
+  const args = [
+    path.join(ROOT_DIR, 'node_modules/lighthouse/cli/index.js'),
+    url,
+    '--output=json',
+    `--output-path=${reportFile}`,
+    '--only-categories=performance',
+    `--chrome-flags=${CHROME_FLAGS}`,
+    '--quiet',
+  ];
+  if (preset === 'desktop') args.push('--preset=desktop');
+  const result = spawnSync(process.execPath, args, {
+    cwd: ROOT_DIR,
+    env: { ...process.env, CHROME_PATH: chromePath },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 180_000,
+  });
+  if (result.status !== 0) throw new Error(`lighthouse exited with ${result.status ?? result.signal}`);
+  const lhr = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+    categories: { performance: { score: number | null } };
+    audits: Record<string, { numericValue?: number; details?: { items?: { url: string; resourceType?: string }[] } }>;
+  };
+  const metric = (id: string) => Math.round((lhr.audits[id]?.numericValue ?? Number.NaN) * 1000) / 1000;
+  const origin = new URL(url).origin;
+  const assetPaths = (lhr.audits['network-requests']?.details?.items ?? [])
+    .filter((item) => item.resourceType === 'Script' || item.resourceType === 'Stylesheet')
+    .filter((item) => item.url.startsWith(origin))
+    .map((item) => new URL(item.url).pathname);
+  return {
+    preset,
+    score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    metrics: {
+      fcpMs: metric('first-contentful-paint'),
+      lcpMs: metric('largest-contentful-paint'),
+      tbtMs: metric('total-blocking-time'),
+      cls: metric('cumulative-layout-shift'),
+      speedIndexMs: metric('speed-index'),
+    },
+    assetPaths,
+    reportFile,
+  };
+}

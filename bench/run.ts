@@ -1,0 +1,383 @@
+// npm run bench [-- --scale full|smoke] [--target pg|pglite|all] [--only a,b] [--no-web] [--no-curve] [--cpu-prof]
+//
+// Runs the load scenarios against the real server (NODE_ENV=production, a child process on
+// 127.0.0.1) on the seeded data sets, with their floors (a bare node:http server answering the same
+// bytes, and the same statements replayed through the bare driver), the scale curve, and the web
+// budget. Writes bench/results/*.json and *.md, and prints the tables.
+// Env: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_FLOOR_DURATION (s, 5), BENCH_CONNECTIONS (10).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { api } from '@pipit/contract';
+import { memberHeaders } from './lib/auth.ts';
+import { ANCHOR_MS } from './lib/dataset.ts';
+import { openTarget } from './lib/db.ts';
+import { type FloorStat, InProcess, type Statement } from './lib/floors.ts';
+import { type LoadOptions, type LoadStat, runLoad } from './lib/load.ts';
+import {
+  BENCH_DIR,
+  datasetSpec,
+  formatMs,
+  manifestPath,
+  parseArgs,
+  pgliteDir,
+  pgUrl,
+  RESULTS_DIR,
+  resolveScale,
+  resolveTargets,
+  type Target,
+} from './lib/options.ts';
+import { printReport, type RunResult, type ScenarioResult, type TargetResult, writeMarkdown } from './lib/report.ts';
+import { buildScenarios } from './lib/scenarios.ts';
+import { freePort, type RunningServer, startServer } from './lib/server.ts';
+import { budgetOf, ensureWebBuild, indexHtmlAssets, type LighthouseResult, runLighthouse } from './lib/web.ts';
+import type { Manifest } from './seed.ts';
+
+const DAY = 86_400_000;
+const envNumber = (name: string, fallback: number) => {
+  const value = Number(process.env[name] || fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+function readManifest(dataset: string, target: Target): Manifest {
+  const file = manifestPath(dataset, target);
+  if (!existsSync(file)) {
+    throw new Error(`No seeded data set ${dataset} on ${target} (${file}). Run: npm run bench:seed -- --scale ...`);
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+}
+
+/** Deletes what the write scenarios and the INSERT floor added, so the next run sees the seeded data. */
+async function removeBenchmarkWrites(dataset: string, target: Target, manifest: Manifest) {
+  const db = await openTarget(dataset, target);
+  try {
+    const ids = manifest.members.map((m) => m.userId).join(',');
+    await db.exec(`DELETE FROM posts WHERE id > ${manifest.spec.posts}`);
+    await db.exec(
+      `UPDATE users u SET posts_count = (SELECT count(*) FROM posts p WHERE p.author_id = u.id) WHERE u.id IN (${ids})`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+/** A Following cursor half a year back, in the server's cursor format; checked against the server. */
+async function deepFollowingCursor(server: RunningServer, headers: Record<string, string>): Promise<string> {
+  const at = new Date(ANCHOR_MS - 182 * DAY).toISOString().replace('Z', '000Z');
+  const built = Buffer.from(`${at}_999999999`, 'utf8').toString('base64url');
+  const response = await fetch(`${server.url}${api.timelineFollowing}?cursor=${built}`, { headers });
+  const page = response.ok ? ((await response.json()) as { items: { createdAt: string }[] }) : null;
+  if (page && page.items.length > 0 && (page.items[0]?.createdAt ?? '') < at) return built;
+  // The cursor format changed: walk back page by page (bounded).
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 400; pages++) {
+    const url = `${server.url}${api.timelineFollowing}?limit=50${cursor ? `&cursor=${cursor}` : ''}`;
+    const walk = (await (await fetch(url, { headers })).json()) as {
+      items: { createdAt: string }[];
+      nextCursor: string | null;
+    };
+    if (!walk.nextCursor) break;
+    cursor = walk.nextCursor;
+    if ((walk.items.at(-1)?.createdAt ?? '') < at) break;
+  }
+  if (!cursor) throw new Error('Could not reach a deep Following page');
+  return cursor;
+}
+
+/** The bare node:http floor: the recorded Everyone answer served by a server doing nothing else. */
+async function bareFloor(server: RunningServer, load: LoadOptions, runDir: string): Promise<LoadStat> {
+  const response = await fetch(`${server.url}${api.timelineEveryone}`);
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(key))
+      headers[key] = value;
+  });
+  const file = path.join(runDir, 'everyone-response.json');
+  writeFileSync(file, JSON.stringify({ status: response.status, headers, bodyBase64: body.toString('base64') }));
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(BENCH_DIR, 'lib/bare-server.ts'), file, String(port)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    });
+    return await runLoad(`http://127.0.0.1:${port}`, () => [{ method: 'GET', path: api.timelineEveryone }], load);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+interface Options {
+  load: LoadOptions;
+  floorDurationS: number;
+  only: Set<string> | null;
+  cpuProf: boolean;
+  runDir: string;
+}
+
+async function benchTarget(dataset: string, target: Target, options: Options): Promise<TargetResult> {
+  const manifest = readManifest(dataset, target);
+  const authSecret = randomBytes(32).toString('hex');
+  const databaseUrl = target === 'pg' ? pgUrl(dataset) : null;
+  const dataDir = target === 'pg' ? path.join(options.runDir, 'data-pg') : pgliteDir(dataset);
+  const member0 = memberHeaders(manifest.members[0]!.token, authSecret, manifest.spec.seed);
+  const connections = options.load.connections;
+  console.log(`\n== ${target}: ${dataset} (${manifest.database})`);
+
+  // 1. Floors through the bare driver, before the server holds the database (PGlite is single-process).
+  const deepAt = new Date(ANCHOR_MS - 182 * DAY).toISOString().replace('Z', '000Z');
+  const placeholderCursor = Buffer.from(`${deepAt}_999999999`, 'utf8').toString('base64url');
+  const floorScenarios = buildScenarios({ manifest, authSecret, deepCursor: placeholderCursor });
+  const inProcess = await InProcess.open(databaseUrl, dataDir, authSecret, connections);
+  const statements = new Map<string, Statement[]>();
+  const rawByScenario = new Map<string, FloorStat>();
+  let rawEveryone: FloorStat;
+  let rawInsert: FloorStat;
+  let insertStatement: Statement;
+  try {
+    for (const scenario of floorScenarios) {
+      if (!scenario.sample) continue;
+      const captured = await inProcess.capture(scenario.sample);
+      if (captured.status >= 300) {
+        console.warn(`  ${scenario.name}: in-process answer ${captured.status} ${captured.body.slice(0, 200)}`);
+      }
+      statements.set(scenario.name, captured.statements);
+    }
+    const everyone = statements.get('everyone') ?? [];
+    const insert = (statements.get('create-post') ?? []).find((s) => /^insert into "posts"/i.test(s.text));
+    if (!insert) throw new Error('Could not capture the INSERT of create post');
+    insertStatement = insert;
+    rawEveryone = await inProcess.replay(everyone, connections, options.load.durationS);
+    console.log(
+      `  floor raw Everyone query     ${rawEveryone.rps.toFixed(0)} q/s  p50 ${rawEveryone.p50.toFixed(2)} ms`,
+    );
+    rawInsert = await inProcess.replay([insert], connections, options.load.durationS);
+    console.log(`  floor raw INSERT             ${rawInsert.rps.toFixed(0)} q/s  p50 ${rawInsert.p50.toFixed(2)} ms`);
+    for (const scenario of floorScenarios) {
+      if (options.only && !options.only.has(scenario.name)) continue;
+      const list = statements.get(scenario.name);
+      if (!list || scenario.name === 'everyone') continue;
+      // A write is replayed whole (its transaction, statement by statement): each run adds a row.
+      rawByScenario.set(scenario.name, await inProcess.replay(list, connections, options.floorDurationS));
+    }
+    rawByScenario.set('everyone', rawEveryone);
+  } finally {
+    await inProcess.close();
+  }
+  await removeBenchmarkWrites(dataset, target, manifest);
+
+  // 2. The real server.
+  const server = await startServer({
+    databaseUrl,
+    dataDir,
+    authSecret,
+    cpuProfDir: options.cpuProf ? path.join(options.runDir, `cpu-prof-${target}`) : undefined,
+  });
+  console.log(
+    `  server up in ${formatMs(server.startMs)} (pid ${server.pid}), RSS ${server.memory.peak().toFixed(0)} MB`,
+  );
+  const scenarioResults: ScenarioResult[] = [];
+  let bare: LoadStat;
+  let hwmMb: number;
+  try {
+    bare = await bareFloor(server, options.load, options.runDir);
+    console.log(`  floor bare node:http         ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms`);
+    const deepCursor = await deepFollowingCursor(server, member0);
+    for (const scenario of buildScenarios({ manifest, authSecret, deepCursor })) {
+      if (options.only && !options.only.has(scenario.name)) continue;
+      server.memory.reset();
+      const stat = await runLoad(server.url, (client) => scenario.requests(client), options.load);
+      const peakRssMb = server.memory.peak();
+      const loadAvg = os.loadavg()[0] as number;
+      const raw = rawByScenario.get(scenario.name) ?? null;
+      scenarioResults.push({
+        name: scenario.name,
+        title: scenario.title,
+        ...stat,
+        peakRssMb,
+        loadAvg,
+        raw,
+        statements: (statements.get(scenario.name) ?? []).map((s) => s.text),
+      });
+      console.log(
+        `  ${scenario.name.padEnd(28)} ${stat.rps.toFixed(0).padStart(6)} req/s  p50 ${stat.p50} ms  p99 ${stat.p99} ms  errors ${stat.errors}  RSS ${peakRssMb.toFixed(0)} MB  load ${loadAvg.toFixed(1)}`,
+      );
+      if (stat.non2xx > 0) console.log(`    status codes: ${JSON.stringify(stat.statusCodes)}`);
+    }
+    hwmMb = server.hwmMb();
+  } finally {
+    await server.stop();
+  }
+  await removeBenchmarkWrites(dataset, target, manifest);
+  return {
+    target,
+    dataset,
+    counts: manifest.counts,
+    serverStartMs: server.startMs,
+    serverPeakRssMb: hwmMb,
+    floors: { bare, rawEveryone, rawInsert, insertSql: insertStatement.text },
+    scenarios: scenarioResults,
+  };
+}
+
+/** Following-timeline latency on the small twin of the data set (same people and follows, fewer posts). */
+async function scaleCurve(curveDataset: string, options: Options) {
+  const manifest = readManifest(curveDataset, 'pg');
+  const authSecret = randomBytes(32).toString('hex');
+  const server = await startServer({
+    databaseUrl: pgUrl(curveDataset),
+    dataDir: path.join(options.runDir, 'data-pg-curve'),
+    authSecret,
+  });
+  try {
+    const following = buildScenarios({ manifest, authSecret, deepCursor: '' }).find((s) => s.name === 'following')!;
+    const stat = await runLoad(server.url, (client) => following.requests(client), options.load);
+    console.log(
+      `\n== scale curve: Following on ${curveDataset} (${manifest.counts.posts} posts): p50 ${stat.p50} ms, ${stat.rps.toFixed(0)} req/s`,
+    );
+    return { dataset: curveDataset, posts: manifest.counts.posts, ...stat };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function webBudget(dataset: string, target: Target, options: Options) {
+  ensureWebBuild();
+  const manifest = readManifest(dataset, target);
+  const server = await startServer({
+    databaseUrl: target === 'pg' ? pgUrl(dataset) : null,
+    dataDir: target === 'pg' ? path.join(options.runDir, 'data-pg') : pgliteDir(dataset),
+    authSecret: randomBytes(32).toString('hex'),
+  });
+  const lighthouse: LighthouseResult[] = [];
+  try {
+    for (const preset of ['mobile', 'desktop'] as const) {
+      try {
+        const result = runLighthouse(`${server.url}/`, preset, path.join(options.runDir, `lighthouse-${preset}.json`));
+        console.log(
+          `\n== Lighthouse (${preset}) on Home: performance ${result.score}  ${JSON.stringify(result.metrics)}`,
+        );
+        lighthouse.push(result);
+      } catch (error) {
+        console.warn(`Lighthouse (${preset}) failed: ${(error as Error).message}`);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const requested = lighthouse[0]?.assetPaths ?? [];
+  const budget = requested.length ? budgetOf(requested, 'lighthouse') : budgetOf(indexHtmlAssets(), 'index.html');
+  console.log(
+    `== Home first visit: JS ${(budget.jsGzip / 1000).toFixed(1)} kB gzip, CSS ${(budget.cssGzip / 1000).toFixed(1)} kB gzip (${budget.source})`,
+  );
+  return { budget, lighthouse, dataset: manifest.dataset };
+}
+
+async function machine() {
+  let postgres = 'unknown';
+  try {
+    const db = await openTarget('full', 'pg').catch(() => openTarget('smoke', 'pg'));
+    postgres = (await db.query<{ v: string }>('SHOW server_version AS v'))[0]?.v ?? postgres;
+    await db.close();
+  } catch {}
+  const pglite = JSON.parse(
+    readFileSync(path.join(BENCH_DIR, '../node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+  ) as { version: string };
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres,
+    pglite: pglite.version,
+  };
+}
+
+/**
+ * Other work on the machine distorts every figure: wait (bounded) until the 1-minute load average
+ * is below `threshold` before starting.
+ */
+async function waitForIdle(threshold: number, maxWaitS: number) {
+  const deadline = Date.now() + maxWaitS * 1000;
+  while ((os.loadavg()[0] as number) > threshold && Date.now() < deadline) {
+    console.log(`waiting for the machine to be idle: load average ${os.loadavg()[0]?.toFixed(1)} > ${threshold}`);
+    await new Promise((r) => setTimeout(r, 15_000));
+  }
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const scale = resolveScale(args);
+  const targets = resolveTargets(args);
+  const seed = Number(args.get('seed') || process.env.BENCH_SEED || 1);
+  const main = datasetSpec(scale, seed, 'main');
+  const curve = datasetSpec(scale, seed, 'curve');
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const runDir = path.join(RESULTS_DIR, `${scale.name}-${stamp}`);
+  mkdirSync(runDir, { recursive: true });
+  const onlyList = args.get('only') || process.env.BENCH_ONLY;
+  const options: Options = {
+    load: {
+      connections: envNumber('BENCH_CONNECTIONS', 10),
+      durationS: envNumber('BENCH_DURATION', 10),
+      warmupS: Number(process.env.BENCH_WARMUP ?? 2),
+    },
+    floorDurationS: envNumber('BENCH_FLOOR_DURATION', 5),
+    only: onlyList ? new Set(onlyList.split(',')) : null,
+    cpuProf: args.get('cpu-prof') === 'true' || process.env.BENCH_CPU_PROF === '1',
+    runDir,
+  };
+  const idleThreshold = Number(args.get('wait-idle') || process.env.BENCH_WAIT_IDLE || 0);
+  if (idleThreshold > 0) await waitForIdle(idleThreshold, 1800);
+  const started = performance.now();
+  const result: RunResult = {
+    date: new Date().toISOString(),
+    scale: scale.name,
+    seed,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_'))) as Record<
+      string,
+      string
+    >,
+    load: options.load,
+    machine: await machine(),
+    loadAvgAtStart: os.loadavg()[0] as number,
+    targets: [],
+    curve: null,
+    web: null,
+  };
+  for (const target of targets) result.targets.push(await benchTarget(main.name, target, options));
+  const pg = result.targets.find((t) => t.target === 'pg');
+  if (pg && args.get('no-curve') !== 'true' && (!options.only || options.only.has('following'))) {
+    const big = pg.scenarios.find((s) => s.name === 'following');
+    const small = await scaleCurve(curve.name, options);
+    if (big) result.curve = { small, bigPosts: pg.counts.posts, bigP50: big.p50, ratio: big.p50 / small.p50 };
+  }
+  if (args.get('no-web') !== 'true') result.web = await webBudget(main.name, targets[0] as Target, options);
+
+  writeFileSync(path.join(runDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(path.join(RESULTS_DIR, `latest-${scale.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  const markdown = writeMarkdown(result);
+  writeFileSync(path.join(runDir, 'result.md'), markdown);
+  writeFileSync(path.join(RESULTS_DIR, `latest-${scale.name}.md`), markdown);
+  printReport(result);
+  console.log(
+    `\nbench done in ${formatMs(performance.now() - started)}; results in ${path.relative(process.cwd(), runDir)}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
