@@ -88,13 +88,3 @@ export async function markAllRead(db: Executor, userId: number): Promise<void> {
     .set({ readAt: sql`now()` })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
 }
-
-/** Whether someone has unread notifications: what GET /api/current shows as hasNotification. */
-export async function hasUnread(db: Executor, userId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
-    .limit(1);
-  return row !== undefined;
-}

@@ -23,9 +23,4 @@ export class NotificationsService {
   async markAllRead(viewer: SessionUser): Promise<void> {
     await repo.markAllRead(this.db, viewer.userId);
   }
-
-  /** For GET /api/current (modules/users): true while unread notifications exist. */
-  async hasUnread(userId: number): Promise<boolean> {
-    return repo.hasUnread(this.db, userId);
-  }
 }
