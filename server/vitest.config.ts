@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // Process-level tests (kill -9, SIGTERM, database outages) run with vitest.reliability.config.ts.
     exclude: ['test/reliability/**', '**/node_modules/**'],
     pool: 'forks',

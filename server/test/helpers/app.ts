@@ -41,7 +41,9 @@ export const usingPostgres = process.env.PIPIT_TEST_DB === 'pg';
 async function openTestDatabase(): Promise<DbHandle> {
   if (!usingPostgres) return openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
   const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `pipit_test_${process.env.VITEST_POOL_ID ?? '0'}`;
+  // One database per run and worker (the run is the vitest process, our parent), so two runs on one
+  // server never share data; test/global-setup.ts drops them when the run ends.
+  const name = `pipit_test_${process.ppid}_${process.env.VITEST_POOL_ID ?? '0'}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
