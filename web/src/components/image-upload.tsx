@@ -20,6 +20,12 @@ function rejectionMessages(rejections: FileRejection[], maxSize: number): string
   return [...messages];
 }
 
+const buttonClass = (variant: 'avatar' | 'cover') =>
+  cn(
+    'grid place-items-center rounded-full bg-black/60 text-white hover:bg-black/40 disabled:opacity-50',
+    variant === 'cover' ? 'size-11' : 'size-9',
+  );
+
 export function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -77,13 +83,18 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
       >
         <input {...getInputProps({ 'aria-label': label })} />
         {shown && <img src={shown} alt="" className="absolute inset-0 size-full object-cover" />}
-        <div className="absolute inset-0 flex items-center justify-center gap-3 bg-black/40">
+        <div
+          className={cn(
+            'absolute inset-0 flex items-center justify-center bg-black/40',
+            variant === 'cover' ? 'gap-3' : 'gap-1',
+          )}
+        >
           <button
             type="button"
             onClick={open}
             disabled={disabled}
             aria-label={`Upload ${label.toLowerCase()}`}
-            className="grid size-11 place-items-center rounded-full bg-black/60 text-white hover:bg-black/40 disabled:opacity-50"
+            className={buttonClass(variant)}
           >
             <Camera aria-hidden="true" className="size-5" />
           </button>
@@ -96,7 +107,7 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
               }}
               disabled={disabled}
               aria-label={`Remove ${label.toLowerCase()}`}
-              className="grid size-11 place-items-center rounded-full bg-black/60 text-white hover:bg-black/40 disabled:opacity-50"
+              className={buttonClass(variant)}
             >
               <X aria-hidden="true" className="size-5" />
             </button>

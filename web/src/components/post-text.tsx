@@ -1,3 +1,4 @@
+import { MENTION_PATTERN } from '@pipit/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
@@ -9,11 +10,17 @@ export type Token =
   | { type: 'mention'; value: string; username: string };
 
 /**
- * URLs (http/https, trailing punctuation left out), #hashtags (at least one letter) and
- * @mentions (the username rule: letters, digits, _), not inside words or e-mail addresses.
+ * URLs (http/https, trailing punctuation left out), #hashtags (at least one letter, not inside a
+ * word) and @mentions (the contract's rule, the one the server notifies by).
  */
-const TOKENS =
-  /(https?:\/\/[^\s<>"]*[^\s<>".,:;!?'")\]])|(?<![\p{L}\p{N}_&#/])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)|(?<![\p{L}\p{N}_@./])@([A-Za-z0-9_]{1,30})(?![A-Za-z0-9_@])/gu;
+const TOKENS = new RegExp(
+  [
+    /(https?:\/\/[^\s<>"]*[^\s<>".,:;!?'")\]])/u.source,
+    /(?<![\p{L}\p{N}_&#/])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)/u.source,
+    MENTION_PATTERN.source,
+  ].join('|'),
+  'gu',
+);
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -31,17 +38,12 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** "https://example.com/a/very/long/path" → "example.com/a/very/long…" */
-function displayUrl(url: string) {
-  const bare = url.replace(/^https?:\/\/(www\.)?/, '');
-  return bare.length > 32 ? `${bare.slice(0, 31)}…` : bare;
-}
-
 const linkClass = 'text-accent hover:underline';
 
 /**
  * A post's text as text: links for URLs, hashtags and mentions, everything else is rendered by
- * React as plain text (never as HTML).
+ * React as plain text (never as HTML). URLs are shown in full, exactly as written, so what a
+ * link says is where it goes.
  */
 export function PostText({ text, className }: { text: string; className?: string }) {
   const parts: ReactNode[] = tokenize(text).map((token, i) => {
@@ -50,7 +52,7 @@ export function PostText({ text, className }: { text: string; className?: string
       case 'url':
         return (
           <a key={key} href={token.value} target="_blank" rel="noopener noreferrer nofollow ugc" className={linkClass}>
-            {displayUrl(token.value)}
+            {token.value}
           </a>
         );
       case 'hashtag':
@@ -66,7 +68,8 @@ export function PostText({ text, className }: { text: string; className?: string
           </Link>
         );
       default:
-        return token.value;
+        // Text in its own element: a click on it is a click on the post, not on a neighbouring link.
+        return <span key={key}>{token.value}</span>;
     }
   });
   return <div className={cn('whitespace-pre-wrap break-words [overflow-wrap:anywhere]', className)}>{parts}</div>;

@@ -30,11 +30,20 @@ export function PostSkeletons({ count = 3 }: { count?: number }) {
   );
 }
 
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+interface EmptyStateProps {
+  title: string;
+  children?: ReactNode;
+  /** A way forward, under the text. */
+  action?: ReactNode;
+}
+
+/** What will appear here, and what to do meanwhile. */
+export function EmptyState({ title, children, action }: EmptyStateProps) {
   return (
     <div className="mx-auto max-w-sm px-8 py-12">
-      <p className="text-[31px] font-extrabold leading-9">{title}</p>
+      <p className="text-[31px] font-extrabold leading-9 [overflow-wrap:anywhere]">{title}</p>
       {children && <p className="mt-2 text-[15px] text-muted">{children}</p>}
+      {action && <div className="mt-6">{action}</div>}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '../app/providers.tsx';
+import { json } from './fetch-mock.ts';
 
 interface Options {
   route?: string;
@@ -22,7 +23,10 @@ export function renderApp(ui: ReactNode, { route = '/', sessionRefetchInterval =
   return { ...result, queryClient };
 }
 
-export const SESSION = { user: { name: 'Alice', email: 'alice@example.com', image: null }, expires: '2099-01-01T00:00:00.000Z' };
+export const SESSION = {
+  user: { name: 'Alice', email: 'alice@example.com', image: null },
+  expires: '2099-01-01T00:00:00.000Z',
+};
 
 export const ALICE = {
   id: '1',
@@ -39,3 +43,11 @@ export const ALICE = {
   email: 'alice@example.com',
   hasNotification: false,
 };
+
+/** A member's session and profile, as the server would answer them. */
+export function signedInRoutes() {
+  return {
+    'GET /api/auth/session': () => json(SESSION),
+    'GET /api/current': () => json(ALICE),
+  };
+}

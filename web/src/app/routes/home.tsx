@@ -55,11 +55,11 @@ export function HomePage() {
             label={kind === 'following' ? 'Following timeline' : 'Everyone timeline'}
             empty={
               kind === 'following' ? (
-                <EmptyState title="Nothing to see here yet">
-                  Follow people to fill your Following timeline.{' '}
-                  <Button variant="secondary" size="sm" className="mt-4" onClick={() => setTab('everyone')}>
-                    See Everyone
-                  </Button>
+                <EmptyState
+                  title="Nothing to see here yet"
+                  action={<Button onClick={() => setTab('everyone')}>See Everyone</Button>}
+                >
+                  Follow people to fill your Following timeline.
                 </EmptyState>
               ) : (
                 <EmptyState title="No posts yet">Be the first to say something.</EmptyState>

@@ -30,6 +30,7 @@ function Replies({ id }: { id: string }) {
     <PostList
       query={replies}
       label="Replies"
+      replyContext={false}
       empty={<p className="px-4 py-8 text-center text-[15px] text-muted">No replies yet.</p>}
     />
   );

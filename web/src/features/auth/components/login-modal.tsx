@@ -55,7 +55,7 @@ export function LoginModal() {
           type="button"
           onClick={() => openModal('register')}
           disabled={busy}
-          className="font-medium text-fg hover:underline disabled:cursor-not-allowed disabled:opacity-50"
+          className="font-medium text-accent hover:underline disabled:cursor-not-allowed disabled:opacity-50"
         >
           Create an account
         </button>

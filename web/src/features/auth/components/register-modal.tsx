@@ -115,7 +115,7 @@ export function RegisterModal() {
           type="button"
           onClick={() => openModal('login')}
           disabled={busy}
-          className="font-medium text-fg hover:underline disabled:cursor-not-allowed disabled:opacity-50"
+          className="font-medium text-accent hover:underline disabled:cursor-not-allowed disabled:opacity-50"
         >
           Sign In
         </button>

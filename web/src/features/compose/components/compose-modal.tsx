@@ -7,7 +7,7 @@ export function ComposeModal() {
   const { returnFocus } = useModalState();
   return (
     <Modal title="New Tweet" hideTitle onClose={closeModal} returnFocus={returnFocus}>
-      <Composer autoFocus onPosted={closeModal} className="-mx-4 sm:-mx-8" />
+      <Composer autoFocus onPosted={closeModal} className="-mx-4" />
     </Modal>
   );
 }

@@ -54,7 +54,7 @@ export function NotificationItem({ notification, unread }: { notification: Notif
           </span>
           {unread && <span className="sr-only"> (new)</span>}
         </p>
-        {post && <PostText text={post.text} className="mt-1 text-[15px] leading-5 text-muted" />}
+        {post && <PostText text={post.text} className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted" />}
       </div>
     </article>
   );

@@ -13,6 +13,8 @@ interface PostCardProps {
   post: Post;
   /** Draws a line down from the avatar to the post below (a parent above its reply). */
   threadLine?: boolean;
+  /** A reply links to the post it answers, except where that post is already on screen. */
+  replyContext?: boolean;
   onDeleted?: () => void;
 }
 
@@ -20,7 +22,7 @@ interface PostCardProps {
  * A post in a list. The whole row opens the post; its links and buttons do their own thing, and
  * the time is a real link for the keyboard and for opening in a new tab.
  */
-export function PostCard({ post, threadLine, onDeleted }: PostCardProps) {
+export function PostCard({ post, threadLine, replyContext = true, onDeleted }: PostCardProps) {
   const navigate = useNavigate();
   const { user } = useCurrentUser();
   const href = `/posts/${post.id}`;
@@ -60,6 +62,11 @@ export function PostCard({ post, threadLine, onDeleted }: PostCardProps) {
           </Link>
           {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />}
         </div>
+        {replyContext && post.parentId && (
+          <Link to={`/posts/${post.parentId}`} className="block text-[13px] text-muted hover:underline">
+            Replying to a post
+          </Link>
+        )}
         <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
         <PostActions post={post} className="mt-1" />
       </div>

@@ -12,10 +12,12 @@ interface PostListProps {
   empty: ReactNode;
   /** The list's accessible name, e.g. "Everyone timeline". */
   label: string;
+  /** False for a post's replies: they all answer the post above. */
+  replyContext?: boolean;
 }
 
 /** A cursor-paged list of posts: skeletons, empty state, inline errors, infinite scroll. */
-export function PostList({ query, empty, label }: PostListProps) {
+export function PostList({ query, empty, label, replyContext = true }: PostListProps) {
   const posts = useMemo(() => {
     const seen = new Set<string>();
     const out: Post[] = [];
@@ -39,7 +41,7 @@ export function PostList({ query, empty, label }: PostListProps) {
   return (
     <section aria-label={label}>
       {posts.map((post) => (
-        <PostCard key={post.id} post={post} />
+        <PostCard key={post.id} post={post} replyContext={replyContext} />
       ))}
       <InfiniteSentinel
         enabled={query.hasNextPage && !query.isFetchingNextPage && !query.isFetchNextPageError}

@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ModalHost } from '../../../app/modal-host.tsx';
+import { openModal } from '../../../lib/modals.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { deferred, formOf, json, mockFetch } from '../../../test/fetch-mock.ts';
+import { renderApp, SESSION } from '../../../test/render.tsx';
+
+function Status() {
+  return <p data-testid="status">{useSession().status}</p>;
+}
+
+async function openLogin() {
+  renderApp(
+    <>
+      <Status />
+      <ModalHost />
+    </>,
+  );
+  await waitFor(() => expect(screen.getByTestId('status')).toHaveTextContent('unauthenticated'));
+  openModal('login');
+  return screen.findByRole('dialog', { name: 'Login' });
+}
+
+const FAILED = { url: 'http://localhost/api/auth/error?error=CredentialsSignin&provider=credentials' };
+
+describe('Login modal', () => {
+  it("shows 'Invalid email' while typing and sends nothing while the email is invalid", async () => {
+    const server = mockFetch();
+    const user = userEvent.setup();
+    const login = await openLogin();
+    const email = within(login).getByLabelText('Email');
+
+    await user.type(email, 'vera@example');
+    expect(within(login).getByText('Invalid email')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    await user.type(within(login).getByLabelText('Password'), 'correct horse{Enter}');
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
+    expect(server.callsTo('POST', '/api/auth/callback/credentials')).toHaveLength(0);
+
+    await user.type(email, '.com');
+    expect(within(login).queryByText('Invalid email')).not.toBeInTheDocument();
+  });
+
+  it("shows 'Invalid email' when submitted empty", async () => {
+    const server = mockFetch();
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
+    expect(within(login).getByText('Invalid email')).toBeInTheDocument();
+    expect(server.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it('is busy while signing in: inputs, the link and the button are disabled until the answer', async () => {
+    const answer = deferred<Response>();
+    mockFetch({ 'POST /api/auth/callback/credentials': () => answer.promise });
+    // The failed sign-in below is logged; keep the test output quiet.
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'vera@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'wrong password');
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
+
+    await waitFor(() => expect(within(login).getByRole('button', { name: 'Sign In' })).toBeDisabled());
+    expect(within(login).getByLabelText('Email')).toBeDisabled();
+    expect(within(login).getByLabelText('Password')).toBeDisabled();
+    expect(within(login).getByRole('button', { name: 'Create an account' })).toBeDisabled();
+
+    answer.resolve(json(FAILED, 401));
+    await waitFor(() => expect(within(login).getByRole('button', { name: 'Sign In' })).toBeEnabled());
+    expect(within(login).getByLabelText('Email')).toBeEnabled();
+    expect(within(login).getByLabelText('Password')).toBeEnabled();
+    expect(within(login).getByRole('button', { name: 'Create an account' })).toBeEnabled();
+  });
+
+  it('only logs a failed sign-in to the console and stays open with what was typed', async () => {
+    mockFetch({ 'POST /api/auth/callback/credentials': () => json(FAILED, 401) });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'vera@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'wrong password{Enter}');
+
+    await waitFor(() => expect(errors).toHaveBeenCalledWith('Sign-in failed:', 'CredentialsSignin'));
+    expect(screen.getByRole('dialog', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(login).getByLabelText('Email')).toHaveValue('vera@example.com');
+  });
+
+  it('signs in with the credentials form and closes', async () => {
+    let session: object = {};
+    const server = mockFetch({
+      'GET /api/auth/session': () => json(session),
+      'POST /api/auth/callback/credentials': () => {
+        session = SESSION;
+        return json({ url: 'http://localhost/' });
+      },
+    });
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), ' alice@example.com ');
+    await user.type(within(login).getByLabelText('Password'), 'correct horse battery staple');
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByTestId('status')).toHaveTextContent('authenticated');
+    expect(formOf(server.callsTo('POST', '/api/auth/callback/credentials')[0])).toMatchObject({
+      email: 'alice@example.com',
+      password: 'correct horse battery staple',
+      csrfToken: 'csrf-1',
+      json: 'true',
+    });
+  });
+});

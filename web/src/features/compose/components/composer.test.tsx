@@ -1,0 +1,75 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { json, mockFetch } from '../../../test/fetch-mock.ts';
+import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { Composer } from './composer.tsx';
+
+const POST = {
+  id: '10',
+  text: 'Hello Pipit',
+  createdAt: new Date().toISOString(),
+  author: { id: ALICE.id, name: ALICE.name, username: ALICE.username, profileImage: null },
+  parentId: null,
+  replyCount: 0,
+  likeCount: 0,
+  likedByMe: false,
+};
+
+function setup() {
+  const server = mockFetch({ ...signedInRoutes(), 'POST /api/posts': () => json(POST, 201) });
+  renderApp(<Composer />);
+  return { server, box: screen.getByRole('textbox', { name: "What's happening?" }) };
+}
+
+const tweet = () => screen.getByRole('button', { name: 'Tweet' });
+
+describe('Composer', () => {
+  it('keeps Tweet disabled while empty or blank', async () => {
+    const { box } = setup();
+    const user = userEvent.setup();
+    expect(tweet()).toBeDisabled();
+    await user.type(box, '   ');
+    expect(tweet()).toBeDisabled();
+    await user.type(box, 'hi');
+    expect(tweet()).toBeEnabled();
+  });
+
+  it('counts user-perceived characters down near the limit and turns red past it', async () => {
+    const { box } = setup();
+    const user = userEvent.setup();
+    await user.click(box);
+    await user.paste('👍🏽'.repeat(259));
+    expect(screen.queryByTestId('characters-left')).not.toBeInTheDocument();
+    await user.paste('👍🏽');
+    expect(screen.getByTestId('characters-left')).toHaveTextContent('20');
+    await user.paste('x'.repeat(20));
+    expect(screen.getByTestId('characters-left')).toHaveTextContent('0');
+    expect(tweet()).toBeEnabled();
+    await user.paste('!');
+    expect(screen.getByTestId('characters-left')).toHaveTextContent('-1');
+    expect(screen.getByTestId('characters-left')).toHaveClass('text-danger');
+    expect(tweet()).toBeDisabled();
+  });
+
+  it("posts on Ctrl+Enter, toasts 'Tweet created' and empties the box", async () => {
+    const { box, server } = setup();
+    const user = userEvent.setup();
+    await user.type(box, '  Hello Pipit  ');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+
+    expect(await screen.findByText('Tweet created')).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue(''));
+    const [post] = server.callsTo('POST', '/api/posts');
+    expect(JSON.parse(post?.body ?? '')).toEqual({ text: 'Hello Pipit', parentId: null });
+    expect(post?.headers.get('X-CSRF-Token')).toBe('csrf-1');
+  });
+
+  it('posts on Cmd+Enter too', async () => {
+    const { box, server } = setup();
+    const user = userEvent.setup();
+    await user.type(box, 'Hello Pipit');
+    await user.keyboard('{Meta>}{Enter}{/Meta}');
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+  });
+});

@@ -1,0 +1,64 @@
+import type { Post } from '@pipit/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
+import { renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { usePost } from '../api/get-post.ts';
+import { PostCard } from './post-card.tsx';
+
+const POST: Post = {
+  id: '10',
+  text: 'Birds at dawn',
+  createdAt: new Date().toISOString(),
+  author: { id: '2', name: 'Bob Builder', username: 'bob', profileImage: null },
+  parentId: null,
+  replyCount: 0,
+  likeCount: 0,
+  likedByMe: false,
+};
+
+function Shown() {
+  const { data } = usePost('10');
+  return data ? <PostCard post={data} /> : null;
+}
+
+async function showPost(like: () => Response | Promise<Response>) {
+  const server = mockFetch({
+    ...signedInRoutes(),
+    'GET /api/posts/10': () => json(POST),
+    'PUT /api/posts/10/like': like,
+  });
+  renderApp(<Shown />);
+  const card = await screen.findByRole('article');
+  // Likes need the member to be known.
+  await waitFor(() => expect(server.callsTo('GET', '/api/current')).toHaveLength(1));
+  return { server, card };
+}
+
+describe('liking a post', () => {
+  it('shows at once, then settles to the server answer', async () => {
+    const answer = deferred<Response>();
+    const { card, server } = await showPost(() => answer.promise);
+    const user = userEvent.setup();
+    await user.click(within(card).getByRole('button', { name: 'Like' }));
+
+    expect(within(card).getByRole('button', { name: 'Unlike' })).toBeInTheDocument();
+    expect(card).toHaveTextContent('1 like');
+    expect(server.callsTo('PUT', '/api/posts/10/like')[0]?.headers.get('X-CSRF-Token')).toBe('csrf-1');
+
+    answer.resolve(json({ ...POST, likedByMe: true, likeCount: 5 }));
+    await waitFor(() => expect(card).toHaveTextContent('5 likes'));
+    expect(within(card).getByRole('button', { name: 'Unlike' })).toBeInTheDocument();
+  });
+
+  it('rolls back visibly when the server refuses', async () => {
+    const { card } = await showPost(() => json({ code: 'INTERNAL_ERROR', message: 'boom' }, 500));
+    const user = userEvent.setup();
+    await user.click(within(card).getByRole('button', { name: 'Like' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not like the post. Try again.');
+    expect(within(card).getByRole('button', { name: 'Like' })).toBeInTheDocument();
+    expect(card).toHaveTextContent('0 likes');
+  });
+});
