@@ -288,3 +288,221 @@ export function networkErrorCode(error: unknown): string {
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TIMEOUT';
   return e?.cause?.code ?? e?.code ?? e?.cause?.name ?? e?.name ?? 'UNKNOWN';
 }
+
+// ---------------------------------------------------------------------------------------------
+// A mixed write load that remembers every write the server acknowledged.
+
+export interface Member {
+  client: HttpClient;
+  id: string;
+}
+
+/** Registers and signs in `count` members (names made unique by `prefix`). */
+export async function signUpMembers(base: string, prefix: string, count: number): Promise<Member[]> {
+  const members: Member[] = [];
+  for (let i = 0; i < count; i++) {
+    const client = new HttpClient(base);
+    const { id } = await client.signUp(`${prefix}${i}`);
+    members.push({ client, id });
+  }
+  return members;
+}
+
+export interface RequestRecord {
+  op: string;
+  startedAt: number;
+  endedAt: number;
+  /** HTTP status, or null when no answer came at all. */
+  status: number | null;
+  /** 'none': the connection failed before any answer; 'partial': headers came, the body broke off. */
+  failure?: { kind: 'none' | 'partial' | 'timeout'; code: string };
+}
+
+/**
+ * Workers (one or more per member) loop over posts, replies, likes, follows and timeline reads
+ * until stopped or the deadline passes. Only writes answered 2xx with a complete body count as
+ * acknowledged.
+ */
+export class WriteLoad {
+  readonly posts = new Map<string, { text: string; authorId: string; parentId: string | null }>();
+  readonly likes = new Set<string>();
+  readonly follows = new Set<string>();
+  readonly records: RequestRecord[] = [];
+  private stopped = false;
+  private counter = 0;
+
+  constructor(
+    private readonly members: Member[],
+    private readonly tag: string,
+  ) {}
+
+  stop() {
+    this.stopped = true;
+  }
+
+  /** Runs `workersPerMember` loops per member until stop() or `maxMs`; stops a worker after `maxFailures` failures in a row. */
+  async run(options: { maxMs: number; workersPerMember?: number; maxFailures?: number; readShare?: number }) {
+    const deadline = Date.now() + options.maxMs;
+    const loops: Promise<void>[] = [];
+    for (const member of this.members) {
+      for (let w = 0; w < (options.workersPerMember ?? 1); w++) {
+        loops.push(this.worker(member, deadline, options.maxFailures ?? 3, options.readShare ?? 0.2));
+      }
+    }
+    await Promise.all(loops);
+  }
+
+  private pick<T>(items: T[]): T | undefined {
+    return items[Math.floor(Math.random() * items.length)];
+  }
+
+  private async worker(me: Member, deadline: number, maxFailures: number, readShare: number) {
+    let failuresInARow = 0;
+    while (!this.stopped && Date.now() < deadline && failuresInARow < maxFailures) {
+      const roll = Math.random();
+      const postIds = [...this.posts.keys()];
+      const target = this.pick(postIds.slice(-200));
+      const other = this.pick(this.members.filter((m) => m.id !== me.id));
+      let op: string;
+      let call: () => Promise<Response>;
+      let onAck: (body: unknown) => void = () => {};
+      if (roll < readShare) {
+        op = 'read';
+        call = () => me.client.request('GET', '/api/timeline/everyone?limit=20');
+      } else if (roll < readShare + 0.15 && target) {
+        op = 'like';
+        call = () => me.client.request('PUT', `/api/posts/${target}/like`);
+        onAck = () => this.likes.add(`${me.id}:${target}`);
+      } else if (roll < readShare + 0.22 && other) {
+        op = 'follow';
+        call = () => me.client.request('PUT', `/api/users/${other.id}/follow`);
+        onAck = () => this.follows.add(`${me.id}:${other.id}`);
+      } else {
+        op = 'post';
+        const text = `${this.tag} ${me.id} #${this.counter++} ${'é🙂'.repeat(Math.floor(Math.random() * 5))}`.trim();
+        const parentId = Math.random() < 0.3 && target ? target : null;
+        call = () => me.client.request('POST', '/api/posts', { text, ...(parentId ? { parentId } : {}) });
+        onAck = (body) => {
+          const id = (body as { id: string }).id;
+          this.posts.set(id, { text, authorId: me.id, parentId });
+        };
+      }
+      const record: RequestRecord = { op, startedAt: Date.now(), endedAt: 0, status: null };
+      this.records.push(record);
+      let res: Response;
+      try {
+        res = await call();
+      } catch (error) {
+        record.endedAt = Date.now();
+        const code = networkErrorCode(error);
+        record.failure = { kind: code === 'TIMEOUT' ? 'timeout' : 'none', code };
+        failuresInARow++;
+        continue;
+      }
+      record.status = res.status;
+      let body: unknown;
+      try {
+        const text = await res.text();
+        body = text ? JSON.parse(text) : null;
+      } catch (error) {
+        record.endedAt = Date.now();
+        record.failure = { kind: 'partial', code: networkErrorCode(error) };
+        failuresInARow++;
+        continue;
+      }
+      record.endedAt = Date.now();
+      if (res.status >= 200 && res.status < 300) {
+        failuresInARow = 0;
+        onAck(body);
+      } else {
+        failuresInARow++;
+        if (res.status === 503) await sleep(50);
+      }
+    }
+  }
+
+  acknowledgedWrites(): number {
+    return this.posts.size + this.likes.size + this.follows.size;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the database must hold afterwards.
+
+export type Query = (text: string) => Promise<Record<string, unknown>[]>;
+
+/** A query function on a PostgreSQL database (closed by the returned `end`). */
+export async function pgQuery(url: string): Promise<{ query: Query; end: () => Promise<void> }> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return { query: async (text) => (await client.query(text)).rows, end: () => client.end() };
+}
+
+/** A query function on an embedded data directory, opened in this process (the server must be stopped). */
+export async function pgliteQuery(dataDir: string): Promise<{ query: Query; end: () => Promise<void> }> {
+  const { openDatabase, sql } = await import('../../src/db/client.ts');
+  const handle = await openDatabase({ databaseUrl: null, pgliteDir: dataDir });
+  return {
+    query: async (text) => {
+      const result = await handle.db.execute(sql.raw(text));
+      return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+    },
+    end: () => handle.close(),
+  };
+}
+
+/** Every acknowledged write is in the database, and every counter equals the rows it counts. */
+export async function verifyDurability(query: Query, load: WriteLoad): Promise<string[]> {
+  const problems: string[] = [];
+  const rows = await query('SELECT id::text AS id, text, author_id::text AS author FROM posts');
+  const found = new Map(rows.map((r) => [String(r.id), r]));
+  for (const [id, post] of load.posts) {
+    const row = found.get(id);
+    if (!row) problems.push(`acknowledged post ${id} is missing`);
+    else if (row.text !== post.text || row.author !== post.authorId)
+      problems.push(`post ${id} differs: ${JSON.stringify(row)}`);
+  }
+  const likeRows = await query("SELECT user_id::text || ':' || post_id::text AS k FROM likes");
+  const likes = new Set(likeRows.map((r) => String(r.k)));
+  for (const like of load.likes) {
+    // A like goes away with its post only if the post was deleted, which this load never does.
+    if (!likes.has(like)) problems.push(`acknowledged like ${like} is missing`);
+  }
+  const followRows = await query("SELECT follower_id::text || ':' || followee_id::text AS k FROM follows");
+  const follows = new Set(followRows.map((r) => String(r.k)));
+  for (const follow of load.follows)
+    if (!follows.has(follow)) problems.push(`acknowledged follow ${follow} is missing`);
+  problems.push(...(await verifyCounters(query)));
+  return problems;
+}
+
+export async function verifyCounters(query: Query): Promise<string[]> {
+  const checks: Record<string, string> = {
+    'users.posts_count':
+      'SELECT id FROM users u WHERE posts_count <> (SELECT count(*) FROM posts p WHERE p.author_id = u.id)',
+    'users.followers_count':
+      'SELECT id FROM users u WHERE followers_count <> (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)',
+    'users.following_count':
+      'SELECT id FROM users u WHERE following_count <> (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)',
+    'posts.like_count':
+      'SELECT id FROM posts p WHERE like_count <> (SELECT count(*) FROM likes l WHERE l.post_id = p.id)',
+    'posts.reply_count':
+      'SELECT id FROM posts p WHERE reply_count <> (SELECT count(*) FROM posts c WHERE c.parent_id = p.id)',
+  };
+  const problems: string[] = [];
+  for (const [counter, text] of Object.entries(checks)) {
+    const wrong = await query(text);
+    if (wrong.length) problems.push(`${counter} is wrong for ids ${wrong.map((r) => r.id).join(', ')}`);
+  }
+  return problems;
+}
+
+export function summarize(records: RequestRecord[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of records) {
+    const key = r.failure ? `${r.failure.kind}:${r.failure.code}` : String(r.status);
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
