@@ -127,7 +127,6 @@ export function SideNav() {
         <Link
           to={profilePath}
           className="mt-auto mb-3 hidden items-center gap-3 rounded-full p-3 hover:bg-white/10 xl:flex"
-          aria-label={`${user.name} (@${user.username})`}
         >
           <Avatar user={user} link={false} />
           <span className="min-w-0 leading-5">

@@ -11,7 +11,7 @@ export function HashtagPage() {
       <PageHeader title={`#${tag}`} back />
       <EmptyState title={`#${tag}`}>
         Searching posts by hashtag isn’t available yet. Meanwhile the{' '}
-        <Link to="/" className="text-accent hover:underline">
+        <Link to="/" className="text-accent underline underline-offset-2">
           Everyone timeline
         </Link>{' '}
         shows every post.

@@ -14,6 +14,18 @@ interface PostActionsProps {
   className?: string;
 }
 
+/** A count next to its button: the button's name stays the action ('Like'), the count is read on its own. */
+function Count({ value, one, many }: { value: number; one: string; many: string }) {
+  return (
+    <>
+      <span aria-hidden="true" className="min-w-4 tabular-nums">
+        {value > 0 ? formatCount(value) : ''}
+      </span>
+      <span className="sr-only">{`${value} ${value === 1 ? one : many}`}</span>
+    </>
+  );
+}
+
 /** Reply and Like; visitors are asked to sign in first. */
 export function PostActions({ post, showCounts = true, className }: PostActionsProps) {
   const { user } = useCurrentUser();
@@ -23,7 +35,7 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
 
   return (
     <div className={cn('flex items-center gap-12 text-[13px] text-muted', className)}>
-      <div className="flex items-center">
+      <div className="group flex items-center gap-0.5 hover:text-accent">
         <button
           type="button"
           aria-label="Reply"
@@ -31,16 +43,13 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
             if (!user) openModal('login');
             else navigate(`/posts/${post.id}`, { state: { focusReply: true } });
           }}
-          className="group -ml-2 flex items-center gap-1 rounded-full p-2 hover:text-accent"
+          className="-ml-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
         >
-          <MessageCircle aria-hidden="true" className="size-[18px] group-hover:drop-shadow" />
-          {showCounts && <span aria-hidden="true">{post.replyCount > 0 ? formatCount(post.replyCount) : ''}</span>}
+          <MessageCircle aria-hidden="true" className="size-[18px]" />
         </button>
-        {showCounts && (
-          <span className="sr-only">{`${post.replyCount} ${post.replyCount === 1 ? 'reply' : 'replies'}`}</span>
-        )}
+        {showCounts && <Count value={post.replyCount} one="reply" many="replies" />}
       </div>
-      <div className="flex items-center">
+      <div className={cn('group flex items-center gap-0.5 hover:text-like', liked && 'text-like')}>
         <button
           type="button"
           aria-label={liked ? 'Unlike' : 'Like'}
@@ -48,14 +57,11 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
             if (!user) openModal('login');
             else like.mutate(!liked);
           }}
-          className={cn('group flex items-center gap-1 rounded-full p-2 hover:text-like', liked && 'text-like')}
+          className="grid size-9 place-items-center rounded-full group-hover:bg-like/10"
         >
           <Heart aria-hidden="true" className={cn('size-[18px]', liked && 'fill-current')} />
-          {showCounts && <span aria-hidden="true">{post.likeCount > 0 ? formatCount(post.likeCount) : ''}</span>}
         </button>
-        {showCounts && (
-          <span className="sr-only">{`${post.likeCount} ${post.likeCount === 1 ? 'like' : 'likes'}`}</span>
-        )}
+        {showCounts && <Count value={post.likeCount} one="like" many="likes" />}
       </div>
     </div>
   );
