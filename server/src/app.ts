@@ -24,6 +24,7 @@ import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { shutdownPlugin } from './plugins/shutdown.ts';
 import { webPlugin } from './plugins/web.ts';
 
 export type App = FastifyInstance<
@@ -52,7 +53,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     bodyLimit: DEFAULT_BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Draining requests get a coded 503 from plugins/shutdown.ts instead of Fastify's bare one.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     requestTimeout: 30_000,
     // A malformed URL or an over-long path parameter is answered before routing, so no hook runs:
@@ -73,6 +75,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(securityPlugin, { config });
+  await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
   await app.register(sessionPlugin, { config });
   await app.register(csrfPlugin, { config });
