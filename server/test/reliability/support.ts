@@ -314,6 +314,8 @@ export interface RequestRecord {
   endedAt: number;
   /** HTTP status, or null when no answer came at all. */
   status: number | null;
+  /** The error code of a non-2xx answer. */
+  code?: string;
   /** 'none': the connection failed before any answer; 'partial': headers came, the body broke off. */
   failure?: { kind: 'none' | 'partial' | 'timeout'; code: string };
 }
@@ -415,6 +417,7 @@ export class WriteLoad {
         failuresInARow = 0;
         onAck(body);
       } else {
+        record.code = String((body as { code?: unknown } | null)?.code);
         failuresInARow++;
         if (res.status === 503) await sleep(50);
       }
