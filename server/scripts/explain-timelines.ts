@@ -162,6 +162,8 @@ interface Seeded {
   prolific: number;
   /** A post with 5,000 replies. */
   hotPost: number;
+  /** Has liked 50,000 posts. */
+  liker: number;
   /** Has 50,000 notifications. */
   notified: number;
 }
@@ -250,6 +252,14 @@ async function seed(pool: pg.Pool): Promise<Seeded> {
      ON CONFLICT DO NOTHING`,
     [USERS, POSTS],
   );
+  const liker = USERS - 16;
+  await step(
+    pool,
+    'likes (one person: 50,000)',
+    `INSERT INTO likes (user_id, post_id) SELECT $1, g * ($2::int / 50000) FROM generate_series(1, 50000) g
+     ON CONFLICT DO NOTHING`,
+    [liker, POSTS],
+  );
   const notified = 1;
   await step(
     pool,
@@ -273,7 +283,7 @@ async function seed(pool: pg.Pool): Promise<Seeded> {
     `UPDATE posts p SET reply_count = c.n FROM (SELECT parent_id, count(*) n FROM posts WHERE parent_id IS NOT NULL GROUP BY 1) c WHERE c.parent_id = p.id`,
   );
   await step(pool, 'vacuum analyze', 'VACUUM ANALYZE');
-  return { heavy, typical: 500, light, loner, prolific: 1, hotPost: 42, notified };
+  return { heavy, typical: 500, light, loner, liker, prolific: 1, hotPost: 42, notified };
 }
 
 interface Case {
@@ -314,6 +324,10 @@ async function buildCases(db: Database, pool: pg.Pool, s: Seeded): Promise<Case[
     {
       name: 'Everyone, page at the median post',
       run: (db) => count(timelines.findEveryonePage(db, s.typical, deep, limit)),
+    },
+    {
+      name: 'Everyone, viewer with 50,000 likes',
+      run: (db) => count(timelines.findEveryonePage(db, s.liker, null, limit)),
     },
     { name: 'Following, follows 50', run: (db) => count(timelines.findFollowingPage(db, s.typical, null, limit)) },
     { name: 'Following, follows 2,000', run: (db) => count(timelines.findFollowingPage(db, s.heavy, null, limit)) },
@@ -357,6 +371,10 @@ async function buildCases(db: Database, pool: pg.Pool, s: Seeded): Promise<Case[
     {
       name: 'Followers of a popular user',
       run: (db) => count(follows.findFollowersPage(db, s.typical, 1, null, limit)),
+    },
+    {
+      name: 'Followers of a popular user, viewer follows 2,000',
+      run: (db) => count(follows.findFollowersPage(db, s.heavy, 1, null, limit)),
     },
     {
       name: 'Following list (2,000)',

@@ -4,15 +4,17 @@ import { follows, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type UserRow, userColumns } from '../users/users.pack.ts';
 
-/** A person's public columns, and whether the viewer follows them (an EXISTS on the follows primary key). */
+/** A person's public columns, and whether the viewer follows them (a probe of the follows primary key). */
 function userViewColumns(viewerId: number | null) {
   return {
     ...userColumns,
     isFollowing:
       viewerId === null
         ? sql<boolean>`false`
-        : // Qualified by hand: Drizzle leaves columns unqualified when a query reads a single table.
-          sql<boolean>`exists (select 1 from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = "users"."id")`,
+        : // A scalar subquery probing the follows primary key once per row (EXISTS would let the planner
+          // hash everyone the viewer follows). Qualified by hand: Drizzle leaves columns unqualified
+          // when a query reads a single table.
+          sql<boolean>`coalesce((select true from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = "users"."id"), false)`,
   };
 }
 
