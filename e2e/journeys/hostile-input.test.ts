@@ -15,10 +15,10 @@ import {
   checkA11y,
   composer,
   dialog,
-  feedTab,
   gone,
   navItem,
   newPerson,
+  openFeedTab,
   openRegister,
   type Person,
   pathOf,
@@ -130,15 +130,16 @@ describe('hostile input', () => {
     await checkA11y(page, 'Profile with hostile text');
     await card.getByText('javascript:alert(1) [click me]', { exact: false }).click();
     await waitFor(() => /^\/posts\/\d+$/.test(pathOf(page)), 'the post page');
-    await visible(page.getByRole('main').getByText(HOSTILE_POSTS[2].shows[1], { exact: false }));
+    // The post page's own article (the profile's cards have no name): the page has rendered.
+    const detail = page.getByRole('article', { name: `Post by ${HOSTILE_NAME}` });
+    await visible(detail.getByText(HOSTILE_POSTS[2].shows[1], { exact: false }));
     await expectInert(vic, 'a hostile post page', [HOSTILE_NAME, ...HOSTILE_POSTS[2].shows]);
   });
 
   j.step("a look-alike name keeps its own letters and leads to its own profile, not Alice's", async () => {
     const { page } = vic;
     await page.goto('/');
-    await feedTab(page, 'Everyone').click();
-    const card = postCard(page, "I'm the real alice");
+    const card = postCard(await openFeedTab(page, 'Everyone'), "I'm the real alice");
     await visible(card);
     await expectInert(vic, 'Home, Everyone tab', [LOOKALIKE_NAME, HOSTILE_NAME, ...HOSTILE_SHOWS]);
     const hrefs = await card.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));

@@ -12,11 +12,11 @@ import {
   composer,
   dialog,
   expectNoRequest,
-  feedTab,
   gone,
   navItem,
   newPerson,
   notificationDot,
+  openFeedTab,
   openRegister,
   type Person,
   pathOf,
@@ -78,12 +78,10 @@ describe('a new member', () => {
     await box.fill(FIRST_POST);
     await submit.click();
     await visible(toast(page, 'Tweet created'));
-    await visible(postCard(page, FIRST_POST));
-    await feedTab(page, 'Everyone').click();
-    await visible(postCard(page, FIRST_POST));
+    await visible(postCard(page.getByRole('tabpanel', { name: 'Following' }), FIRST_POST));
+    await visible(postCard(await openFeedTab(page, 'Everyone'), FIRST_POST));
     await checkA11y(page, 'Home, Everyone tab (member)');
-    await feedTab(page, 'Following').click();
-    await visible(postCard(page, FIRST_POST));
+    await visible(postCard(await openFeedTab(page, 'Following'), FIRST_POST));
   });
 
   j.step('opens the post and replies to it', async () => {

@@ -189,6 +189,16 @@ export function feedTab(page: Page, name: 'Following' | 'Everyone'): Locator {
   return page.getByRole('tab', { name, exact: true });
 }
 
+/** Selects a Home tab and returns its panel (named by the tab, so it is the selected one's). */
+export async function openFeedTab(page: Page, name: 'Following' | 'Everyone'): Promise<Locator> {
+  await feedTab(page, name).click();
+  await waitFor(
+    async () => (await feedTab(page, name).getAttribute('aria-selected')) === 'true',
+    `the ${name} tab to be selected`,
+  );
+  return page.getByRole('tabpanel', { name, exact: true });
+}
+
 /** The right column's suggestions. */
 export function whoToFollow(page: Page): Locator {
   return page.getByRole('region', { name: 'Who To Follow' });
