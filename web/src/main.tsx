@@ -1,8 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { prefetchModals } from './app/modal-host.tsx';
 import { AppProviders } from './app/providers.tsx';
-import { createRouter } from './app/router.tsx';
+import { createRouter, prefetchPages } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import './index.css';
 
@@ -16,3 +17,6 @@ createRoot(root).render(
     </AppProviders>
   </StrictMode>,
 );
+
+prefetchPages();
+prefetchModals();

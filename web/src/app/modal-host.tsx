@@ -3,19 +3,25 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { callbackPath } from '../lib/callback-url.ts';
 import { openModal, useModalState } from '../lib/modals.ts';
 import { useSession } from '../lib/session.tsx';
+import { whenIdle } from '../lib/when-idle.ts';
 
-const LoginModal = lazy(() =>
-  import('../features/auth/components/login-modal.tsx').then((m) => ({ default: m.LoginModal })),
-);
-const RegisterModal = lazy(() =>
-  import('../features/auth/components/register-modal.tsx').then((m) => ({ default: m.RegisterModal })),
-);
-const EditProfileModal = lazy(() =>
-  import('../features/profile/components/edit-profile-modal.tsx').then((m) => ({ default: m.EditProfileModal })),
-);
-const ComposeModal = lazy(() =>
-  import('../features/compose/components/compose-modal.tsx').then((m) => ({ default: m.ComposeModal })),
-);
+const modals = {
+  login: () => import('../features/auth/components/login-modal.tsx'),
+  register: () => import('../features/auth/components/register-modal.tsx'),
+  editProfile: () => import('../features/profile/components/edit-profile-modal.tsx'),
+  compose: () => import('../features/compose/components/compose-modal.tsx'),
+};
+const LoginModal = lazy(() => modals.login().then((m) => ({ default: m.LoginModal })));
+const RegisterModal = lazy(() => modals.register().then((m) => ({ default: m.RegisterModal })));
+const EditProfileModal = lazy(() => modals.editProfile().then((m) => ({ default: m.EditProfileModal })));
+const ComposeModal = lazy(() => modals.compose().then((m) => ({ default: m.ComposeModal })));
+
+/** Loads the modals' chunks in the background, so the first click opens one at once. */
+export function prefetchModals() {
+  whenIdle(() => {
+    for (const modal of Object.values(modals)) modal().catch(() => {});
+  });
+}
 
 /**
  * Renders the open app-wide modal. The server sends a sign-in that is needed to

@@ -1,16 +1,31 @@
 import { lazy } from 'react';
 import { createBrowserRouter, isRouteErrorResponse, useRouteError } from 'react-router';
+import { whenIdle } from '../lib/when-idle.ts';
 import { RootLayout } from './layout/root-layout.tsx';
 
-// One chunk per page: a first visit loads only the shell and the page it asked for.
-const HomePage = lazy(() => import('./routes/home.tsx').then((m) => ({ default: m.HomePage })));
-const NotificationsPage = lazy(() =>
-  import('./routes/notifications.tsx').then((m) => ({ default: m.NotificationsPage })),
-);
-const UserPage = lazy(() => import('./routes/user.tsx').then((m) => ({ default: m.UserPage })));
-const PostPage = lazy(() => import('./routes/post.tsx').then((m) => ({ default: m.PostPage })));
-const HashtagPage = lazy(() => import('./routes/hashtag.tsx').then((m) => ({ default: m.HashtagPage })));
-const NotFoundPage = lazy(() => import('./routes/not-found.tsx').then((m) => ({ default: m.NotFoundPage })));
+// One chunk per page: a first visit loads only the shell and the page it asked for; the other
+// pages are fetched once the browser is idle, so moving around never waits for a chunk.
+const pages = {
+  home: () => import('./routes/home.tsx'),
+  notifications: () => import('./routes/notifications.tsx'),
+  user: () => import('./routes/user.tsx'),
+  post: () => import('./routes/post.tsx'),
+  hashtag: () => import('./routes/hashtag.tsx'),
+  notFound: () => import('./routes/not-found.tsx'),
+};
+const HomePage = lazy(() => pages.home().then((m) => ({ default: m.HomePage })));
+const NotificationsPage = lazy(() => pages.notifications().then((m) => ({ default: m.NotificationsPage })));
+const UserPage = lazy(() => pages.user().then((m) => ({ default: m.UserPage })));
+const PostPage = lazy(() => pages.post().then((m) => ({ default: m.PostPage })));
+const HashtagPage = lazy(() => pages.hashtag().then((m) => ({ default: m.HashtagPage })));
+const NotFoundPage = lazy(() => pages.notFound().then((m) => ({ default: m.NotFoundPage })));
+
+/** Loads every page's chunk in the background (after the first page is on screen). */
+export function prefetchPages() {
+  whenIdle(() => {
+    for (const page of Object.values(pages)) page().catch(() => {});
+  });
+}
 
 /** A render error or a page chunk that no longer exists (a deploy happened): offer a reload. */
 function AppError() {

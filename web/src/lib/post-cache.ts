@@ -50,5 +50,20 @@ export function appendPost(queryClient: QueryClient, key: QueryKey, post: Post) 
   });
 }
 
+/**
+ * The post as a list on screen already has it, with when that list was fetched: its page can
+ * show at once, and refetch in the background if that is old.
+ */
+export function findCachedPost(queryClient: QueryClient, id: string): { post: Post; updatedAt: number } | undefined {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: postKeys.lists() })) {
+    const data = query.state.data as PostPages | undefined;
+    for (const page of data?.pages ?? []) {
+      const post = page.items.find((p) => p.id === id);
+      if (post) return { post, updatedAt: query.state.dataUpdatedAt };
+    }
+  }
+  return undefined;
+}
+
 /** Counts move by one at a time and never below zero. */
 export const bump = (count: number, by: number) => Math.max(0, count + by);

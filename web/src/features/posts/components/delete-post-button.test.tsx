@@ -1,0 +1,62 @@
+import type { Post } from '@pipit/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { json, mockFetch, noContent } from '../../../test/fetch-mock.ts';
+import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { useUserPosts } from '../api/get-user-posts.ts';
+import { PostList } from './post-list.tsx';
+
+const mine = (id: string, text: string): Post => ({
+  id,
+  text,
+  createdAt: new Date().toISOString(),
+  author: { id: ALICE.id, name: ALICE.name, username: ALICE.username, profileImage: null },
+  parentId: null,
+  replyCount: 0,
+  likeCount: 0,
+  likedByMe: false,
+});
+
+function MyPosts() {
+  return <PostList query={useUserPosts('1')} label="My posts" empty={<p>No posts</p>} />;
+}
+
+describe('deleting a post', () => {
+  it('asks first, then removes the post from the list', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/1/posts': () => json({ items: [mine('11', 'Keep me'), mine('12', 'Delete me')], nextCursor: null }),
+      'DELETE /api/posts/12': () => noContent(),
+    });
+    const user = userEvent.setup();
+    renderApp(<MyPosts />);
+    const card = (await screen.findByText('Delete me')).closest('article') as HTMLElement;
+    await user.click(await within(card).findByRole('button', { name: 'Delete' }));
+
+    const confirm = await screen.findByRole('dialog', { name: 'Delete post?' });
+    expect(server.callsTo('DELETE', '/api/posts/12')).toHaveLength(0);
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(screen.queryByText('Delete me')).not.toBeInTheDocument());
+    expect(screen.getByText('Keep me')).toBeInTheDocument();
+    expect(await screen.findByText('Your post was deleted')).toBeInTheDocument();
+    expect(server.callsTo('DELETE', '/api/posts/12')[0]?.headers.get('X-CSRF-Token')).toBe('csrf-1');
+  });
+
+  it('keeps the post when the confirmation is cancelled', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/1/posts': () => json({ items: [mine('12', 'Delete me')], nextCursor: null }),
+    });
+    const user = userEvent.setup();
+    renderApp(<MyPosts />);
+    const card = (await screen.findByText('Delete me')).closest('article') as HTMLElement;
+    await user.click(await within(card).findByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('Delete me')).toBeInTheDocument();
+    expect(server.callsTo('DELETE', '/api/posts/12')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,85 @@
+import type { User } from '@pipit/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ModalHost } from '../../../app/modal-host.tsx';
+import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
+import { renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { useUser } from '../api/get-user.ts';
+import { FollowButton } from './follow-button.tsx';
+
+const BOB: User = {
+  id: '2',
+  name: 'Bob Builder',
+  username: 'bob',
+  profileImage: null,
+  bio: '',
+  coverImage: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  followersCount: 0,
+  followingCount: 0,
+  postsCount: 0,
+  isFollowing: false,
+};
+
+function Profile() {
+  const { data } = useUser('2');
+  if (!data) return null;
+  return (
+    <div>
+      <p data-testid="followers">{data.followersCount}</p>
+      <FollowButton user={data} />
+    </div>
+  );
+}
+
+describe('following someone', () => {
+  it('shows Following and the new count at once, then settles to the answer', async () => {
+    const answer = deferred<Response>();
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/2': () => json(BOB),
+      'PUT /api/users/2/follow': () => answer.promise,
+    });
+    const user = userEvent.setup();
+    renderApp(<Profile />);
+    await waitFor(() => expect(server.callsTo('GET', '/api/current')).toHaveLength(1));
+    await user.click(await screen.findByRole('button', { name: 'Follow' }));
+
+    expect(screen.getByRole('button', { name: 'Following' })).toBeInTheDocument();
+    expect(screen.getByTestId('followers')).toHaveTextContent('1');
+    answer.resolve(json({ ...BOB, isFollowing: true, followersCount: 7 }));
+    await waitFor(() => expect(screen.getByTestId('followers')).toHaveTextContent('7'));
+    expect(screen.getByRole('button', { name: 'Following' })).toBeInTheDocument();
+  });
+
+  it('rolls back when the server refuses, and the count never goes below zero', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/2': () => json({ ...BOB, isFollowing: true, followersCount: 0 }),
+      'DELETE /api/users/2/follow': () => json({ code: 'RATE_LIMITED', message: 'Slow down' }, 429),
+    });
+    const user = userEvent.setup();
+    renderApp(<Profile />);
+    await waitFor(() => expect(server.callsTo('GET', '/api/current')).toHaveLength(1));
+    await user.click(await screen.findByRole('button', { name: 'Following' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not unfollow. Try again.');
+    expect(screen.getByRole('button', { name: 'Following' })).toBeInTheDocument();
+    expect(screen.getByTestId('followers')).toHaveTextContent(/^[01]$/);
+  });
+
+  it('asks a visitor to sign in instead', async () => {
+    const server = mockFetch({ 'GET /api/users/2': () => json(BOB) });
+    const user = userEvent.setup();
+    renderApp(
+      <>
+        <Profile />
+        <ModalHost />
+      </>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Follow' }));
+    expect(await screen.findByRole('dialog', { name: 'Login' })).toBeInTheDocument();
+    expect(server.callsTo('PUT', '/api/users/2/follow')).toHaveLength(0);
+  });
+});
