@@ -456,7 +456,14 @@ export async function pgliteQuery(dataDir: string): Promise<{ query: Query; end:
 }
 
 /** Every acknowledged write is in the database, and every counter equals the rows it counts. */
-export async function verifyDurability(query: Query, load: WriteLoad): Promise<string[]> {
+/** Writes the server acknowledged: posts by id, likes as `user:post`, follows as `follower:followee`. */
+export interface Acknowledged {
+  posts: Map<string, { text: string; authorId: string; parentId: string | null }>;
+  likes: Set<string>;
+  follows: Set<string>;
+}
+
+export async function verifyDurability(query: Query, load: Acknowledged): Promise<string[]> {
   const problems: string[] = [];
   const rows = await query('SELECT id::text AS id, text, author_id::text AS author FROM posts');
   const found = new Map(rows.map((r) => [String(r.id), r]));
