@@ -1,22 +1,22 @@
-import { CSRF_HEADER } from '@pipit/contract';
+import { type ApiError, CSRF_HEADER } from '@pipit/contract';
 import { getCsrfToken } from './csrf.ts';
 
-/** An error answer of the API: `{code, message, field?}` with its HTTP status. */
-export class ApiError extends Error {
+/** An error answer of the API (the contract's `ApiError`: `{code, message, field?}`) with its HTTP status. */
+export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: string;
   readonly field: string | undefined;
 
   constructor(status: number, code: string, message: string, field?: string) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'ApiRequestError';
     this.status = status;
     this.code = code;
     this.field = field;
   }
 }
 
-export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+export const isNotFound = (error: unknown) => error instanceof ApiRequestError && error.status === 404;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -26,14 +26,13 @@ interface RequestOptions {
   body?: unknown;
   /** Query parameters; undefined and null values are left out. */
   query?: Record<string, string | number | null | undefined>;
-  signal?: AbortSignal;
 }
 
-async function readError(res: Response): Promise<ApiError> {
+async function readError(res: Response): Promise<ApiRequestError> {
   try {
-    const body = (await res.json()) as { code?: unknown; message?: unknown; field?: unknown };
+    const body = (await res.json()) as Partial<ApiError>;
     if (typeof body.code === 'string') {
-      return new ApiError(
+      return new ApiRequestError(
         res.status,
         body.code,
         typeof body.message === 'string' ? body.message : res.statusText,
@@ -43,7 +42,11 @@ async function readError(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's error page): fall through to a generic error.
   }
-  return new ApiError(res.status, res.status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN', res.statusText || 'Request failed');
+  return new ApiRequestError(
+    res.status,
+    res.status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN',
+    res.statusText || 'Request failed',
+  );
 }
 
 function withQuery(path: string, query: RequestOptions['query']): string {
@@ -60,10 +63,7 @@ function withQuery(path: string, query: RequestOptions['query']): string {
  * Calls the product API (not /api/auth). State-changing calls carry the CSRF token; a 403
  * CSRF_FAILED is retried once with a fresh token (the cookie may have been replaced).
  */
-export async function apiFetch<T>(
-  path: string,
-  { method = 'GET', body, query, signal }: RequestOptions = {},
-): Promise<T> {
+export async function apiFetch<T>(path: string, { method = 'GET', body, query }: RequestOptions = {}): Promise<T> {
   const url = withQuery(path, query);
   const unsafe = method !== 'GET';
   const send = async (freshToken: boolean) => {
@@ -74,7 +74,6 @@ export async function apiFetch<T>(
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
     });
   };
 

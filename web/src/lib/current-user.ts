@@ -1,6 +1,6 @@
 import { api, type CurrentUser } from '@pipit/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiFetch } from './api-client.ts';
+import { ApiRequestError, apiFetch } from './api-client.ts';
 import { userKeys } from './query-keys.ts';
 import { useSession } from './session.tsx';
 
@@ -9,7 +9,7 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
   try {
     return await apiFetch<CurrentUser>(api.current);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (error instanceof ApiRequestError && error.status === 401) return null;
     throw error;
   }
 }

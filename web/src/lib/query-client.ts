@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api-client.ts';
+import { ApiRequestError } from './api-client.ts';
 
 /** Client errors (4xx) are answers, not hiccups: they are not retried. */
 function shouldRetry(failureCount: number, error: unknown) {
-  if (error instanceof ApiError && error.status < 500) return false;
+  if (error instanceof ApiRequestError && error.status < 500) return false;
   return failureCount < 2;
 }
 

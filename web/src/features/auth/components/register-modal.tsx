@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
 import { signIn } from '../../../lib/session.tsx';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -44,8 +44,8 @@ export function RegisterModal() {
       await register.mutateAsync({ email, password: values.password, username: values.username, name: values.name });
     } catch (error) {
       notifyError('Something went wrong.');
-      const field = error instanceof ApiError ? (error.field ?? FIELD_OF_CODE[error.code]) : undefined;
-      if (error instanceof ApiError && field) setFieldError({ field, message: error.message });
+      const field = error instanceof ApiRequestError ? (error.field ?? FIELD_OF_CODE[error.code]) : undefined;
+      if (error instanceof ApiRequestError && field) setFieldError({ field, message: error.message });
       setBusy(false);
       return;
     }

@@ -26,7 +26,8 @@ describe('deleting a post', () => {
   it('asks first, then removes the post from the list', async () => {
     const server = mockFetch({
       ...signedInRoutes(),
-      'GET /api/users/1/posts': () => json({ items: [mine('11', 'Keep me'), mine('12', 'Delete me')], nextCursor: null }),
+      'GET /api/users/1/posts': () =>
+        json({ items: [mine('11', 'Keep me'), mine('12', 'Delete me')], nextCursor: null }),
       'DELETE /api/posts/12': () => noContent(),
     });
     const user = userEvent.setup();

@@ -5,7 +5,7 @@ import { ImageUpload } from '../../../components/image-upload.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/states.tsx';
 import { TextAreaField, TextField } from '../../../components/text-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -37,7 +37,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
         },
         onError: (error) => {
           notifyError('Something went wrong');
-          if (error instanceof ApiError && error.field) {
+          if (error instanceof ApiRequestError && error.field) {
             setFieldError({ field: error.field.split('.')[0] as Field, message: error.message });
           }
         },
