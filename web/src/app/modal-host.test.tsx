@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { openModal } from '../lib/modals.ts';
-import { mockFetch } from '../test/fetch-mock.ts';
-import { renderApp } from '../test/render.tsx';
+import { json, mockFetch } from '../test/fetch-mock.ts';
+import { renderApp, SESSION } from '../test/render.tsx';
 import { ModalHost } from './modal-host.tsx';
 
 function Opener() {
@@ -88,5 +88,30 @@ describe('the app-wide modals', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/$/));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('goes to the callback once signed in, and never loops on a callback that asks for sign-in again', async () => {
+    mockFetch({ 'GET /api/auth/session': () => json(SESSION) });
+    renderApp(
+      <>
+        <Where />
+        <ModalHost />
+      </>,
+      { route: `/?callbackUrl=${encodeURIComponent('/notifications?callbackUrl=%2F')}` },
+    );
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/notifications$/));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('stays on the page instead of following a callback to another site', async () => {
+    mockFetch({ 'GET /api/auth/session': () => json(SESSION) });
+    renderApp(
+      <>
+        <Where />
+        <ModalHost />
+      </>,
+      { route: `/posts/5?callbackUrl=${encodeURIComponent('https://evil.example/x')}` },
+    );
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/posts\/5$/));
   });
 });

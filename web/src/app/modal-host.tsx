@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { callbackPath } from '../lib/callback-url.ts';
 import { openModal, useModalState } from '../lib/modals.ts';
 import { useSession } from '../lib/session.tsx';
@@ -23,6 +23,14 @@ export function prefetchModals() {
   });
 }
 
+/** Where to go once signed in: the callback (same origin only), without the sign-in query. */
+function afterSignIn(callbackUrl: string | null, here: string): string {
+  const target = new URL(callbackPath(callbackUrl) ?? here, window.location.origin);
+  target.searchParams.delete('callbackUrl');
+  target.searchParams.delete('error');
+  return `${target.pathname}${target.search}${target.hash}`;
+}
+
 /**
  * Renders the open app-wide modal. The server sends a sign-in that is needed to
  * `/?callbackUrl=…&error=…`: that opens Login, and once signed in the app goes to the callback;
@@ -33,6 +41,7 @@ export function ModalHost() {
   const { status } = useSession();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const wantsLogin = params.has('callbackUrl') || params.has('error');
   const loginRequest = wantsLogin ? `${params.get('callbackUrl')}|${params.get('error')}` : null;
   const handledRequest = useRef<string | null>(null);
@@ -41,14 +50,14 @@ export function ModalHost() {
   useEffect(() => {
     if (!loginRequest || status === 'loading') return;
     if (status === 'authenticated') {
-      navigate(callbackPath(params.get('callbackUrl')) ?? window.location.pathname, { replace: true });
+      navigate(afterSignIn(params.get('callbackUrl'), location.pathname), { replace: true });
       return;
     }
     // Once per request: closing the modal must not bring it back.
     if (handledRequest.current === loginRequest) return;
     handledRequest.current = loginRequest;
     openModal('login');
-  }, [loginRequest, status, params, navigate]);
+  }, [loginRequest, status, params, navigate, location.pathname]);
 
   useEffect(() => {
     const closed = previousName.current !== null && name === null;
