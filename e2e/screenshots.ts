@@ -23,7 +23,7 @@ import {
   waitFor,
 } from './support/browser.ts';
 import { dataUrl, demoCover, demoPicture } from './support/images.ts';
-import { buildWebIfNeeded, ROOT, startServer } from './support/server.ts';
+import { buildWebIfNeeded, ROOT, snapshotWebDist, startServer } from './support/server.ts';
 
 const OUT = path.join(ROOT, 'docs/screenshots');
 
@@ -96,7 +96,8 @@ async function shot(page: Page, name: string, width: number) {
 async function main() {
   buildWebIfNeeded();
   mkdirSync(OUT, { recursive: true });
-  const server = await startServer({ skipBuild: true });
+  const web = snapshotWebDist();
+  const server = await startServer({ skipBuild: true, webDist: web.dir });
   const browser = await launchBrowser();
   let current: Page | undefined;
   try {
@@ -210,6 +211,7 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
   } finally {
     await browser.close();
     await server.stop();
+    web.remove();
   }
 }
 

@@ -1,12 +1,20 @@
 /**
  * Runs once before the journeys: checks the system Chromium is there (no browser is ever
- * downloaded) and builds the web app when its sources are newer than the build. Each journey file
- * then starts its own server on a fresh database (see journey.ts).
+ * downloaded), builds the web app when its sources are newer than the build, and copies the build
+ * aside for this run. Each journey file then starts its own server on a fresh database (see
+ * journey.ts).
  */
 import { existsSync } from 'node:fs';
-import { buildWebIfNeeded } from './server.ts';
+import type { TestProject } from 'vitest/node';
+import { buildWebIfNeeded, snapshotWebDist } from './server.ts';
 
-export default function setup(): void {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    webDist: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(chromium)) {
     throw new Error(
@@ -14,4 +22,7 @@ export default function setup(): void {
     );
   }
   buildWebIfNeeded();
+  const web = snapshotWebDist();
+  project.provide('webDist', web.dir);
+  return () => web.remove();
 }

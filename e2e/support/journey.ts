@@ -3,7 +3,7 @@
  * test, and once a step fails the later ones are skipped (they would only fail for the same reason).
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, test } from 'vitest';
+import { afterAll, beforeAll, inject, test } from 'vitest';
 import { launchBrowser, type Person, snapshotOnFailure, writeAxeReport } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
@@ -24,7 +24,10 @@ export function journey(name: string): Journey {
   const people: Person[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ skipBuild: true }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startServer({ skipBuild: true, webDist: inject('webDist') }),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     writeAxeReport(name);

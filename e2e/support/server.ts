@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,17 @@ export function buildWebIfNeeded(): void {
   const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error(`npm run build -w web failed (exit ${build.status})`);
   if (!existsSync(built)) throw new Error('web/dist/index.html is missing after the build');
+}
+
+/**
+ * Copies the built web app aside, so a rebuild of web/dist while the journeys run (others work in
+ * this checkout too) cannot pull hashed chunks from under the pages.
+ */
+export function snapshotWebDist(): { dir: string; remove(): void } {
+  const parent = mkdtempSync(path.join(tmpdir(), 'pipit-e2e-web-'));
+  const dir = path.join(parent, 'dist');
+  cpSync(path.join(ROOT, 'web/dist'), dir, { recursive: true });
+  return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
 export async function freePort(): Promise<number> {
@@ -75,6 +86,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Skip start.mjs's "sources newer than the build" check (the global setup already built). */
   skipBuild?: boolean;
+  /** Serve the web app from this directory instead of web/dist. */
+  webDist?: string;
   timeoutMs?: number;
 }
 
@@ -95,6 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
       ...(options.skipBuild ? { SKIP_WEB_BUILD: '1' } : {}),
+      ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
