@@ -82,7 +82,7 @@ export function Composer({
       }}
       className={cn('flex gap-3 px-4 pt-1', className)}
     >
-      {user && <Avatar user={user} link={false} className="mt-3" />}
+      {user && <Avatar user={user} className="mt-3" />}
       <div className="min-w-0 flex-1">
         <textarea
           ref={textareaRef}

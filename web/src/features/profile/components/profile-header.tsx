@@ -16,7 +16,7 @@ export function ProfileHeader({ user }: { user: User }) {
     <div className="flex flex-col border-b border-line">
       {/* The avatar comes first in the document (it is the person); the cover is drawn above it. */}
       <div className="relative z-10 flex items-start justify-between px-4 pt-3">
-        <Avatar user={user} size="large" border link={false} className="-mt-[76px]" />
+        <Avatar user={user} size="large" border className="-mt-[76px]" />
         {own ? (
           <Button variant="secondary" onClick={() => openModal('editProfile')}>
             Edit
