@@ -226,6 +226,16 @@ describe('posts', () => {
     });
   });
 
+  it('malformed cursors on replies and user posts are 400 INVALID_INPUT on the field cursor', async () => {
+    const { alice, clients } = await seedTrio(ctx);
+    const post = await createPost(clients.alice, 'hello');
+    for (const url of [`/api/posts/${post.id}/replies`, `/api/users/${alice.id}/posts`]) {
+      const res = await clients.visitor.get(`${url}?cursor=${Buffer.from('yesterday_1').toString('base64url')}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'cursor' });
+    }
+  });
+
   it('state-changing post calls all require the CSRF token', async () => {
     const { alice, clients } = await seedTrio(ctx);
     const post = await createPost(clients.alice, 'hello');
