@@ -7,12 +7,13 @@
  * written) or, on calls that take no body, ignored.
  */
 import { describe, expect, it } from 'vitest';
-import { type DbHandle, sql } from '../../src/db/client.ts';
+import type { DbHandle } from '../../src/db/client.ts';
 import { useTestApp } from '../helpers/app.ts';
 import {
   expectCodedClientError,
   fingerprint,
   listRoutes,
+  queryRows,
   routeKey,
   seedWorld,
   type World,
@@ -20,10 +21,7 @@ import {
   type WriteCall,
 } from './support.ts';
 
-async function rows(db: DbHandle, query: string): Promise<Record<string, unknown>[]> {
-  const result = await db.db.execute(sql.raw(query));
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
-}
+const rows = queryRows;
 
 /** The rows that belong to alice and bob (what carol must not be able to change), as text. */
 async function othersRows(db: DbHandle, w: World): Promise<string> {

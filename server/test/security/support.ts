@@ -76,6 +76,12 @@ function countFiles(dir: string): number {
   }
 }
 
+/** Rows of a raw query, on PGlite and pg alike. */
+export async function queryRows(handle: DbHandle, query: string): Promise<Record<string, unknown>[]> {
+  const result = await handle.db.execute(sql.raw(query));
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+}
+
 const CODES = new Set<string>(ERROR_CODES);
 
 /** A 4xx JSON answer `{code, message}` with a code from the contract. */
