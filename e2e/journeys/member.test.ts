@@ -129,6 +129,14 @@ describe('a new member', () => {
     await page.goto('/');
     await signInThroughModal(page, 'bob@example.com', PASSWORD);
     await visible(notificationDot(page));
+    // The dot is drawn; screen readers get it as the item's description.
+    const described = await navItem(page, 'Notifications').evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    );
+    expect(described).toMatch(/new notifications/i);
     await navItem(page, 'Notifications').click();
     await waitFor(() => pathOf(page) === '/notifications', 'the Notifications page');
     await visible(page.getByRole('main').getByText(NIA.name).first());

@@ -50,15 +50,24 @@ describe('a visitor', () => {
 
   j.step('Notifications opens the login modal instead of navigating; Escape closes it', async () => {
     const { page } = visitor;
-    await navItem(page, 'Notifications').click();
+    const opener = navItem(page, 'Notifications');
+    await opener.click();
     const login = await visible(dialog(page, 'Login'));
     expect(pathOf(page)).toBe('/');
     await visible(login.getByLabel('Email'));
     await visible(login.getByLabel('Password'));
     await visible(login.getByRole('button', { name: 'Sign In' }));
+    await waitFor(
+      () => login.getByLabel('Email', { exact: true }).evaluate((el) => el === document.activeElement),
+      'focus to start in the Email field',
+    );
     await checkA11y(page, 'Login modal');
     await page.keyboard.press('Escape');
     await gone(login);
+    await waitFor(
+      () => opener.evaluate((el) => el === document.activeElement),
+      'focus to return to Notifications, which opened the modal',
+    );
   });
 
   j.step('Profile opens the login modal; its close button closes it', async () => {
