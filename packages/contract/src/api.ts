@@ -7,6 +7,7 @@
  * | GET    /api/current                 | CurrentUser (401 when signed out) |
  * | GET    /api/users?limit             | UserSummary[] — Who To Follow suggestions |
  * | GET    /api/users/:id               | User |
+ * | GET    /api/users/by-username/:name | User — where an @mention points |
  * | POST   /api/register                | 201 CurrentUser |
  * | PATCH  /api/edit                    | CurrentUser |
  * | POST   /api/posts                   | 201 Post (a reply when parentId is set) |
@@ -31,6 +32,8 @@ export const api = {
   current: '/api/current',
   users: '/api/users',
   user: (id: string) => `/api/users/${id}`,
+  // Usernames are [A-Za-z0-9_]: nothing to encode.
+  userByUsername: (username: string) => `/api/users/by-username/${username}`,
   register: '/api/register',
   edit: '/api/edit',
   posts: '/api/posts',

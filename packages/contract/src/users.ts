@@ -140,6 +140,11 @@ export const currentUser = user.extend({
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 
+/** A username in a path (`/api/users/by-username/:username`): the username charset, any case. */
+export const usernameParams = z.object({
+  username: z.string().min(1).max(LIMITS.usernameMax).regex(USERNAME_PATTERN, 'must be a username'),
+});
+
 export const suggestionsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(20).default(5),
 });

@@ -2,7 +2,7 @@ import { user } from '@pipit/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { follows, users } from '../../src/db/schema.ts';
-import { seedTrio, TestClient, useTestApp } from '../helpers/app.ts';
+import { insertUser, seedTrio, TestClient, useTestApp } from '../helpers/app.ts';
 
 describe('GET /api/users/:id', () => {
   const ctx = useTestApp();
@@ -60,4 +60,32 @@ describe('GET /api/users/:id', () => {
       expect(res.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'id' });
     },
   );
+});
+
+describe('GET /api/users/by-username/:username', () => {
+  const ctx = useTestApp();
+
+  it('finds a person by username ignoring case, as an @mention does', async () => {
+    const alice = await insertUser(ctx.db, { username: 'Alice_W' });
+    const res = await new TestClient(ctx).get('/api/users/by-username/alice_w');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: String(alice.id), username: 'Alice_W', isFollowing: false });
+  });
+
+  it('says whether the viewer follows them, and false on their own profile', async () => {
+    const { alice, bob, clients } = await seedTrio(ctx);
+    expect((await clients.alice.put(`/api/users/${bob.id}/follow`)).statusCode).toBe(200);
+    expect((await clients.alice.get('/api/users/by-username/bob')).json().isFollowing).toBe(true);
+    expect((await clients.alice.get(`/api/users/by-username/${alice.username}`)).json().isFollowing).toBe(false);
+  });
+
+  it('answers 404 USER_NOT_FOUND for nobody and 400 INVALID_INPUT for a malformed name', async () => {
+    const client = new TestClient(ctx);
+    const missing = await client.get('/api/users/by-username/nobody');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('USER_NOT_FOUND');
+    const bad = await client.get('/api/users/by-username/no-dashes');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('INVALID_INPUT');
+  });
 });

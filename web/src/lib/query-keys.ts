@@ -6,6 +6,7 @@ export const userKeys = {
   all: ['users'] as const,
   current: () => [...userKeys.all, 'current'] as const,
   detail: (id: string) => [...userKeys.all, 'detail', id] as const,
+  byUsername: (username: string) => [...userKeys.all, 'username', username.toLowerCase()] as const,
   suggestions: () => [...userKeys.all, 'suggestions'] as const,
 };
 

@@ -81,7 +81,7 @@ export async function findCurrentUser(
 /** A person's public columns and whether `viewerId` follows them (a primary-key probe). */
 export async function findUser(
   db: Executor,
-  id: number,
+  key: { id: number } | { username: string },
   viewerId: number | null,
 ): Promise<(UserRow & { isFollowing: boolean }) | null> {
   const isFollowing =
@@ -91,7 +91,8 @@ export async function findUser(
   const [row] = await db
     .select({ ...userColumns, isFollowing })
     .from(users)
-    .where(eq(users.id, id))
+    // By username: the lower(username) unique index.
+    .where('id' in key ? eq(users.id, key.id) : sql`lower(${users.username}) = ${key.username.toLowerCase()}`)
     .limit(1);
   return row ?? null;
 }

@@ -6,6 +6,7 @@ import {
   registerBody,
   suggestionsQuery,
   user,
+  usernameParams,
   userSummary,
 } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -61,6 +62,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
 
   app.get(api.user(':id'), { schema: { params: idParams, response: { 200: user } } }, async (request) =>
     users.profile(Number(request.params.id), request.viewer?.userId ?? null),
+  );
+
+  app.get(
+    api.userByUsername(':username'),
+    { schema: { params: usernameParams, response: { 200: user } } },
+    async (request) => users.profileByUsername(request.params.username, request.viewer?.userId ?? null),
   );
 
   app.patch(

@@ -1,10 +1,10 @@
-import { useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { useUserPosts } from '../../features/posts/api/get-user-posts.ts';
 import { PostList } from '../../features/posts/components/post-list.tsx';
-import { useUser } from '../../features/profile/api/get-user.ts';
+import { useUser, useUserByUsername } from '../../features/profile/api/get-user.ts';
 import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
@@ -59,15 +59,19 @@ function ProfileView({ id }: { id: string }) {
   );
 }
 
-/** `/users/@name`, from a mention: the API finds people by id only, so far. */
+/** `/users/@name`, from a mention: finds the person, then shows their profile at its canonical address. */
 function ByUsername({ username }: { username: string }) {
+  const found = useUserByUsername(username);
+  if (found.data) return <Navigate to={`/users/${found.data.id}`} replace />;
+  if (found.isError && isNotFound(found.error)) return <NotFound message="This account doesn’t exist." />;
   return (
     <>
-      <title>{`@${username} / Pipit`}</title>
       <PageHeader title={`@${username}`} back />
-      <EmptyState title={`@${username}`}>
-        Profiles can’t be opened by their username yet. Find this person through one of their posts.
-      </EmptyState>
+      {found.isError ? (
+        <ErrorState message="Couldn’t load this profile." onRetry={() => found.refetch()} />
+      ) : (
+        <PostSkeletons count={2} />
+      )}
     </>
   );
 }

@@ -13,3 +13,10 @@ export const userQueryOptions = (id: string) =>
 export function useUser(id: string | null | undefined) {
   return useQuery({ ...userQueryOptions(id ?? ''), enabled: Boolean(id) });
 }
+
+/** GET /api/users/by-username/:username: where an @mention points. */
+export const getUserByUsername = (username: string) => apiFetch<User>(api.userByUsername(username));
+
+export function useUserByUsername(username: string) {
+  return useQuery({ queryKey: userKeys.byUsername(username), queryFn: () => getUserByUsername(username) });
+}
