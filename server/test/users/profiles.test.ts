@@ -43,12 +43,12 @@ describe('GET /api/users/:id', () => {
     expect((await clients.visitor.get(`/api/users/${bob.id}`)).json().isFollowing).toBe(false);
   });
 
-  it('404 USER_NOT_FOUND for an unknown id', async () => {
+  it('404 NOT_FOUND for an unknown id', async () => {
     await seedTrio(ctx);
     for (const id of ['999', '999999999999999999']) {
       const res = await new TestClient(ctx).get(`/api/users/${id}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json().code).toBe('USER_NOT_FOUND');
+      expect(res.json().code).toBe('NOT_FOUND');
     }
   });
 
@@ -79,11 +79,11 @@ describe('GET /api/users/by-username/:username', () => {
     expect((await clients.alice.get(`/api/users/by-username/${alice.username}`)).json().isFollowing).toBe(false);
   });
 
-  it('answers 404 USER_NOT_FOUND for nobody and 400 INVALID_INPUT for a malformed name', async () => {
+  it('answers 404 NOT_FOUND for nobody and 400 INVALID_INPUT for a malformed name', async () => {
     const client = new TestClient(ctx);
     const missing = await client.get('/api/users/by-username/nobody');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().code).toBe('USER_NOT_FOUND');
+    expect(missing.json().code).toBe('NOT_FOUND');
     const bad = await client.get('/api/users/by-username/no-dashes');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('INVALID_INPUT');

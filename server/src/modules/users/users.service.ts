@@ -64,14 +64,14 @@ export class UsersService {
 
   async profile(id: number, viewerId: number | null): Promise<User> {
     const row = await repo.findUser(this.db, { id }, viewerId === id ? null : viewerId);
-    if (!row) throw new AppError('USER_NOT_FOUND', 'No such user.');
+    if (!row) throw new AppError('NOT_FOUND', 'No such user.');
     return toUser(row, row.isFollowing);
   }
 
   /** The profile an @mention points at (usernames are unique ignoring case). */
   async profileByUsername(username: string, viewerId: number | null): Promise<User> {
     const row = await repo.findUser(this.db, { username }, viewerId);
-    if (!row) throw new AppError('USER_NOT_FOUND', 'No such user.');
+    if (!row) throw new AppError('NOT_FOUND', 'No such user.');
     // Nobody follows themselves: the viewer's own profile says false, as by id.
     return toUser(row, row.id === viewerId ? false : row.isFollowing);
   }
