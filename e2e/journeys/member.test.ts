@@ -82,6 +82,14 @@ describe('a new member', () => {
     await visible(postCard(await openFeedTab(page, 'Everyone'), FIRST_POST));
     await checkA11y(page, 'Home, Everyone tab (member)');
     await visible(postCard(await openFeedTab(page, 'Following'), FIRST_POST));
+
+    // The 'Tweet' button's modal is the same composer, in a dialog.
+    await navItem(page, 'Tweet').click();
+    const compose = await visible(dialog(page, 'New Tweet'));
+    await visible(compose.getByRole('textbox', { name: "What's happening?" }));
+    await checkA11y(page, 'Compose modal');
+    await page.keyboard.press('Escape');
+    await gone(compose);
   });
 
   j.step('opens the post and replies to it', async () => {
