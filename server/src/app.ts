@@ -24,6 +24,7 @@ import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { sharedCachePlugin } from './plugins/shared-cache.ts';
 import { shutdownPlugin } from './plugins/shutdown.ts';
 import { webPlugin } from './plugins/web.ts';
 
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(sessionPlugin, { config });
   await app.register(csrfPlugin, { config });
   await app.register(rateLimitPlugin, { config });
+  await app.register(sharedCachePlugin);
 
   // Routes.
   await app.register(healthRoutes);

@@ -84,6 +84,8 @@ export function useTestApp(overrides: Partial<Config> = {}) {
       built = true;
     }
     await resetDb(ctx.db);
+    // The data changed under the app's feet: what it cached is stale.
+    ctx.app.sharedCache.invalidate();
   });
   afterAll(async () => {
     if (built) await ctx.app.close();

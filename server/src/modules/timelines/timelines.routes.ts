@@ -8,8 +8,18 @@ import { TimelinesService } from './timelines.service.ts';
 export const timelinesRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app) => {
   const timelines = new TimelinesService(app.db);
 
-  app.get(api.timelineEveryone, { schema: { querystring: pageQuery, response: { 200: postPage } } }, async (request) =>
-    timelines.everyone(request.viewer, request.query),
+  app.get(
+    api.timelineEveryone,
+    { schema: { querystring: pageQuery, response: { 200: postPage } } },
+    async (request, reply) => {
+      if (request.viewer) return timelines.everyone(request.viewer, request.query);
+      // Visitors all see the same pages: serve them from the shared cache, serialized once by the schema.
+      const { cursor, limit } = request.query;
+      const body = await app.sharedCache.get(`everyone:${limit}:${cursor ?? ''}`, async () =>
+        JSON.stringify(postPage.parse(await timelines.everyone(null, request.query))),
+      );
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 
   app.get(api.timelineFollowing, { schema: { querystring: pageQuery, response: { 200: postPage } } }, async (request) =>

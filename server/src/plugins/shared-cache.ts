@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Serialized answers that every visitor gets alike (the Everyone timeline). */
+    sharedCache: SharedCache;
+  }
+}
+
+/**
+ * A small in-process cache of serialized answers, dropped on every successful write and after
+ * `ttlMs` (which bounds staleness when several processes serve one database: each only hears its
+ * own writes). Concurrent misses for one key share one computation.
+ */
+export class SharedCache {
+  private readonly entries = new Map<string, { body: string; expires: number }>();
+  private readonly pending = new Map<string, Promise<string>>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+    this.pending.clear();
+  }
+
+  async get(key: string, compute: () => Promise<string>): Promise<string> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > Date.now()) return hit.body;
+    const inFlight = this.pending.get(key);
+    if (inFlight) return inFlight;
+
+    const generation = this.generation;
+    const promise = compute()
+      .then((body) => {
+        // A write that landed while this was computed may not be in it: use it once, keep it not.
+        if (generation === this.generation) {
+          if (this.entries.size >= this.maxEntries) this.entries.clear();
+          this.entries.set(key, { body, expires: Date.now() + this.ttlMs });
+        }
+        return body;
+      })
+      .finally(() => {
+        if (this.pending.get(key) === promise) this.pending.delete(key);
+      });
+    this.pending.set(key, promise);
+    return promise;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Any successful state-changing call outside /api/auth may change what visitors see: drop it all. */
+export const sharedCachePlugin = fp(async (app: FastifyInstance) => {
+  const cache = new SharedCache(1_000, 200);
+  app.decorate('sharedCache', cache);
+  app.addHook('onSend', async (request, reply) => {
+    if (
+      UNSAFE.has(request.method) &&
+      reply.statusCode < 400 &&
+      request.url.startsWith('/api/') &&
+      !request.url.startsWith('/api/auth/')
+    ) {
+      cache.invalidate();
+    }
+  });
+});
