@@ -22,6 +22,7 @@ import {
   pathOf,
   postCard,
   signedIn,
+  signedOut,
   signInThroughModal,
   toast,
   visible,
@@ -117,6 +118,7 @@ describe('a new member', () => {
   j.step('follows Bob from Who To Follow, and Bob disappears from the suggestions', async () => {
     const { page } = nia;
     await page.goto('/');
+    await waitFor(() => signedIn(page), 'Nia to be signed in and loaded');
     const suggestions = await visible(whoToFollow(page));
     const row = suggestions.getByRole('listitem').filter({ hasText: `@${bob.username}` });
     await visible(row.getByText(bob.name));
@@ -168,6 +170,7 @@ describe('a new member', () => {
 
   j.step("Bob likes Nia's post; Nia gets the dot, looks, and it clears", async () => {
     await bobs.page.goto(postPath);
+    await waitFor(() => signedIn(bobs.page), 'Bob to be signed in and loaded');
     const card = postCard(bobs.page, FIRST_POST);
     await card.getByRole('button', { name: /^Like\b/ }).click();
     await visible(card.getByRole('button', { name: /^Unlike\b/ }));
@@ -220,8 +223,8 @@ describe('a new member', () => {
     await waitFor(() => signedIn(second), 'the second tab to be signed in');
     await first.goto('/');
     await navItem(first, 'Logout').click();
-    await waitFor(async () => !(await signedIn(first)), 'the first tab to be signed out');
-    await waitFor(async () => !(await signedIn(second)), 'the second tab to follow the sign-out', { timeout: 15_000 });
+    await waitFor(() => signedOut(first), 'the first tab to be signed out');
+    await waitFor(() => signedOut(second), 'the second tab to follow the sign-out', { timeout: 15_000 });
     await navItem(second, 'Notifications').click();
     await visible(dialog(second, 'Login'));
     expect(nia.dialogs).toEqual([]);

@@ -16,7 +16,7 @@ import {
   PHONE,
   pathOf,
   postCard,
-  signedIn,
+  signedOut,
   signInThroughModal,
   toast,
   visible,
@@ -129,7 +129,7 @@ describe('a member on a phone', () => {
     await page.keyboard.press('Escape');
     await gone(dialog(page, 'Edit your profile'));
     await navItem(page, 'Logout').click();
-    await waitFor(async () => !(await signedIn(page)), 'signed out');
+    await waitFor(() => signedOut(page), 'signed out');
     expect(ana.dialogs).toEqual([]);
     expect(ana.errors, 'uncaught page errors').toEqual([]);
   });

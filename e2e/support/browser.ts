@@ -272,9 +272,19 @@ export function notificationDot(page: Page): Locator {
     .first();
 }
 
-/** Signed in when the navigation offers Logout. */
+/**
+ * Signed in and ready: the navigation offers Logout (the session is known) and Profile points at
+ * the person's page (their data has loaded; until then members-only buttons ask to sign in).
+ */
 export async function signedIn(page: Page): Promise<boolean> {
-  return (await navItem(page, 'Logout').count()) > 0 && (await navItem(page, 'Logout').isVisible());
+  const logout = navItem(page, 'Logout');
+  if ((await logout.count()) === 0 || !(await logout.isVisible())) return false;
+  return /^\/users\/\d+$/.test((await navItem(page, 'Profile').getAttribute('href')) ?? '');
+}
+
+/** Signed out: no Logout in the navigation. */
+export async function signedOut(page: Page): Promise<boolean> {
+  return (await navItem(page, 'Logout').count()) === 0;
 }
 
 /** Signs in through the Login modal, opened from the Profile item as a visitor would. */
@@ -286,7 +296,7 @@ export async function signInThroughModal(page: Page, email: string, password: st
   await login.getByLabel('Password', { exact: true }).fill(password);
   await login.getByRole('button', { name: 'Sign In' }).click();
   await gone(login);
-  await waitFor(() => signedIn(page), 'the navigation to show Logout after signing in');
+  await waitFor(() => signedIn(page), 'Logout and the own profile link after signing in');
 }
 
 /** As a visitor: Profile → the Login modal → 'Create an account'; returns the register dialog. */
