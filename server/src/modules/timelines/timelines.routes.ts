@@ -1,4 +1,4 @@
-import { api, pageQuery, postPage } from '@pipit/contract';
+import { api, type Page, type Post, pageQuery, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import { requireViewer } from '../../plugins/session.ts';
@@ -18,7 +18,8 @@ export const timelinesRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
       const body = await app.sharedCache.get(`everyone:${limit}:${cursor ?? ''}`, async () =>
         JSON.stringify(postPage.parse(await timelines.everyone(null, request.query))),
       );
-      return reply.type('application/json; charset=utf-8').send(body);
+      // A string body skips the serializer: it was serialized by the same schema when cached.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as Page<Post>);
     },
   );
 
