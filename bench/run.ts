@@ -11,17 +11,20 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { api } from '@pipit/contract';
+import pg from 'pg';
 import { memberHeaders } from './lib/auth.ts';
 import { ANCHOR_MS } from './lib/dataset.ts';
 import { openTarget } from './lib/db.ts';
 import { type FloorStat, InProcess, type Statement } from './lib/floors.ts';
-import { type LoadOptions, type LoadStat, runLoad } from './lib/load.ts';
+import { type LoadOptions, type LoadStat, type Probe, runLoad } from './lib/load.ts';
 import {
   BENCH_DIR,
   datasetSpec,
   formatMs,
   manifestPath,
   parseArgs,
+  pgAdminUrl,
+  pgDatabaseName,
   pgliteDir,
   pgUrl,
   RESULTS_DIR,
@@ -31,7 +34,7 @@ import {
 } from './lib/options.ts';
 import { printReport, type RunResult, type ScenarioResult, type TargetResult, writeMarkdown } from './lib/report.ts';
 import { buildScenarios } from './lib/scenarios.ts';
-import { freePort, type RunningServer, startServer } from './lib/server.ts';
+import { CpuMeter, freePort, type RunningServer, startServer } from './lib/server.ts';
 import { budgetOf, ensureWebBuild, indexHtmlAssets, type LighthouseResult, runLighthouse } from './lib/web.ts';
 import type { Manifest } from './seed.ts';
 
@@ -62,6 +65,52 @@ async function removeBenchmarkWrites(dataset: string, target: Target, manifest: 
   } finally {
     await db.close();
   }
+}
+
+/** The PostgreSQL backends connected to a benchmark database (their CPU is the database's cost). */
+function backendPids(dataset: string, target: Target): () => Promise<number[]> {
+  if (target !== 'pg') return async () => [];
+  return async () => {
+    const admin = new pg.Client({ connectionString: pgAdminUrl() });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+        pgDatabaseName(dataset),
+      ]);
+      return rows.map((r) => r.pid);
+    } finally {
+      await admin.end();
+    }
+  };
+}
+
+/** Measures the CPU the server, the database backends and this process (the load generator) use per request. */
+function cpuProbe(serverPid: number, dbPids: () => Promise<number[]>) {
+  const server = new CpuMeter();
+  const db = new CpuMeter();
+  let client0 = process.cpuUsage();
+  let hasDb = false;
+  const totals = { serverMs: 0, dbMs: 0, clientMs: 0 };
+  const probe: Probe = {
+    async start() {
+      const pids = await dbPids();
+      hasDb = pids.length > 0;
+      db.start(pids);
+      server.start([serverPid]);
+      client0 = process.cpuUsage();
+    },
+    stop() {
+      const client = process.cpuUsage(client0);
+      totals.serverMs = server.stop();
+      totals.dbMs = db.stop();
+      totals.clientMs = (client.user + client.system) / 1000;
+    },
+  };
+  const perRequest = (stat: LoadStat): LoadStat['cpu'] => {
+    const n = Math.max(1, stat.requests);
+    return { serverMs: totals.serverMs / n, dbMs: hasDb ? totals.dbMs / n : null, clientMs: totals.clientMs / n };
+  };
+  return { probe, perRequest };
 }
 
 /** A Following cursor half a year back, in the server's cursor format; checked against the server. */
@@ -111,7 +160,14 @@ async function bareFloor(server: RunningServer, load: LoadOptions, runDir: strin
       child.stdout?.once('data', () => resolve());
       child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
     });
-    return await runLoad(`http://127.0.0.1:${port}`, () => [{ method: 'GET', path: api.timelineEveryone }], load);
+    const { probe, perRequest } = cpuProbe(child.pid as number, async () => []);
+    const stat = await runLoad(
+      `http://127.0.0.1:${port}`,
+      () => [{ method: 'GET', path: api.timelineEveryone }],
+      load,
+      probe,
+    );
+    return { ...stat, cpu: perRequest(stat) };
   } finally {
     child.kill('SIGTERM');
   }
@@ -132,6 +188,7 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
   const dataDir = target === 'pg' ? path.join(options.runDir, 'data-pg') : pgliteDir(dataset);
   const member0 = memberHeaders(manifest.members[0]!.token, authSecret, manifest.spec.seed);
   const connections = options.load.connections;
+  const dbPids = backendPids(dataset, target);
   console.log(`\n== ${target}: ${dataset} (${manifest.database})`);
 
   // 1. Floors through the bare driver, before the server holds the database (PGlite is single-process).
@@ -157,18 +214,18 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     const insert = (statements.get('create-post') ?? []).find((s) => /^insert into "posts"/i.test(s.text));
     if (!insert) throw new Error('Could not capture the INSERT of create post');
     insertStatement = insert;
-    rawEveryone = await inProcess.replay(everyone, connections, options.load.durationS);
+    rawEveryone = await inProcess.replay(everyone, connections, options.load.durationS, dbPids);
     console.log(
       `  floor raw Everyone query     ${rawEveryone.rps.toFixed(0)} q/s  p50 ${rawEveryone.p50.toFixed(2)} ms`,
     );
-    rawInsert = await inProcess.replay([insert], connections, options.load.durationS);
+    rawInsert = await inProcess.replay([insert], connections, options.load.durationS, dbPids);
     console.log(`  floor raw INSERT             ${rawInsert.rps.toFixed(0)} q/s  p50 ${rawInsert.p50.toFixed(2)} ms`);
     for (const scenario of floorScenarios) {
       if (options.only && !options.only.has(scenario.name)) continue;
       const list = statements.get(scenario.name);
       if (!list || scenario.name === 'everyone') continue;
       // A write is replayed whole (its transaction, statement by statement): each run adds a row.
-      rawByScenario.set(scenario.name, await inProcess.replay(list, connections, options.floorDurationS));
+      rawByScenario.set(scenario.name, await inProcess.replay(list, connections, options.floorDurationS, dbPids));
     }
     rawByScenario.set('everyone', rawEveryone);
   } finally {
@@ -196,7 +253,9 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     for (const scenario of buildScenarios({ manifest, authSecret, deepCursor })) {
       if (options.only && !options.only.has(scenario.name)) continue;
       server.memory.reset();
-      const stat = await runLoad(server.url, (client) => scenario.requests(client), options.load);
+      const { probe, perRequest } = cpuProbe(server.pid, dbPids);
+      const measured = await runLoad(server.url, (client) => scenario.requests(client), options.load, probe);
+      const stat = { ...measured, cpu: perRequest(measured) };
       const peakRssMb = server.memory.peak();
       const loadAvg = os.loadavg()[0] as number;
       const raw = rawByScenario.get(scenario.name) ?? null;
@@ -210,7 +269,7 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
         statements: (statements.get(scenario.name) ?? []).map((s) => s.text),
       });
       console.log(
-        `  ${scenario.name.padEnd(28)} ${stat.rps.toFixed(0).padStart(6)} req/s  p50 ${stat.p50} ms  p99 ${stat.p99} ms  errors ${stat.errors}  RSS ${peakRssMb.toFixed(0)} MB  load ${loadAvg.toFixed(1)}`,
+        `  ${scenario.name.padEnd(28)} ${stat.rps.toFixed(0).padStart(6)} req/s  p50 ${stat.p50} ms  p99 ${stat.p99} ms  errors ${stat.errors}  RSS ${peakRssMb.toFixed(0)} MB  CPU/req server ${stat.cpu?.serverMs.toFixed(2)} db ${stat.cpu?.dbMs?.toFixed(2) ?? '-'} ms  load ${loadAvg.toFixed(1)}`,
       );
       if (stat.non2xx > 0) console.log(`    status codes: ${JSON.stringify(stat.statusCodes)}`);
     }

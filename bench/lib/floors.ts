@@ -11,6 +11,7 @@ import { loadConfig } from '../../server/src/config.ts';
 import { type Database, type DbHandle, openDatabase } from '../../server/src/db/client.ts';
 import * as schema from '../../server/src/db/schema.ts';
 import { percentile } from './load.ts';
+import { CpuMeter } from './server.ts';
 
 export interface Statement {
   text: string;
@@ -23,6 +24,8 @@ export interface FloorStat {
   p99: number;
   iterations: number;
   statements: number;
+  /** CPU per iteration: the driver's process (PGlite: driver and database) and the PostgreSQL backends. */
+  cpu: { clientMs: number; dbMs: number | null };
 }
 
 class RecordingLogger implements Logger {
@@ -100,8 +103,23 @@ export class InProcess {
    * Replays `statements` in a loop on `workers` connections for `durationS` seconds (bounded by
    * time). PGlite has one connection: its workers queue on it, as the server's requests do.
    */
-  async replay(statements: Statement[], workers: number, durationS: number): Promise<FloorStat> {
+  async replay(
+    statements: Statement[],
+    workers: number,
+    durationS: number,
+    dbPids: () => Promise<number[]>,
+  ): Promise<FloorStat> {
     const latencies: number[] = [];
+    // Open the connections first, so that their backends are measured.
+    if (this.raw.kind === 'pg') {
+      const warm = await Promise.all(
+        Array.from({ length: workers }, () => (this.raw as { pool: pg.Pool }).pool.connect()),
+      );
+      for (const c of warm) c.release();
+    }
+    const dbMeter = new CpuMeter();
+    dbMeter.start(this.raw.kind === 'pg' ? await dbPids() : []);
+    const client0 = process.cpuUsage();
     const started = performance.now();
     const end = started + durationS * 1000;
     const worker = async () => {
@@ -127,6 +145,9 @@ export class InProcess {
     };
     await Promise.all(Array.from({ length: workers }, worker));
     const elapsed = (performance.now() - started) / 1000;
+    const client = process.cpuUsage(client0);
+    const dbMs = dbMeter.stop();
+    const n = Math.max(1, latencies.length);
     const sorted = Float64Array.from(latencies).sort();
     return {
       rps: latencies.length / elapsed,
@@ -134,6 +155,7 @@ export class InProcess {
       p99: percentile(sorted, 99),
       iterations: latencies.length,
       statements: statements.length,
+      cpu: { clientMs: (client.user + client.system) / 1000 / n, dbMs: this.raw.kind === 'pg' ? dbMs / n : null },
     };
   }
 

@@ -11,6 +11,8 @@ export interface LoadStat {
   errors: number;
   non2xx: number;
   statusCodes: Record<string, number>;
+  /** CPU per request (ms): the server process, the PostgreSQL backends (null for PGlite), the load generator. */
+  cpu?: { serverMs: number; dbMs: number | null; clientMs: number };
 }
 
 export interface LoadOptions {
@@ -46,9 +48,22 @@ async function fire(url: string, requestsFor: RequestsFor, connections: number, 
   });
 }
 
-export async function runLoad(url: string, requestsFor: RequestsFor, options: LoadOptions): Promise<LoadStat> {
+/** Called around the measured run (after the warm-up), e.g. to read CPU counters. */
+export interface Probe {
+  start(): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+export async function runLoad(
+  url: string,
+  requestsFor: RequestsFor,
+  options: LoadOptions,
+  probe?: Probe,
+): Promise<LoadStat> {
   if (options.warmupS > 0) await fire(url, requestsFor, options.connections, options.warmupS);
+  await probe?.start();
   const result = await fire(url, requestsFor, options.connections, options.durationS);
+  await probe?.stop();
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) {
     statusCodes[code] = (stat as { count: number }).count;

@@ -46,13 +46,20 @@ export interface RunResult {
 
 const n0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : '–');
+const cpu = (n: number | null | undefined) => (n === null || n === undefined ? '–' : n.toFixed(2));
 const x = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
 
 const TARGET_NAMES: Record<Target, string> = { pg: 'PostgreSQL', pglite: 'PGlite (embedded)' };
 
 function scenarioRows(t: TargetResult): string[][] {
   const bare = t.floors.bare.rps;
-  const floor = (name: string, stat: { rps: number; p50: number; p99: number }, errors: number) => [
+  const floor = (
+    name: string,
+    stat: { rps: number; p50: number; p99: number },
+    errors: number,
+    serverMs: number | undefined,
+    dbMs: number | null | undefined,
+  ) => [
     name,
     n0(stat.rps),
     ms(stat.p50),
@@ -63,12 +70,15 @@ function scenarioRows(t: TargetResult): string[][] {
     '–',
     '–',
     '–',
+    cpu(serverMs),
+    cpu(dbMs),
     '',
   ];
+  const f = t.floors;
   const rows: string[][] = [
-    floor('floor: bare node:http, same bytes as Everyone', t.floors.bare, t.floors.bare.errors),
-    floor('floor: raw Everyone query via driver', t.floors.rawEveryone, 0),
-    floor('floor: raw INSERT of the post via driver', t.floors.rawInsert, 0),
+    floor('floor: bare node:http, same bytes as Everyone', f.bare, f.bare.errors, f.bare.cpu?.serverMs, null),
+    floor('floor: raw Everyone query via driver', f.rawEveryone, 0, f.rawEveryone.cpu.clientMs, f.rawEveryone.cpu.dbMs),
+    floor('floor: raw INSERT of the post via driver', f.rawInsert, 0, f.rawInsert.cpu.clientMs, f.rawInsert.cpu.dbMs),
   ];
   for (const s of t.scenarios) {
     const floor =
@@ -84,6 +94,8 @@ function scenarioRows(t: TargetResult): string[][] {
       x(s.rps / floor),
       s.raw ? `${n0(s.raw.rps)} (${s.raw.statements} stmt)` : '–',
       s.raw ? x(s.rps / s.raw.rps) : '–',
+      cpu(s.cpu?.serverMs),
+      cpu(s.cpu?.dbMs),
       s.loadAvg.toFixed(1),
     ]);
   }
@@ -101,6 +113,8 @@ const HEADER = [
   '× raw floor',
   'own SQL via driver, /s',
   '× own SQL',
+  'CPU ms/req: node',
+  'CPU ms/req: PostgreSQL',
   'load avg',
 ];
 

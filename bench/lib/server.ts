@@ -145,3 +145,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   };
 }
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** User + system CPU time a process has used, in ms (from /proc/<pid>/stat); 0 when it is gone. */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time used by a set of processes between start() and stop(). Robust to other work on the
+ * machine, unlike requests per second: it says what one request costs.
+ */
+export class CpuMeter {
+  private before = new Map<number, number>();
+
+  start(pids: number[]): void {
+    this.before = new Map(pids.map((pid) => [pid, processCpuMs(pid)]));
+  }
+
+  stop(): number {
+    let total = 0;
+    for (const [pid, ms] of this.before) total += Math.max(0, processCpuMs(pid) - ms);
+    return total;
+  }
+}
