@@ -32,7 +32,11 @@ export const webPlugin = fp(async (app: FastifyInstance, { config }: { config: C
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     const isApi = API_PREFIXES.some((p) => url.startsWith(p)) || url === '/api';
-    if (hasWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing file (an old hashed chunk after a deploy) is a 404, not the app: a module script
+    // answered with HTML fails obscurely. App routes never have a dot in their last segment.
+    const path = url.split('?')[0] ?? '';
+    const isFile = path.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf('/')));
+    if (hasWeb && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
     return reply.code(404).send({ code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` });
