@@ -13,7 +13,7 @@ export function RootLayout() {
         <header className="sm:flex sm:shrink-0 sm:justify-end">
           <SideNav />
         </header>
-        <main className="w-full min-w-0 max-w-[600px] pb-[76px] sm:border-x sm:border-line sm:pb-0">
+        <main className="w-full min-w-0 max-w-[600px] pb-[148px] sm:border-x sm:border-line sm:pb-0">
           <Suspense fallback={<PostSkeletons />}>
             <Outlet />
           </Suspense>

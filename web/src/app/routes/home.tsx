@@ -33,7 +33,7 @@ export function HomePage() {
   const timeline = useTimeline(kind, { enabled: status !== 'loading' });
 
   const onTab = (next: TimelineKind) => {
-    if (next === 'following' && !member) openModal('login');
+    if (next === 'following' && status === 'unauthenticated') openModal('login');
     else setTab(next);
   };
 

@@ -2,9 +2,9 @@ import type { Post } from '@pipit/contract';
 import { Heart, MessageCircle } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
-import { useCurrentUser } from '../../../lib/current-user.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { openModal } from '../../../lib/modals.ts';
+import { useSession } from '../../../lib/session.tsx';
 import { useLikePost } from '../api/like-post.ts';
 
 interface PostActionsProps {
@@ -28,7 +28,9 @@ function Count({ value, one, many }: { value: number; one: string; many: string 
 
 /** Reply and Like; visitors are asked to sign in first. */
 export function PostActions({ post, showCounts = true, className }: PostActionsProps) {
-  const { user } = useCurrentUser();
+  // Only a known visitor is asked to sign in: while the session loads, a click waits for it.
+  const { status } = useSession();
+  const askToSignIn = status !== 'authenticated';
   const navigate = useNavigate();
   const like = useLikePost(post.id);
   const liked = post.likedByMe;
@@ -40,8 +42,9 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
           type="button"
           aria-label="Reply"
           onClick={() => {
-            if (!user) openModal('login');
-            else navigate(`/posts/${post.id}`, { state: { focusReply: true } });
+            if (askToSignIn) {
+              if (status === 'unauthenticated') openModal('login');
+            } else navigate(`/posts/${post.id}`, { state: { focusReply: true } });
           }}
           className="-ml-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
         >
@@ -54,8 +57,9 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
           type="button"
           aria-label={liked ? 'Unlike' : 'Like'}
           onClick={() => {
-            if (!user) openModal('login');
-            else like.mutate(!liked);
+            if (askToSignIn) {
+              if (status === 'unauthenticated') openModal('login');
+            } else like.mutate(!liked);
           }}
           className="grid size-9 place-items-center rounded-full group-hover:bg-like/10"
         >

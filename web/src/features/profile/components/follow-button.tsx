@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
 import { useCurrentUser } from '../../../lib/current-user.ts';
 import { openModal } from '../../../lib/modals.ts';
+import { useSession } from '../../../lib/session.tsx';
 import { useFollowUser } from '../api/follow-user.ts';
 import { userQueryOptions } from '../api/get-user.ts';
 
@@ -17,6 +18,7 @@ interface FollowButtonProps {
  */
 export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
   const { user: me } = useCurrentUser();
+  const { status } = useSession();
   const { data: profile } = useQuery({ ...userQueryOptions(user.id), enabled: false });
   const follow = useFollowUser(user.id);
   if (me?.id === user.id) return null;
@@ -28,8 +30,9 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
       variant={following ? 'secondary' : 'primary'}
       className={following ? 'hover:border-danger/60 hover:bg-danger/10 hover:text-danger' : undefined}
       onClick={() => {
-        if (!me) openModal('login');
-        else follow.mutate(!following);
+        // Only a known visitor is asked to sign in: while the session loads, a click waits for it.
+        if (status === 'unauthenticated') openModal('login');
+        else if (status === 'authenticated') follow.mutate(!following);
       }}
     >
       {following ? 'Following' : 'Follow'}
