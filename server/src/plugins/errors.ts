@@ -35,6 +35,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
 }
 
+/**
+ * PostgreSQL refusing a value the client sent: a NUL character or a byte sequence text cannot hold
+ * (22021, 22P05). Input validation should stop these first; this keeps a miss a 400, not a 500.
+ */
+const DB_BAD_INPUT_CODES = new Set(['22021', '22P05']);
+
+function isDatabaseBadInput(error: unknown): boolean {
+  const e = error as { code?: string; cause?: unknown };
+  if (!e || typeof e !== 'object') return false;
+  if (e.code && DB_BAD_INPUT_CODES.has(e.code)) return true;
+  return e.cause !== undefined && e.cause !== error && isDatabaseBadInput(e.cause);
+}
+
 function fieldOf(path: readonly PropertyKey[] | undefined): string {
   return (path ?? []).map(String).join('.') || 'body';
 }
@@ -78,6 +91,12 @@ export function toApiError(error: FastifyError | AppError | Error): { status: nu
   }
   if (fe.statusCode === 400 && (error instanceof SyntaxError || /JSON|prototype|constructor/i.test(fe.message))) {
     return { status: 400, body: { code: 'INVALID_INPUT', message: 'The body is not valid JSON.', field: 'body' } };
+  }
+  if (isDatabaseBadInput(error)) {
+    return {
+      status: 400,
+      body: { code: 'INVALID_INPUT', message: 'The request contains characters that cannot be stored.' },
+    };
   }
   if (isDatabaseUnavailable(error)) {
     return {
