@@ -33,6 +33,8 @@ export class AuthService {
    */
   async verifyCredentials(email: string | undefined, password: string | undefined): Promise<number | null> {
     if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return null;
+    // PostgreSQL refuses a NUL in a text parameter; no account's email contains one.
+    if (email.includes('\u0000')) return null;
     const account = await repo.findCredentialsByEmail(this.db, email.trim());
     let matches = false;
     try {
