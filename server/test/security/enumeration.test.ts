@@ -97,6 +97,8 @@ describe('sign-in does not reveal which emails exist', () => {
       ['not-an-email', 'x'],
       ['alice@example.com', 'x'.repeat(10_000)],
       ['a'.repeat(300), 'x'],
+      ['alice@example.com\u0000', 'x'],
+      ['\u0000', '\u0000'],
     ] as const) {
       expect(await answer(email, password), `${email.slice(0, 30)} / ${password.length} chars`).toEqual(reference);
     }

@@ -11,6 +11,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { cookieNames } from '../../src/lib/auth-cookies.ts';
 import { CONFIGURATION_MESSAGE } from '../../src/modules/auth/auth.protocol.ts';
+import { toApiError } from '../../src/plugins/errors.ts';
 import { PASSWORD, resetDb, useTestApp } from '../helpers/app.ts';
 import {
   expectCodedClientError,
@@ -658,5 +659,51 @@ describe('hostile bodies, every one on every call that takes a body', () => {
       if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`${routeKey(call)}: the database changed`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
+  });
+});
+
+/** Every hostile payload in every field of the credentials sign-in form, which reaches the database raw. */
+describe('hostile sign-in form fields, every one', () => {
+  const ctx = useTestApp();
+
+  it('answer below 500, sign nobody in and change nothing', async () => {
+    const w = await seedWorld(ctx);
+    const before = await fingerprint(ctx.db);
+    const problems: string[] = [];
+    // The email reaches the database: every payload. The rest: a sample (each attempt costs an argon2 verification).
+    const sample = PAYLOADS.filter((_, i) => i % 5 === 0);
+    for (const field of ['email', 'password', 'csrfToken', 'callbackUrl', 'json', 'redirect']) {
+      for (const value of field === 'email' ? PAYLOADS : sample) {
+        const form = new URLSearchParams({
+          email: 'alice@example.com',
+          password: 'not the password',
+          csrfToken: w.visitor.csrfToken!,
+          callbackUrl: 'http://localhost:3999/',
+          json: 'true',
+        });
+        form.set(field, value);
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/callback/credentials',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: w.visitor.cookieHeader() },
+          payload: form.toString(),
+        });
+        const where = `${field}=${JSON.stringify(value).slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 120)}`;
+        if (res.statusCode >= 500) problems.push(where);
+        if ([res.headers['set-cookie'] ?? []].flat().some((c) => c.includes('session-token='))) {
+          problems.push(`${where}: set a session cookie`);
+        }
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+    expect(await fingerprint(ctx.db)).toEqual(before);
+  }, 120_000);
+
+  it('a database refusal of a value (NUL, 22021) is a coded 400, never a 500', () => {
+    for (const code of ['22021', '22P05']) {
+      const error = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code });
+      expect(toApiError(error)).toMatchObject({ status: 400, body: { code: 'INVALID_INPUT' } });
+      expect(toApiError(new Error('Failed query', { cause: error }))).toMatchObject({ status: 400 });
+    }
   });
 });
