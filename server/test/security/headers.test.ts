@@ -3,6 +3,9 @@
  * Content-Security-Policy without inline or eval script and with frame-ancestors 'none',
  * X-Content-Type-Options: nosniff and a Referrer-Policy; HSTS only when the public URL is https.
  */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
@@ -118,5 +121,57 @@ describe('security headers over https', () => {
   const ctx = useTestApp({ publicUrl: 'https://pipit.example', secureCookies: true });
   it('add HSTS to every answer', async () => {
     await checkAll(ctx, true);
+  });
+});
+
+/** The web app's own files: served with the same headers, and written so the policy needs no inline script. */
+const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-web-'));
+mkdirSync(path.join(webDist, 'assets'));
+writeFileSync(
+  path.join(webDist, 'index.html'),
+  '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>',
+);
+writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
+writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+describe('security headers on the web app', () => {
+  const ctx = useTestApp({ webDist });
+
+  it('are on the page, deep links, assets, missing assets and traversal attempts', async () => {
+    for (const url of [
+      '/',
+      '/users/1',
+      '/notifications',
+      '/assets/app.js',
+      '/favicon.svg',
+      '/assets/missing-chunk.js',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/..%5c..%5cpackage.json',
+    ]) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expectSecurityHeaders(res, false, `GET ${url}`);
+      expect(res.body, `${url} serves nothing outside the web build`).not.toContain('"name"');
+    }
+  });
+
+  it('index.html (source, and the build when there is one) has no inline script or event handler', () => {
+    const root = path.resolve(import.meta.dirname, '../../../web');
+    for (const file of [path.join(root, 'index.html'), path.join(root, 'dist', 'index.html')]) {
+      if (!existsSync(file)) continue;
+      const html = readFileSync(file, 'utf8');
+      for (const tag of html.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi) ?? []) {
+        expect(tag, `${file}: every script is a file`).toMatch(/^<script\b[^>]*\bsrc=/i);
+        expect(
+          tag
+            .replace(/^<script\b[^>]*>/i, '')
+            .replace(/<\/script>$/i, '')
+            .trim(),
+          file,
+        ).toBe('');
+      }
+      expect(html, `${file}: no inline event handler`).not.toMatch(/\son[a-z]+\s*=/i);
+      expect(html, `${file}: no javascript: URL`).not.toMatch(/javascript:/i);
+    }
   });
 });
