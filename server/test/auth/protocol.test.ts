@@ -10,8 +10,9 @@ import { postForm, setCookieLines, TEST_SECRET, TestClient, useTestApp } from '.
 
 const ORIGIN = 'http://localhost:3999';
 const BASE = `${ORIGIN}/api/auth`;
-const CONFIGURATION = {
-  message: 'There is a problem with the server configuration. Check the server logs for more information.',
+const INVALID_CALLBACK = {
+  code: 'INVALID_CALLBACK_URL_ERROR',
+  message: 'callbackUrl must be an http(s) URL or a path on this site.',
 };
 
 const cookieLine = (res: { headers: Record<string, unknown> }, name: string) =>
@@ -162,9 +163,9 @@ describe('/api/auth protocol', () => {
       expect(res.headers['set-cookie']).toBeUndefined();
     });
 
-    it('GET callback/credentials → 500 text: credentials only accept POST', async () => {
+    it('GET callback/credentials → 400 text: credentials only accept POST (NextAuth: 500)', async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/auth/callback/credentials' });
-      expect(res.statusCode).toBe(500);
+      expect(res.statusCode).toBe(400);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.body).toBe('Error: Callback for provider type credentials not supported');
     });
@@ -263,15 +264,15 @@ describe('/api/auth protocol', () => {
 
   describe('INVALID_CALLBACK_URL_ERROR', () => {
     it.each(['/api/auth/session', '/api/auth/csrf', '/api/auth/providers'])(
-      'a javascript: callbackUrl in the query of GET %s → 500 JSON message',
+      'a javascript: callbackUrl in the query of GET %s → 400 INVALID_CALLBACK_URL_ERROR (NextAuth: 500)',
       async (path) => {
         const res = await ctx.app.inject({
           method: 'GET',
           url: `${path}?callbackUrl=${encodeURIComponent('javascript:alert(1)')}`,
         });
-        expect(res.statusCode).toBe(500);
+        expect(res.statusCode).toBe(400);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expect(res.json()).toEqual(CONFIGURATION);
+        expect(res.json()).toEqual(INVALID_CALLBACK);
         expect(res.headers['set-cookie']).toBeUndefined();
       },
     );
@@ -279,8 +280,8 @@ describe('/api/auth protocol', () => {
     it('POSTs with a bad query callbackUrl fail the same way', async () => {
       const client = new TestClient(ctx);
       const res = await postForm(client, '/api/auth/signout?callbackUrl=javascript%3Aalert(1)', { json: 'true' });
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual(CONFIGURATION);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(INVALID_CALLBACK);
     });
 
     it('the HTML pages redirect to the SPA with error=Configuration', async () => {
@@ -293,8 +294,8 @@ describe('/api/auth protocol', () => {
       const client = new TestClient(ctx);
       client.cookies.set('next-auth.callback-url', 'javascript:alert(1)');
       const res = await client.get('/api/auth/session');
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual(CONFIGURATION);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(INVALID_CALLBACK);
       expect(cookieLine(res, 'next-auth.callback-url')).toBe(
         'next-auth.callback-url=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax',
       );

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { cookieNames } from '../../src/lib/auth-cookies.ts';
-import { CONFIGURATION_MESSAGE } from '../../src/modules/auth/auth.protocol.ts';
 import { toApiError } from '../../src/plugins/errors.ts';
 import { PASSWORD, resetDb, useTestApp } from '../helpers/app.ts';
 import {
@@ -430,30 +429,6 @@ function describeRequest(h: Hostile): string {
   return `${h.family}: ${h.req.method} ${String(h.req.url).slice(0, 150)} ${JSON.stringify(h.req.headers).slice(0, 200)} ${body}`;
 }
 
-/**
- * The 5xx answers the auth protocol prescribes and the auth module mirrors on purpose
- * (spec/auth-protocol.md §2.1, §2.5, §6; tested in test/auth/protocol.test.ts): GET
- * callback/credentials is a 500 text, and a callbackUrl query that is neither http(s) nor a path
- * fails every /api/auth action with NextAuth's 500 configuration message. The client never sends
- * either. Anything else from /api/auth must stay below 500.
- */
-function isProtocol500(h: Hostile, res: LightMyRequestResponse): boolean {
-  if (res.statusCode !== 500) return false;
-  const url = String(h.req.url);
-  if (
-    h.req.method === 'GET' &&
-    url.split('?')[0] === '/api/auth/callback/credentials' &&
-    res.body === 'Error: Callback for provider type credentials not supported'
-  ) {
-    return true;
-  }
-  return (
-    url.startsWith('/api/auth/') &&
-    /[?&]callbackUrl=/.test(url) &&
-    res.body === JSON.stringify({ message: CONFIGURATION_MESSAGE })
-  );
-}
-
 // ---------------------------------------------------------------------------------------------
 
 describe('hostile input on every route', () => {
@@ -494,9 +469,7 @@ describe('hostile input on every route', () => {
           const ms = Date.now() - started;
           const where = describeRequest(h);
           expect(ms, `${where}: took ${ms} ms`).toBeLessThan(PROMPT_MS);
-          if (isProtocol500(h, res)) {
-            // NextAuth's own answer, kept on purpose by the auth module (see PROTOCOL_500).
-          } else if (isAuth || !route.url.startsWith('/api/')) {
+          if (isAuth || !route.url.startsWith('/api/')) {
             expect(res.statusCode, `${where} → ${res.statusCode} ${res.body.slice(0, 200)}`).toBeLessThan(500);
           } else {
             expectNoServerError(res, where);

@@ -25,8 +25,15 @@ export const INLINE_ERRORS = new Set([
   'SessionRequired',
 ]);
 
-export const CONFIGURATION_MESSAGE =
-  'There is a problem with the server configuration. Check the server logs for more information.';
+/**
+ * A callbackUrl (query or cookie) that is neither http(s) nor a path. NextAuth fails the request with
+ * a 500 configuration message (INVALID_CALLBACK_URL_ERROR); the input is the client's, so Pipit
+ * answers 400 with that code. The next-auth client never sends such a URL.
+ */
+export const INVALID_CALLBACK_URL = {
+  code: 'INVALID_CALLBACK_URL_ERROR',
+  message: 'callbackUrl must be an http(s) URL or a path on this site.',
+} as const;
 
 export const unsupported = (method: string) => `Error: This action with HTTP ${method} is not supported by NextAuth.js`;
 

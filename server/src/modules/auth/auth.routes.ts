@@ -6,10 +6,10 @@ import { baseCookieOptions, cookieNames, newCsrfCookie, safeEqual, verifyCsrfCoo
 import { AppError } from '../../lib/errors.ts';
 import {
   actionOf,
-  CONFIGURATION_MESSAGE,
   field,
   HTML_ACTIONS,
   INLINE_ERRORS,
+  INVALID_CALLBACK_URL,
   isValidCallbackUrl,
   PROVIDER_ID,
   SPA_PAGE,
@@ -71,7 +71,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     if (request.method === 'GET' && HTML_ACTIONS.has(actionOf(request.url))) {
       return found(reply, `${SPA_PAGE}?error=Configuration`);
     }
-    return reply.code(500).send({ message: CONFIGURATION_MESSAGE });
+    // NextAuth answers 500 with its configuration message; the input is the client's, so: a coded 400.
+    return reply.code(400).send(INVALID_CALLBACK_URL);
   });
 
   /** Reuses a valid CSRF cookie or issues one, and settles the callback URL (cookie re-set when it changes). */
@@ -185,7 +186,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     const { provider } = request.params as { provider: string };
     if (provider !== PROVIDER_ID) return text(reply, 400, unsupported('GET'));
     init(request, reply);
-    return text(reply, 500, 'Error: Callback for provider type credentials not supported');
+    // NextAuth answers 500; a GET here is the client's mistake, so 400 (the client never sends it).
+    return text(reply, 400, 'Error: Callback for provider type credentials not supported');
   });
 
   // The client posts here only for oauth/email providers; for credentials NextAuth points back to its page.
