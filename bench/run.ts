@@ -318,24 +318,36 @@ async function webBudget(dataset: string, target: Target, options: Options) {
     dataDir: target === 'pg' ? path.join(options.runDir, 'data-pg') : pgliteDir(dataset),
     authSecret: randomBytes(32).toString('hex'),
   });
+  // Lighthouse scores vary from run to run: the run with the median score of three is kept.
   const lighthouse: LighthouseResult[] = [];
+  const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
   try {
     for (const preset of ['mobile', 'desktop'] as const) {
-      try {
-        const result = runLighthouse(`${server.url}/`, preset, path.join(options.runDir, `lighthouse-${preset}.json`));
-        console.log(
-          `\n== Lighthouse (${preset}) on Home: performance ${result.score}  ${JSON.stringify(result.metrics)}`,
-        );
-        lighthouse.push(result);
-      } catch (error) {
-        console.warn(`Lighthouse (${preset}) failed: ${(error as Error).message}`);
+      const results: LighthouseResult[] = [];
+      for (let i = 0; i < runs; i++) {
+        try {
+          const file = path.join(options.runDir, `lighthouse-${preset}-${i + 1}.json`);
+          results.push(runLighthouse(`${server.url}/`, preset, file));
+        } catch (error) {
+          console.warn(`Lighthouse (${preset}) failed: ${(error as Error).message}`);
+        }
       }
+      results.sort((a, b) => a.score - b.score);
+      const median = results[Math.floor(results.length / 2)];
+      if (!median) continue;
+      median.allScores = results.map((r) => r.score);
+      console.log(
+        `\n== Lighthouse (${preset}) on Home: performance ${median.score} (runs: ${median.allScores.join(', ')})  ${JSON.stringify(median.metrics)}`,
+      );
+      lighthouse.push(median);
     }
   } finally {
     await server.stop();
   }
   const requested = lighthouse[0]?.assetPaths ?? [];
   const budget = requested.length ? budgetOf(requested, 'lighthouse') : budgetOf(indexHtmlAssets(), 'index.html');
+  const firstPaint = lighthouse[0] ? budgetOf(lighthouse[0].beforeFcpPaths, 'lighthouse') : null;
+  budget.beforeFcp = firstPaint ? { jsGzip: firstPaint.jsGzip, cssGzip: firstPaint.cssGzip } : null;
   console.log(
     `== Home first visit: JS ${(budget.jsGzip / 1000).toFixed(1)} kB gzip, CSS ${(budget.cssGzip / 1000).toFixed(1)} kB gzip (${budget.source})`,
   );
@@ -346,7 +358,7 @@ async function machine() {
   let postgres = 'unknown';
   try {
     const db = await openTarget('full', 'pg').catch(() => openTarget('smoke', 'pg'));
-    postgres = (await db.query<{ v: string }>('SHOW server_version AS v'))[0]?.v ?? postgres;
+    postgres = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))[0]?.v ?? postgres;
     await db.close();
   } catch {}
   const pglite = JSON.parse(

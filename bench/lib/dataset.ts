@@ -214,8 +214,9 @@ export function generate(spec: DatasetSpec): Dataset {
     }
   }
 
-  // Posts: ids ascend with time; a fifth are replies, mostly to recent posts, more often to
-  // popular authors; a few top-level posts mention a popular account.
+  // Posts: ids ascend with time; a fifth are replies. Replies go to posts of the last few days,
+  // mostly to those of popular accounts (some collect hundreds); a few top-level posts mention a
+  // popular account.
   const rngPosts = Rng.stream(spec.seed, 'posts');
   const postAuthor = new Int32Array(P);
   const postParent = new Int32Array(P);
@@ -223,25 +224,41 @@ export function generate(spec: DatasetSpec): Dataset {
   const postAt = new Float64Array(P);
   const postReplyCount = new Int32Array(P);
   const postsCount = new Int32Array(U);
-  const replyDistance = Math.max(20, P / 200);
+  const isReply = new Uint8Array(P);
+  const replyWeight = new Float64Array(P);
   for (let i = 0; i < P; i++) {
     const author = activity.sample(rngPosts);
     postAuthor[i] = author + 1;
     postAt[i] = ANCHOR_MS - POST_WINDOW_MS + ((i + 0.1 + rngPosts.next() * 0.8) * POST_WINDOW_MS) / P;
     postsCount[author] = (postsCount[author] as number) + 1;
     if (i > 0 && rngPosts.next() < REPLY_SHARE) {
-      let parent = -1;
-      for (let attempt = 0; attempt < 4; attempt++) {
-        parent = Math.max(0, i - 1 - Math.floor(rngPosts.exp(replyDistance)));
-        const parentAuthor = (postAuthor[parent] as number) - 1;
-        if ((popularityRank[parentAuthor] as number) < U / 50 || rngPosts.next() < 0.35) break;
-      }
-      postParent[i] = parent + 1;
-      postReplyCount[parent] = (postReplyCount[parent] as number) + 1;
+      isReply[i] = 1;
     } else if (rngPosts.next() < MENTION_SHARE) {
       const mentioned = popularity.sample(rngPosts);
       if (mentioned !== author) postMention[i] = mentioned + 1;
     }
+    replyWeight[i] = (popularityWeight[author] as number) * rngPosts.logNormal(1) * (isReply[i] ? 0.2 : 1);
+  }
+  // One weighted table per block of ~1% of the posts (a few days): a reply picks its parent in
+  // its own block or the one before, among posts that already exist.
+  const block = Math.max(1000, Math.ceil(P / 100));
+  const blocks: AliasTable[] = [];
+  for (let start = 0; start < P; start += block) {
+    blocks.push(new AliasTable(replyWeight.subarray(start, Math.min(P, start + block))));
+  }
+  for (let i = 1; i < P; i++) {
+    if (!isReply[i]) continue;
+    let parent = -1;
+    const b = Math.floor(i / block);
+    for (let attempt = 0; attempt < 10 && parent < 0; attempt++) {
+      const pick = rngPosts.next() < 0.5 ? b : b - 1;
+      if (pick < 0) continue;
+      const candidate = pick * block + (blocks[pick] as AliasTable).sample(rngPosts);
+      if (candidate < i) parent = candidate;
+    }
+    if (parent < 0) parent = Math.max(0, i - 1 - rngPosts.int(Math.min(i, 50)));
+    postParent[i] = parent + 1;
+    postReplyCount[parent] = (postReplyCount[parent] as number) + 1;
   }
 
   // Likes: posts by popular authors (and some lucky posts) collect most; likers are distinct per post.

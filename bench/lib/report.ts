@@ -246,7 +246,11 @@ export function writeMarkdown(r: RunResult): string {
       parts.push(
         `Lighthouse ${l.preset}: performance ${l.score}; ${Object.entries(l.metrics)
           .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}`,
+          .join(', ')}; estimated savings (ms): ${
+          Object.entries(l.opportunities ?? {})
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ') || 'none'
+        }`,
       );
     }
   }

@@ -41,6 +41,8 @@ export interface Budget {
   assets: Asset[];
   /** Where the list of files came from: the requests Lighthouse saw, or index.html alone. */
   source: 'lighthouse' | 'index.html';
+  /** Only what was requested before the first contentful paint (the rest is prefetched). */
+  beforeFcp?: { jsGzip: number; cssGzip: number } | null;
 }
 
 function assetFor(urlPath: string): Asset | null {
@@ -77,6 +79,12 @@ export interface LighthouseResult {
   metrics: Record<string, number>;
   /** Same-origin paths of the scripts and stylesheets the page requested. */
   assetPaths: string[];
+  /** The same, limited to requests that started before the first contentful paint (observed). */
+  beforeFcpPaths: string[];
+  /** Every run's score, when several were run (this one is the median). */
+  allScores?: number[];
+  /** What Lighthouse says would help most: audit id → estimated LCP saving (ms). */
+  opportunities: Record<string, number>;
   reportFile: string;
 }
 
@@ -105,16 +113,36 @@ export function runLighthouse(url: string, preset: 'mobile' | 'desktop', reportF
   if (result.status !== 0) throw new Error(`lighthouse exited with ${result.status ?? result.signal}`);
   const lhr = JSON.parse(readFileSync(reportFile, 'utf8')) as {
     categories: { performance: { score: number | null } };
-    audits: Record<string, { numericValue?: number; details?: { items?: { url: string; resourceType?: string }[] } }>;
+    audits: Record<
+      string,
+      {
+        numericValue?: number;
+        score?: number | null;
+        metricSavings?: Record<string, number>;
+        details?: { items?: { url: string; resourceType?: string; networkRequestTime?: number }[] };
+      }
+    >;
   };
   const metric = (id: string) => Math.round((lhr.audits[id]?.numericValue ?? Number.NaN) * 1000) / 1000;
   const origin = new URL(url).origin;
-  const assetPaths = (lhr.audits['network-requests']?.details?.items ?? [])
+  const assets = (lhr.audits['network-requests']?.details?.items ?? [])
     .filter((item) => item.resourceType === 'Script' || item.resourceType === 'Stylesheet')
-    .filter((item) => item.url.startsWith(origin))
+    .filter((item) => item.url.startsWith(origin));
+  const assetPaths = assets.map((item) => new URL(item.url).pathname);
+  // What the page needed for its first paint, as opposed to chunks it fetched afterwards (prefetch).
+  const observed = (lhr.audits.metrics?.details?.items?.[0] ?? {}) as { observedFirstContentfulPaint?: number };
+  const fcpAt = observed.observedFirstContentfulPaint ?? Number.POSITIVE_INFINITY;
+  const beforeFcpPaths = assets
+    .filter((item) => (item.networkRequestTime ?? 0) <= fcpAt)
     .map((item) => new URL(item.url).pathname);
+  const opportunities: Record<string, number> = {};
+  for (const [id, audit] of Object.entries(lhr.audits)) {
+    const saving = Math.max(audit.metricSavings?.LCP ?? 0, audit.metricSavings?.FCP ?? 0);
+    if (saving > 0 && (audit.score ?? 1) < 1) opportunities[id] = saving;
+  }
   return {
     preset,
+    opportunities,
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),
     metrics: {
       fcpMs: metric('first-contentful-paint'),
@@ -124,6 +152,7 @@ export function runLighthouse(url: string, preset: 'mobile' | 'desktop', reportF
       speedIndexMs: metric('speed-index'),
     },
     assetPaths,
+    beforeFcpPaths,
     reportFile,
   };
 }
