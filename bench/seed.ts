@@ -191,7 +191,11 @@ async function main() {
   console.log(`\nbench:seed done in ${formatMs(performance.now() - started)}`);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // A lingering handle (a keep-alive socket, a pool) must not keep a finished run alive.
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
