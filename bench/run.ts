@@ -32,8 +32,16 @@ import {
   resolveTargets,
   type Target,
 } from './lib/options.ts';
-import { printReport, type RunResult, type ScenarioResult, type TargetResult, writeMarkdown } from './lib/report.ts';
-import { buildScenarios } from './lib/scenarios.ts';
+import {
+  type CurveResult,
+  type CurveSide,
+  printReport,
+  type RunResult,
+  type ScenarioResult,
+  type TargetResult,
+  writeMarkdown,
+} from './lib/report.ts';
+import { buildScenarios, type Scenario } from './lib/scenarios.ts';
 import { CpuMeter, freePort, type RunningServer, startServer } from './lib/server.ts';
 import { budgetOf, ensureWebBuild, indexHtmlAssets, type LighthouseResult, runLighthouse } from './lib/web.ts';
 import type { Manifest } from './seed.ts';
@@ -292,24 +300,58 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
   };
 }
 
-/** Following-timeline latency on the small twin of the data set (same people and follows, fewer posts). */
-async function scaleCurve(curveDataset: string, options: Options) {
-  const manifest = readManifest(curveDataset, 'pg');
-  const authSecret = randomBytes(32).toString('hex');
-  const server = await startServer({
-    databaseUrl: pgUrl(curveDataset),
-    dataDir: path.join(options.runDir, 'data-pg-curve'),
-    authSecret,
-  });
+/**
+ * Following-timeline latency on the data set and on its small twin (same people and follows,
+ * 1% of the posts). Both servers run side by side and the loads alternate, three rounds each, so
+ * that other work on the machine weighs on both alike; the medians of the rounds are compared.
+ */
+async function scaleCurve(bigDataset: string, smallDataset: string, options: Options): Promise<CurveResult> {
+  const sides = [] as { dataset: string; manifest: Manifest; server: RunningServer; secret: string }[];
   try {
-    const following = buildScenarios({ manifest, authSecret, deepCursor: '' }).find((s) => s.name === 'following')!;
-    const stat = await runLoad(server.url, (client) => following.requests(client), options.load);
+    for (const dataset of [bigDataset, smallDataset]) {
+      const manifest = readManifest(dataset, 'pg');
+      const secret = randomBytes(32).toString('hex');
+      const server = await startServer({
+        databaseUrl: pgUrl(dataset),
+        dataDir: path.join(options.runDir, `data-pg-${dataset}`),
+        authSecret: secret,
+      });
+      sides.push({ dataset, manifest, server, secret });
+    }
+    const rounds: Record<string, LoadStat[]> = { [bigDataset]: [], [smallDataset]: [] };
+    for (let round = 0; round < 3; round++) {
+      for (const side of sides) {
+        const scenarios = buildScenarios({ manifest: side.manifest, authSecret: side.secret, deepCursor: '' });
+        const following = scenarios.find((s) => s.name === 'following') as Scenario;
+        const { probe, perRequest } = cpuProbe(side.server.pid, backendPids(side.dataset, 'pg'));
+        const stat = await runLoad(side.server.url, (client) => following.requests(client), options.load, probe);
+        rounds[side.dataset]?.push({ ...stat, cpu: perRequest(stat) });
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+    const summarise = (dataset: string): CurveSide => {
+      const stats = rounds[dataset] ?? [];
+      const side = sides.find((s) => s.dataset === dataset) as (typeof sides)[number];
+      return {
+        dataset,
+        posts: side.manifest.counts.posts,
+        p50: median(stats.map((s) => s.p50)),
+        mean: median(stats.map((s) => s.mean)),
+        p99: median(stats.map((s) => s.p99)),
+        rps: median(stats.map((s) => s.rps)),
+        dbCpuMs: median(stats.map((s) => s.cpu?.dbMs ?? 0)),
+        serverCpuMs: median(stats.map((s) => s.cpu?.serverMs ?? 0)),
+        rounds: stats.map((s) => ({ p50: s.p50, mean: s.mean, rps: s.rps })),
+      };
+    };
+    const big = summarise(bigDataset);
+    const small = summarise(smallDataset);
     console.log(
-      `\n== scale curve: Following on ${curveDataset} (${manifest.counts.posts} posts): p50 ${stat.p50} ms, ${stat.rps.toFixed(0)} req/s`,
+      `\n== scale curve, Following: ${big.posts} posts p50 ${big.p50} ms (mean ${big.mean.toFixed(2)}), ${small.posts} posts p50 ${small.p50} ms (mean ${small.mean.toFixed(2)})`,
     );
-    return { dataset: curveDataset, posts: manifest.counts.posts, ...stat };
+    return { big, small, ratio: big.p50 / small.p50, meanRatio: big.mean / small.mean };
   } finally {
-    await server.stop();
+    for (const side of sides) await side.server.stop();
   }
 }
 
@@ -431,14 +473,17 @@ async function main() {
     curve: null,
     web: null,
   };
-  for (const target of targets) result.targets.push(await benchTarget(main.name, target, options));
-  const pg = result.targets.find((t) => t.target === 'pg');
-  if (pg && args.get('no-curve') !== 'true' && (!options.only || options.only.has('following'))) {
-    const big = pg.scenarios.find((s) => s.name === 'following');
-    const small = await scaleCurve(curve.name, options);
-    if (big) result.curve = { small, bigPosts: pg.counts.posts, bigP50: big.p50, ratio: big.p50 / small.p50 };
+  // `--only curve` runs the scale curve alone.
+  const curveOnly = options.only?.size === 1 && options.only.has('curve');
+  if (!curveOnly) {
+    for (const target of targets) result.targets.push(await benchTarget(main.name, target, options));
   }
-  if (args.get('no-web') !== 'true') result.web = await webBudget(main.name, targets[0] as Target, options);
+  const wantsCurve = !options.only || options.only.has('following') || options.only.has('curve');
+  if (targets.includes('pg') && args.get('no-curve') !== 'true' && wantsCurve) {
+    result.curve = await scaleCurve(main.name, curve.name, options);
+  }
+  if (args.get('no-web') !== 'true' && !curveOnly)
+    result.web = await webBudget(main.name, targets[0] as Target, options);
 
   writeFileSync(path.join(runDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(path.join(RESULTS_DIR, `latest-${scale.name}.json`), `${JSON.stringify(result, null, 2)}\n`);

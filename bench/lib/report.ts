@@ -25,6 +25,27 @@ export interface TargetResult {
   scenarios: ScenarioResult[];
 }
 
+export interface CurveSide {
+  dataset: string;
+  posts: number;
+  /** Medians over the rounds. */
+  p50: number;
+  mean: number;
+  p99: number;
+  rps: number;
+  dbCpuMs: number;
+  serverCpuMs: number;
+  rounds: { p50: number; mean: number; rps: number }[];
+}
+
+export interface CurveResult {
+  big: CurveSide;
+  small: CurveSide;
+  /** big p50 / small p50 (autocannon's p50 is in whole ms). */
+  ratio: number;
+  meanRatio: number;
+}
+
 export interface RunResult {
   date: string;
   scale: string;
@@ -35,12 +56,7 @@ export interface RunResult {
   machine: Record<string, string | number>;
   loadAvgAtStart: number;
   targets: TargetResult[];
-  curve: {
-    small: LoadStat & { dataset: string; posts: number };
-    bigPosts: number;
-    bigP50: number;
-    ratio: number;
-  } | null;
+  curve: CurveResult | null;
   web: { budget: Budget; lighthouse: LighthouseResult[]; dataset: string } | null;
 }
 
@@ -164,9 +180,9 @@ export function checks(r: RunResult): Check[] {
   }
   if (r.curve) {
     out.push({
-      what: `Following p50, ${n0(r.curve.bigPosts)} vs ${n0(r.curve.small.posts)} posts`,
+      what: `Following p50, ${n0(r.curve.big.posts)} vs ${n0(r.curve.small.posts)} posts`,
       goal: '≤ 1.5×',
-      measured: `${ms(r.curve.bigP50)} / ${ms(r.curve.small.p50)} ms = ${x(r.curve.ratio)}`,
+      measured: `${ms(r.curve.big.p50)} / ${ms(r.curve.small.p50)} ms = ${x(r.curve.ratio)} (means: ${x(r.curve.meanRatio)})`,
       pass: r.curve.ratio <= 1.5,
     });
   }
@@ -231,14 +247,30 @@ export function writeMarkdown(r: RunResult): string {
     );
   }
   if (r.curve) {
+    const row = (c: CurveSide) => [
+      n0(c.posts),
+      ms(c.p50),
+      ms(c.mean),
+      ms(c.p99),
+      n0(c.rps),
+      cpu(c.serverCpuMs),
+      cpu(c.dbCpuMs),
+      c.rounds.map((round) => `${ms(round.p50)}`).join(' / '),
+    ];
     parts.push(
-      `### Scale curve (PostgreSQL, Following first page)\n\n${table(
-        ['posts', 'p50 ms', 'p99 ms', 'req/s'],
+      `### Scale curve (PostgreSQL, Following first page; both servers side by side, 3 alternating rounds, medians)\n\n${table(
         [
-          [n0(r.curve.small.posts), ms(r.curve.small.p50), ms(r.curve.small.p99), n0(r.curve.small.rps)],
-          [n0(r.curve.bigPosts), ms(r.curve.bigP50), '', ''],
+          'posts',
+          'p50 ms',
+          'mean ms',
+          'p99 ms',
+          'req/s',
+          'CPU ms/req: node',
+          'CPU ms/req: PostgreSQL',
+          'p50 per round',
         ],
-      )}\n\nRatio of medians: ${x(r.curve.ratio)}`,
+        [row(r.curve.small), row(r.curve.big)],
+      )}\n\nRatio of medians: ${x(r.curve.ratio)}; of means: ${x(r.curve.meanRatio)}`,
     );
   }
   if (r.web) {
