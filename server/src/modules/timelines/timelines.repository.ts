@@ -14,10 +14,18 @@ export function findEveryonePage(db: Executor, viewerId: number | null, cursor: 
  *
  * `author_id IN (followees) ORDER BY created_at DESC LIMIT n` has no good plan at scale: walking
  * posts_created_at_id_idx backwards filters out nearly every row when the followed people post
- * little, and fetching every post of every followee sorts them all. Instead, for each followed
- * author (and the viewer), a LATERAL subquery takes at most `limit + 1` posts past the cursor from
- * posts_author_created_at_id_idx; the newest `limit + 1` of those are the page. The work is bounded
- * by (people followed + 1) × (limit + 1) index entries, whatever the size of the posts table.
+ * little, and fetching every post of every followee sorts them all. Instead it reads
+ * posts_author_created_at_id_idx per followed author (and the viewer), in two steps:
+ *
+ * 1. `newest`: each author's newest post past the cursor (one index entry each). The n-th newest of
+ *    those times, T, bounds the page from below: n authors have a post at T or later, so the n
+ *    newest posts overall are all at T or later.
+ * 2. Only the authors whose newest post is at T or later (about n of them) are read again, for
+ *    their posts not older than T, at most n each; the newest n of those are the page.
+ *
+ * So the cost is one index probe per followed person plus about n more, instead of n entries per
+ * followed person (measured on 1M posts: 2.3 → 1.9 ms following 200 people, 12.8 → 8.4 ms
+ * following 1,500; docs/performance.md).
  */
 export async function findFollowingPage(
   db: Executor,
@@ -28,16 +36,34 @@ export async function findFollowingPage(
   const n = limit + 1;
   const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
   const pageIds = sql`
-    select f.id from (
+    with authors as (
       select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
       union all select ${viewerId}::bigint
-    ) a
+    ),
+    newest as materialized (
+      select a.author_id, latest.created_at from authors a
+      cross join lateral (
+        select p.created_at from ${posts} p
+        where p.author_id = a.author_id ${past}
+        order by p.created_at desc, p.id desc
+        limit 1
+      ) latest
+    ),
+    bound as (
+      select coalesce(
+        (select created_at from newest order by created_at desc offset ${n - 1} limit 1),
+        '-infinity'::timestamptz
+      ) as t
+    )
+    select f.id from newest w
+    cross join bound
     cross join lateral (
       select p.id, p.created_at from ${posts} p
-      where p.author_id = a.author_id ${past}
+      where p.author_id = w.author_id ${past} and p.created_at >= bound.t
       order by p.created_at desc, p.id desc
       limit ${n}
     ) f
+    where w.created_at >= bound.t
     order by f.created_at desc, f.id desc
     limit ${n}`;
   return db
