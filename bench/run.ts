@@ -4,7 +4,8 @@
 // 127.0.0.1) on the seeded data sets, with their floors (a bare node:http server answering the same
 // bytes, and the same statements replayed through the bare driver), the scale curve, and the web
 // budget. Writes bench/results/*.json and *.md, and prints the tables.
-// Env: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_FLOOR_DURATION (s, 5), BENCH_CONNECTIONS (10).
+// Env: BENCH_DURATION (s, full 10), BENCH_WARMUP (s, 2), BENCH_FLOOR_DURATION (s, 5), BENCH_CONNECTIONS (10),
+// BENCH_LIGHTHOUSE_RUNS (3; 0 takes the file list from index.html alone), BENCH_WAIT_IDLE (load average).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -62,17 +63,21 @@ function readManifest(dataset: string, target: Target): Manifest {
 }
 
 /** Deletes what the write scenarios and the INSERT floor added, so the next run sees the seeded data. */
-async function removeBenchmarkWrites(dataset: string, target: Target, manifest: Manifest) {
+async function removeBenchmarkWrites(exec: (sql: string) => Promise<unknown>, manifest: Manifest) {
+  const ids = manifest.members.map((m) => m.userId).join(',');
+  await exec(`DELETE FROM posts WHERE id > ${manifest.spec.posts}`);
+  await exec(
+    `UPDATE users u SET posts_count = (SELECT count(*) FROM posts p WHERE p.author_id = u.id) WHERE u.id IN (${ids})`,
+  );
+  // Without it the dead index entries at the newest end of the posts indexes slow the next
+  // run's planning and scans (get_actual_variable_range walks them): not a steady state.
+  await exec('VACUUM (ANALYZE) posts, users, likes, notifications');
+}
+
+async function removeBenchmarkWritesFrom(dataset: string, target: Target, manifest: Manifest) {
   const db = await openTarget(dataset, target);
   try {
-    const ids = manifest.members.map((m) => m.userId).join(',');
-    await db.exec(`DELETE FROM posts WHERE id > ${manifest.spec.posts}`);
-    await db.exec(
-      `UPDATE users u SET posts_count = (SELECT count(*) FROM posts p WHERE p.author_id = u.id) WHERE u.id IN (${ids})`,
-    );
-    // Without it the dead index entries at the newest end of the posts indexes slow the next
-    // run's planning and scans (get_actual_variable_range walks them): not a steady state.
-    await db.exec('VACUUM (ANALYZE) posts, users, likes, notifications');
+    await removeBenchmarkWrites((sql) => db.exec(sql), manifest);
   } finally {
     await db.close();
   }
@@ -187,6 +192,8 @@ async function bareFloor(server: RunningServer, load: LoadOptions, runDir: strin
 interface Options {
   load: LoadOptions;
   floorDurationS: number;
+  lighthouseRuns: number;
+  curveRounds: number;
   only: Set<string> | null;
   cpuProf: boolean;
   runDir: string;
@@ -239,10 +246,10 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
       rawByScenario.set(scenario.name, await inProcess.replay(list, connections, options.floorDurationS, dbPids));
     }
     rawByScenario.set('everyone', rawEveryone);
+    await removeBenchmarkWrites((sql) => inProcess.query(sql), manifest);
   } finally {
     await inProcess.close();
   }
-  await removeBenchmarkWrites(dataset, target, manifest);
 
   // 2. The real server.
   const server = await startServer({
@@ -288,7 +295,7 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
   } finally {
     await server.stop();
   }
-  await removeBenchmarkWrites(dataset, target, manifest);
+  await removeBenchmarkWritesFrom(dataset, target, manifest);
   return {
     target,
     dataset,
@@ -302,7 +309,7 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
 
 /**
  * Following-timeline latency on the data set and on its small twin (same people and follows,
- * 1% of the posts). Both servers run side by side and the loads alternate, three rounds each, so
+ * 1% of the posts). Both servers run side by side and the loads alternate (three rounds on the full scale), so
  * that other work on the machine weighs on both alike; the medians of the rounds are compared.
  */
 async function scaleCurve(bigDataset: string, smallDataset: string, options: Options): Promise<CurveResult> {
@@ -319,7 +326,7 @@ async function scaleCurve(bigDataset: string, smallDataset: string, options: Opt
       sides.push({ dataset, manifest, server, secret });
     }
     const rounds: Record<string, LoadStat[]> = { [bigDataset]: [], [smallDataset]: [] };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < options.curveRounds; round++) {
       for (const side of sides) {
         const scenarios = buildScenarios({ manifest: side.manifest, authSecret: side.secret, deepCursor: '' });
         const following = scenarios.find((s) => s.name === 'following') as Scenario;
@@ -358,21 +365,24 @@ async function scaleCurve(bigDataset: string, smallDataset: string, options: Opt
 async function webBudget(dataset: string, target: Target, options: Options) {
   ensureWebBuild();
   const manifest = readManifest(dataset, target);
-  const server = await startServer({
-    databaseUrl: target === 'pg' ? pgUrl(dataset) : null,
-    dataDir: target === 'pg' ? path.join(options.runDir, 'data-pg') : pgliteDir(dataset),
-    authSecret: randomBytes(32).toString('hex'),
-  });
   // Lighthouse scores vary from run to run: the run with the median score of three is kept.
   const lighthouse: LighthouseResult[] = [];
-  const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
+  const runs = options.lighthouseRuns;
+  const server =
+    runs > 0
+      ? await startServer({
+          databaseUrl: target === 'pg' ? pgUrl(dataset) : null,
+          dataDir: target === 'pg' ? path.join(options.runDir, 'data-pg') : pgliteDir(dataset),
+          authSecret: randomBytes(32).toString('hex'),
+        })
+      : null;
   try {
     for (const preset of ['mobile', 'desktop'] as const) {
       const results: LighthouseResult[] = [];
       for (let i = 0; i < runs; i++) {
         try {
           const file = path.join(options.runDir, `lighthouse-${preset}-${i + 1}.json`);
-          results.push(runLighthouse(`${server.url}/`, preset, file));
+          if (server) results.push(runLighthouse(`${server.url}/`, preset, file));
         } catch (error) {
           console.warn(`Lighthouse (${preset}) failed: ${(error as Error).message}`);
         }
@@ -387,7 +397,7 @@ async function webBudget(dataset: string, target: Target, options: Options) {
       lighthouse.push(median);
     }
   } finally {
-    await server.stop();
+    await server?.stop();
   }
   const requested = lighthouse[0]?.assetPaths ?? [];
   const budget = requested.length ? budgetOf(requested, 'lighthouse') : budgetOf(indexHtmlAssets(), 'index.html');
@@ -446,10 +456,12 @@ async function main() {
   const options: Options = {
     load: {
       connections: envNumber('BENCH_CONNECTIONS', 10),
-      durationS: envNumber('BENCH_DURATION', 10),
-      warmupS: Number(process.env.BENCH_WARMUP ?? 2),
+      durationS: envNumber('BENCH_DURATION', scale.run.durationS),
+      warmupS: Number(process.env.BENCH_WARMUP ?? scale.run.warmupS),
     },
-    floorDurationS: envNumber('BENCH_FLOOR_DURATION', 5),
+    floorDurationS: envNumber('BENCH_FLOOR_DURATION', scale.run.floorDurationS),
+    lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? scale.run.lighthouseRuns),
+    curveRounds: scale.run.curveRounds,
     only: onlyList ? new Set(onlyList.split(',')) : null,
     cpuProf: args.get('cpu-prof') === 'true' || process.env.BENCH_CPU_PROF === '1',
     runDir,

@@ -15,11 +15,28 @@ export interface Scale {
   likes: number;
   /** Post count of the small data set of the scale curve (same users and follows). */
   curvePosts: number;
+  /** Run defaults (env BENCH_DURATION, BENCH_WARMUP, BENCH_FLOOR_DURATION, BENCH_LIGHTHOUSE_RUNS win). */
+  run: { durationS: number; warmupS: number; floorDurationS: number; lighthouseRuns: number; curveRounds: number };
 }
 
 export const SCALES: Record<string, Scale> = {
-  full: { name: 'full', users: 10_000, posts: 1_000_000, likes: 3_000_000, curvePosts: 10_000 },
-  smoke: { name: 'smoke', users: 1_000, posts: 20_000, likes: 60_000, curvePosts: 2_000 },
+  full: {
+    name: 'full',
+    users: 10_000,
+    posts: 1_000_000,
+    likes: 3_000_000,
+    curvePosts: 10_000,
+    run: { durationS: 10, warmupS: 2, floorDurationS: 5, lighthouseRuns: 3, curveRounds: 3 },
+  },
+  // A sanity check of the whole pipeline in about a minute; its figures mean little.
+  smoke: {
+    name: 'smoke',
+    users: 1_000,
+    posts: 20_000,
+    likes: 60_000,
+    curvePosts: 2_000,
+    run: { durationS: 1, warmupS: 0, floorDurationS: 0.25, lighthouseRuns: 0, curveRounds: 1 },
+  },
 };
 
 /** One concrete data set: a scale, or its small-posts twin for the scale curve. */

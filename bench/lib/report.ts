@@ -258,7 +258,7 @@ export function writeMarkdown(r: RunResult): string {
       c.rounds.map((round) => `${ms(round.p50)}`).join(' / '),
     ];
     parts.push(
-      `### Scale curve (PostgreSQL, Following first page; both servers side by side, 3 alternating rounds, medians)\n\n${table(
+      `### Scale curve (PostgreSQL, Following first page; both servers side by side, alternating rounds, medians)\n\n${table(
         [
           'posts',
           'p50 ms',
