@@ -1,31 +1,15 @@
 // The web budget: what a first visit to Home downloads (gzip), and Lighthouse on Home in the system Chromium.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildWebIfStale } from '../../scripts/web-build.mjs';
 import { ROOT_DIR } from './options.ts';
 
 const WEB_DIST = path.join(ROOT_DIR, 'web/dist');
-const WEB_SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
 /** Builds the web app (as `npm start` does) when its sources are newer than the build. */
 export function ensureWebBuild(): void {
-  const index = path.join(WEB_DIST, 'index.html');
-  const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
-  const sourcesAt = Math.max(...WEB_SOURCES.map((s) => newestMtime(path.join(ROOT_DIR, s))));
-  if (builtAt >= sourcesAt) return;
-  console.log('building the web app (npm run build -w web)…');
-  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT_DIR, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('web build failed');
+  buildWebIfStale();
 }
 
 export interface Asset {

@@ -2,12 +2,13 @@
  * Starts the real app the way people start it (`node scripts/start.mjs`): the built web app and the
  * API on one free 127.0.0.1 port, on a fresh embedded database in a temporary directory.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildWebIfStale } from '../../scripts/web-build.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -17,26 +18,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-const WEB_SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
-
-function newestMtime(target: string): number {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-/** Builds the web app when its sources are newer than the build (the same rule as start.mjs). */
+/** Builds the web app when its sources are newer than the build (the rule `npm start` uses). */
 export function buildWebIfNeeded(): void {
-  const built = path.join(ROOT, 'web/dist/index.html');
-  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
-  const sourcesAt = Math.max(...WEB_SOURCES.map((s) => newestMtime(path.join(ROOT, s))));
-  if (builtAt && builtAt >= sourcesAt) return;
-  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`npm run build -w web failed (exit ${build.status})`);
-  if (!existsSync(built)) throw new Error('web/dist/index.html is missing after the build');
+  buildWebIfStale();
 }
 
 /**
