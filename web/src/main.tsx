@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { prefetchModals } from './app/modal-host.tsx';
 import { AppProviders } from './app/providers.tsx';
-import { createRouter, prefetchPages } from './app/router.tsx';
+import { createRouter } from './app/router.tsx';
 import { createQueryClient } from './lib/query-client.ts';
 import './index.css';
 
@@ -18,5 +18,4 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-prefetchPages();
 prefetchModals();

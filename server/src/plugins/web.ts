@@ -20,6 +20,8 @@ export const webPlugin = fp(async (app: FastifyInstance, { config }: { config: C
       root: dist,
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz beside each text file; they go out as they are.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header('Cache-Control', 'public, max-age=31536000, immutable');

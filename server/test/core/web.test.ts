@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.ts';
 
@@ -8,6 +9,10 @@ const dist = mkdtempSync(path.join(tmpdir(), 'pipit-web-'));
 mkdirSync(path.join(dist, 'assets'));
 writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Pipit</title><div id="root"></div>');
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+// What the web build's precompress step writes beside each text file.
+writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log("app")'));
+writeFileSync(path.join(dist, 'assets', 'index-abc123.js.gz'), gzipSync('console.log("app")'));
+writeFileSync(path.join(dist, 'index.html.gz'), gzipSync(readFileSync(path.join(dist, 'index.html'))));
 
 describe('the web app on the API origin', () => {
   const ctx = useTestApp({ webDist: dist });
@@ -29,6 +34,39 @@ describe('the web app on the API origin', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('javascript');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the pre-compressed file the browser accepts, with the same caching', async () => {
+    const br = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("app")');
+
+    const gz = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+
+    const plain = await ctx.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log("app")');
+  });
+
+  it('sends the app for a deep link compressed too', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/posts/7', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(gunzipSync(res.rawPayload).toString()).toContain('<div id="root">');
   });
 
   it.each(['/assets/index-gone.js', '/favicon.ico', '/users/1/avatar.png'])(

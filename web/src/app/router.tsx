@@ -1,10 +1,10 @@
 import { lazy } from 'react';
 import { createBrowserRouter, isRouteErrorResponse, useRouteError } from 'react-router';
-import { whenIdle } from '../lib/when-idle.ts';
 import { RootLayout } from './layout/root-layout.tsx';
 
-// One chunk per page: a first visit loads only the shell and the page it asked for; the other
-// pages are fetched once the browser is idle, so moving around never waits for a chunk.
+// One chunk per page (1–2 kB gzip each): a first visit loads only the shell and the page it asked
+// for, and the others when someone goes there. Prefetching them all when idle cost ~18 kB on every
+// first visit (bench/README.md, web budget).
 const pages = {
   home: () => import('./routes/home.tsx'),
   notifications: () => import('./routes/notifications.tsx'),
@@ -19,13 +19,6 @@ const UserPage = lazy(() => pages.user().then((m) => ({ default: m.UserPage })))
 const PostPage = lazy(() => pages.post().then((m) => ({ default: m.PostPage })));
 const HashtagPage = lazy(() => pages.hashtag().then((m) => ({ default: m.HashtagPage })));
 const NotFoundPage = lazy(() => pages.notFound().then((m) => ({ default: m.NotFoundPage })));
-
-/** Loads every page's chunk in the background (after the first page is on screen). */
-export function prefetchPages() {
-  whenIdle(() => {
-    for (const page of Object.values(pages)) page().catch(() => {});
-  });
-}
 
 /** A render error or a page chunk that no longer exists (a deploy happened): offer a reload. */
 function AppError() {
