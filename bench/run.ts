@@ -44,7 +44,15 @@ import {
 } from './lib/report.ts';
 import { buildScenarios, type Scenario } from './lib/scenarios.ts';
 import { CpuMeter, freePort, type RunningServer, startServer } from './lib/server.ts';
-import { budgetOf, ensureWebBuild, indexHtmlAssets, type LighthouseResult, runLighthouse } from './lib/web.ts';
+import {
+  type Budget,
+  budgetFromServer,
+  budgetOf,
+  ensureWebBuild,
+  indexHtmlAssets,
+  type LighthouseResult,
+  runLighthouse,
+} from './lib/web.ts';
 import type { Manifest } from './seed.ts';
 
 const DAY = 86_400_000;
@@ -368,6 +376,7 @@ async function webBudget(dataset: string, target: Target, options: Options) {
   // Lighthouse scores vary from run to run: the run with the median score of three is kept.
   const lighthouse: LighthouseResult[] = [];
   const runs = options.lighthouseRuns;
+  let budget: Budget;
   const server =
     runs > 0
       ? await startServer({
@@ -396,13 +405,17 @@ async function webBudget(dataset: string, target: Target, options: Options) {
       );
       lighthouse.push(median);
     }
+    const first = lighthouse[0];
+    budget =
+      server && first
+        ? await budgetFromServer(server.url, first.assetPaths, first.beforeFcpPaths)
+        : budgetOf(indexHtmlAssets(), 'index.html');
   } finally {
     await server?.stop();
   }
-  const requested = lighthouse[0]?.assetPaths ?? [];
-  const budget = requested.length ? budgetOf(requested, 'lighthouse') : budgetOf(indexHtmlAssets(), 'index.html');
-  const firstPaint = lighthouse[0] ? budgetOf(lighthouse[0].beforeFcpPaths, 'lighthouse') : null;
-  budget.beforeFcp = firstPaint ? { jsGzip: firstPaint.jsGzip, cssGzip: firstPaint.cssGzip } : null;
+  if (budget.missing?.length) {
+    console.warn(`web/dist changed during the run: ${budget.missing.length} requested files were gone`);
+  }
   console.log(
     `== Home first visit: JS ${(budget.jsGzip / 1000).toFixed(1)} kB gzip, CSS ${(budget.cssGzip / 1000).toFixed(1)} kB gzip (${budget.source})`,
   );
@@ -487,10 +500,11 @@ async function main() {
   };
   // `--only curve` runs the scale curve alone.
   const curveOnly = options.only?.size === 1 && options.only.has('curve');
-  if (!curveOnly) {
+  const webOnly = options.only?.size === 1 && options.only.has('web');
+  if (!curveOnly && !webOnly) {
     for (const target of targets) result.targets.push(await benchTarget(main.name, target, options));
   }
-  const wantsCurve = !options.only || options.only.has('following') || options.only.has('curve');
+  const wantsCurve = !webOnly && (!options.only || options.only.has('following') || options.only.has('curve'));
   if (targets.includes('pg') && args.get('no-curve') !== 'true' && wantsCurve) {
     result.curve = await scaleCurve(main.name, curve.name, options);
   }

@@ -275,6 +275,11 @@ export function writeMarkdown(r: RunResult): string {
   }
   if (r.web) {
     const rows = r.web.budget.assets.map((a) => [a.path, a.type, n0(a.bytes), n0(a.gzipBytes)]);
+    if (r.web.budget.missing?.length) {
+      parts.push(
+        `**Warning**: web/dist changed during the run; ${r.web.budget.missing.length} requested files were gone, the sums are short.`,
+      );
+    }
     parts.push(
       `### Web (Home, first visit; files from ${r.web.budget.source})\n\n${table(['file', 'type', 'bytes', 'gzip bytes'], rows)}`,
     );

@@ -27,6 +27,8 @@ export interface Budget {
   source: 'lighthouse' | 'index.html';
   /** Only what was requested before the first contentful paint (the rest is prefetched). */
   beforeFcp?: { jsGzip: number; cssGzip: number } | null;
+  /** Requested files the server no longer had (web/dist rebuilt during the run): the sums are short. */
+  missing?: string[];
 }
 
 function assetFor(urlPath: string): Asset | null {
@@ -36,6 +38,37 @@ function assetFor(urlPath: string): Asset | null {
   if (!type) return null;
   const bytes = readFileSync(file);
   return { path: urlPath, type, bytes: bytes.length, gzipBytes: gzipSync(bytes).length };
+}
+
+/**
+ * Gzip sizes of the scripts and stylesheets the page requested, fetched from the server that
+ * served them right after the Lighthouse run: web/dist may be rebuilt by someone else meanwhile.
+ */
+export async function budgetFromServer(baseUrl: string, urlPaths: string[], beforeFcpPaths: string[]): Promise<Budget> {
+  const assets: Asset[] = [];
+  const missing: string[] = [];
+  for (const urlPath of [...new Set(urlPaths)]) {
+    const type = urlPath.endsWith('.css') ? 'css' : urlPath.endsWith('.js') ? 'js' : null;
+    if (!type) continue;
+    const response = await fetch(`${baseUrl}${urlPath}`);
+    if (!response.ok) {
+      missing.push(urlPath);
+      continue;
+    }
+    const bytes = Buffer.from(await response.arrayBuffer());
+    assets.push({ path: urlPath, type, bytes: bytes.length, gzipBytes: gzipSync(bytes).length });
+  }
+  const sum = (list: Asset[], type: Asset['type']) =>
+    list.filter((a) => a.type === type).reduce((n, a) => n + a.gzipBytes, 0);
+  const early = assets.filter((a) => beforeFcpPaths.includes(a.path));
+  return {
+    jsGzip: sum(assets, 'js'),
+    cssGzip: sum(assets, 'css'),
+    assets,
+    source: 'lighthouse',
+    beforeFcp: { jsGzip: sum(early, 'js'), cssGzip: sum(early, 'css') },
+    missing,
+  };
 }
 
 /** Gzip sizes of the JS and CSS files among `urlPaths` (what the first visit requested). */
