@@ -1,5 +1,6 @@
 import { type CurrentUser, LIMITS } from '@pipit/contract';
 import { type FormEvent, useState } from 'react';
+import { PLACEHOLDER_IMAGE } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ImageUpload } from '../../../components/image-upload.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -54,7 +55,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
             label="Profile image"
             variant="avatar"
             value={profileImage}
-            placeholder="/images/placeholder.png"
+            placeholder={PLACEHOLDER_IMAGE}
             onChange={setProfileImage}
             disabled={busy}
           />
