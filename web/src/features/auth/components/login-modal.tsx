@@ -2,9 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
+import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { signIn } from '../../../lib/session.tsx';
 import { EmailField, isValidEmail } from './email-field.tsx';
+import { SwitchModalLink } from './switch-modal-link.tsx';
 
 /**
  * 'Login' → 'Sign In'. A failed sign-in is only logged to the console (the seed shows nothing);
@@ -49,17 +50,9 @@ export function LoginModal() {
           Sign In
         </Button>
       </form>
-      <p className="mt-8 text-center text-[15px] text-muted">
-        First time using Pipit?{' '}
-        <button
-          type="button"
-          onClick={() => openModal('register')}
-          disabled={busy}
-          className="font-medium text-accent hover:underline disabled:cursor-not-allowed disabled:opacity-50"
-        >
-          Create an account
-        </button>
-      </p>
+      <SwitchModalLink prompt="First time using Pipit?" to="register" disabled={busy}>
+        Create an account
+      </SwitchModalLink>
     </Modal>
   );
 }

@@ -9,6 +9,7 @@ import { signIn } from '../../../lib/session.tsx';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useRegister } from '../api/register.ts';
 import { EmailField, isValidEmail } from './email-field.tsx';
+import { SwitchModalLink } from './switch-modal-link.tsx';
 
 type Field = 'email' | 'name' | 'username' | 'password';
 
@@ -109,17 +110,9 @@ export function RegisterModal() {
           Register
         </Button>
       </form>
-      <p className="mt-8 text-center text-[15px] text-muted">
-        Already have an account?{' '}
-        <button
-          type="button"
-          onClick={() => openModal('login')}
-          disabled={busy}
-          className="font-medium text-accent hover:underline disabled:cursor-not-allowed disabled:opacity-50"
-        >
-          Sign In
-        </button>
-      </p>
+      <SwitchModalLink prompt="Already have an account?" to="login" disabled={busy}>
+        Sign In
+      </SwitchModalLink>
     </Modal>
   );
 }
