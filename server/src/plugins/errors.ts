@@ -2,51 +2,8 @@ import type { ApiError } from '@pipit/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseBadInput, isDatabaseUnavailable } from '../lib/db-errors.ts';
 import { AppError } from '../lib/errors.ts';
-
-/** Network and server-state errors from pg/PGlite that mean "the database is not answering". */
-const DB_DOWN_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-]);
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; cause?: unknown };
-  if (!e || typeof e !== 'object') return false;
-  if (e.code && DB_DOWN_CODES.has(e.code)) return true;
-  if (
-    typeof e.message === 'string' &&
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|PGlite is closed/i.test(
-      e.message,
-    )
-  ) {
-    return true;
-  }
-  return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
-}
-
-/**
- * PostgreSQL refusing a value the client sent: a NUL character or a byte sequence text cannot hold
- * (22021, 22P05). Input validation should stop these first; this keeps a miss a 400, not a 500.
- */
-const DB_BAD_INPUT_CODES = new Set(['22021', '22P05']);
-
-function isDatabaseBadInput(error: unknown): boolean {
-  const e = error as { code?: string; cause?: unknown };
-  if (!e || typeof e !== 'object') return false;
-  if (e.code && DB_BAD_INPUT_CODES.has(e.code)) return true;
-  return e.cause !== undefined && e.cause !== error && isDatabaseBadInput(e.cause);
-}
 
 function fieldOf(path: readonly PropertyKey[] | undefined): string {
   return (path ?? []).map(String).join('.') || 'body';

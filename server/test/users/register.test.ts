@@ -2,7 +2,8 @@ import { currentUser } from '@pipit/contract';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
-import { insertUser as insertUserRow, violatedUniqueConstraint } from '../../src/modules/users/users.repository.ts';
+import { violatedUniqueConstraint } from '../../src/lib/db-errors.ts';
+import { insertUser as insertUserRow } from '../../src/modules/users/users.repository.ts';
 import { insertUser, TestClient, useTestApp } from '../helpers/app.ts';
 
 const valid = { email: 'dana@example.com', password: 'a long enough pass', username: 'dana', name: 'Dana' };

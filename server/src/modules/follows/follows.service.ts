@@ -1,9 +1,10 @@
 import type { User } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
-import { AppError } from '../../lib/errors.ts';
+import { isForeignKeyViolation } from '../../lib/db-errors.ts';
+import { AppError, dbId, userNotFound } from '../../lib/errors.ts';
 import { deleteNotification, insertNotifications } from '../notifications/notifications.repository.ts';
-import { dbId, isForeignKeyViolation, type PageRequest, userNotFound } from '../posts/posts.service.ts';
+import type { PageRequest } from '../posts/posts.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';

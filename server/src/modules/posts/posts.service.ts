@@ -1,7 +1,8 @@
 import { type CreatePostBody, extractMentions, type Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
+import { isForeignKeyViolation } from '../../lib/db-errors.ts';
+import { dbId, forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import {
   deleteNotification,
   insertNotifications,
@@ -11,27 +12,8 @@ import type { SessionUser } from '../sessions/sessions.service.ts';
 import { toPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
 
-export const postNotFound = () => new AppError('NOT_FOUND', 'This post does not exist (or was deleted).');
-export const userNotFound = () => new AppError('NOT_FOUND', 'This user does not exist.');
-
-/** A wire id as a database id; ids beyond what the database can hold name nothing. */
-export function dbId(id: string, notFound: () => AppError): number {
-  const n = Number(id);
-  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
-  return n;
-}
-
 /** A row's page key: the microsecond time PostgreSQL rendered, and the id. */
 const keyOf = (row: repo.PostRow) => ({ t: row.cursorTime, id: row.id });
-
-/** A foreign key violation: what a racing delete of the referenced row looks like. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23503') return true;
-    if (e.cause === e) break;
-  }
-  return false;
-}
 
 export interface PageRequest {
   cursor?: string | undefined;

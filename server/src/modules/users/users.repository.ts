@@ -15,22 +15,6 @@ const usersId = sql.raw('"users"."id"');
 const lowerEmail = sql`lower(${users.email})`;
 const lowerUsername = sql`lower(${users.username})`;
 
-/**
- * The name of the unique constraint or index a failed statement violated (SQLSTATE 23505), or null.
- * Drizzle wraps driver errors, so the cause chain is searched.
- */
-export function violatedUniqueConstraint(error: unknown): string | null {
-  for (
-    let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    depth++
-  ) {
-    if (e.code === '23505') return e.constraint ?? '';
-    e = e.cause as typeof e;
-  }
-  return null;
-}
-
 export const USERS_EMAIL_KEY = 'users_email_lower_key';
 export const USERS_USERNAME_KEY = 'users_username_lower_key';
 

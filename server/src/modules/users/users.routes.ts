@@ -61,7 +61,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   );
 
   app.get(api.user(':id'), { schema: { params: idParams, response: { 200: user } } }, async (request) =>
-    users.profile(Number(request.params.id), request.viewer?.userId ?? null),
+    users.profile(request.params.id, request.viewer?.userId ?? null),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import type { CurrentUser, EditBody, RegisterBody, User, UserSummary } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import { AppError, invalid, unauthenticated } from '../../lib/errors.ts';
+import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
+import { AppError, dbId, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
 import { type ImageKind, isDataUrl, type MediaService } from '../media/media.service.ts';
 import { toCurrentUser, toUser, toUserSummary } from './users.pack.ts';
 import { hashPassword, isCommonPassword } from './users.passwords.ts';
@@ -11,7 +12,7 @@ const usernameTaken = () => new AppError('USERNAME_TAKEN', 'This username is tak
 
 /** A lost race on a unique index reads as the same 409 the check before it would have given. */
 function takenError(error: unknown): AppError | null {
-  const constraint = repo.violatedUniqueConstraint(error);
+  const constraint = violatedUniqueConstraint(error);
   if (constraint === repo.USERS_EMAIL_KEY) return emailTaken();
   if (constraint === repo.USERS_USERNAME_KEY) return usernameTaken();
   return null;
@@ -62,16 +63,17 @@ export class UsersService {
     return rows.map(toUserSummary);
   }
 
-  async profile(id: number, viewerId: number | null): Promise<User> {
+  async profile(wireId: string, viewerId: number | null): Promise<User> {
+    const id = dbId(wireId, userNotFound);
     const row = await repo.findUser(this.db, { id }, viewerId === id ? null : viewerId);
-    if (!row) throw new AppError('NOT_FOUND', 'No such user.');
+    if (!row) throw userNotFound();
     return toUser(row, row.isFollowing);
   }
 
   /** The profile an @mention points at (usernames are unique ignoring case). */
   async profileByUsername(username: string, viewerId: number | null): Promise<User> {
     const row = await repo.findUser(this.db, { username }, viewerId);
-    if (!row) throw new AppError('NOT_FOUND', 'No such user.');
+    if (!row) throw userNotFound();
     // Nobody follows themselves: the viewer's own profile says false, as by id.
     return toUser(row, row.id === viewerId ? false : row.isFollowing);
   }
