@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModalHost } from '../../../app/modal-host.tsx';
 import { openModal } from '../../../lib/modals.ts';
 import { useSession } from '../../../lib/session.tsx';
@@ -66,6 +66,24 @@ describe('Register modal', () => {
     });
     const order = server.calls.map((c) => `${c.method} ${c.path}`);
     expect(order.indexOf('POST /api/register')).toBeLessThan(order.indexOf('POST /api/auth/callback/credentials'));
+  });
+
+  it("still toasts 'Account created.' when the sign-in after registering fails, and opens Login", async () => {
+    mockFetch({
+      'POST /api/register': () => json(ALICE, 201),
+      'POST /api/auth/callback/credentials': () =>
+        json({ url: 'http://localhost/api/auth/error?error=CredentialsSignin&provider=credentials' }, 401),
+    });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const dialog = await openRegister();
+    const user = await fill(dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByText('Account created.')).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Create an account' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('status')).toHaveTextContent('unauthenticated');
+    expect(errors).toHaveBeenCalledWith('Sign-in after registering failed:', 'CredentialsSignin');
   });
 
   it("toasts 'Something went wrong.' when registering fails, stays open and says why under the field", async () => {
