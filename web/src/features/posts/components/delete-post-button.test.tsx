@@ -60,4 +60,23 @@ describe('deleting a post', () => {
     expect(screen.getByText('Delete me')).toBeInTheDocument();
     expect(server.callsTo('DELETE', '/api/posts/12')).toHaveLength(0);
   });
+
+  it('keeps the post and says so when the server refuses to delete it', async () => {
+    mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/1/posts': () => json({ items: [mine('12', 'Delete me')], nextCursor: null }),
+      'DELETE /api/posts/12': () => json({ code: 'INTERNAL_ERROR', message: 'Internal error' }, 500),
+    });
+    const user = userEvent.setup();
+    renderApp(<MyPosts />);
+    const card = (await screen.findByText('Delete me')).closest('article') as HTMLElement;
+    await user.click(await within(card).findByRole('button', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete post?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+
+    expect(await screen.findByText('Could not delete the post. Try again.')).toBeInTheDocument();
+    expect(screen.getByText('Delete me')).toBeInTheDocument();
+    expect(screen.queryByText('Your post was deleted')).not.toBeInTheDocument();
+    expect(within(confirm).getByRole('button', { name: 'Delete' })).toBeEnabled();
+  });
 });
