@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { cookieNames } from '../lib/auth-cookies.ts';
+import { baseCookieOptions, cookieNames } from '../lib/auth-cookies.ts';
 import { unauthenticated } from '../lib/errors.ts';
 import { SessionsService, type SessionUser } from '../modules/sessions/sessions.service.ts';
 
@@ -29,10 +29,19 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { config }: { confi
   app.decorate('sessions', new SessionsService(app.db, config.sessionMaxAgeMs));
   app.decorateRequest('viewer', null);
   app.decorateRequest('sessionToken', undefined);
-  app.addHook('preHandler', async (request) => {
+  const cookieOptions = { ...baseCookieOptions(config), encode: encodeURIComponent };
+  app.addHook('preHandler', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[names.session];
     request.sessionToken = token;
-    if (token) request.viewer = await app.sessions.resolve(token);
+    if (!token) return;
+    request.viewer = await app.sessions.resolve(token);
+    // Renewed on use, whatever the call (at most one UPDATE a day). /api/auth renews and re-sets
+    // the cookie in its own answers.
+    if (request.viewer && !request.url.startsWith('/api/auth/')) {
+      const before = request.viewer.expiresAt.getTime();
+      const expires = await app.sessions.touch(request.viewer);
+      if (expires.getTime() !== before) reply.setCookie(names.session, token, { ...cookieOptions, expires });
+    }
   });
 });

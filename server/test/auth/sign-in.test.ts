@@ -379,6 +379,23 @@ describe('credentials sign-in and database sessions', () => {
       expect(sessionCookie(res)!.expires.getTime()).toBe(Math.floor(expires / 1000) * 1000);
     });
 
+    it('any signed-in call renews it, not only GET session, and re-sets the cookie', async () => {
+      const { client } = await signedIn();
+      await ctx.db.db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() + 10 * DAY), renewedAt: new Date(Date.now() - 20 * DAY) });
+      const before = Date.now();
+      const res = await client.get('/api/current');
+      expect(res.statusCode).toBe(200);
+      const [row] = await sessionRows();
+      expect(row!.expiresAt.getTime()).toBeGreaterThanOrEqual(before + MAX_AGE);
+      expect(sessionCookie(res)!.expires.getTime()).toBe(Math.floor(row!.expiresAt.getTime() / 1000) * 1000);
+      // The next call, the same day, writes nothing and sends no cookie.
+      const again = await client.get('/api/current');
+      expect(sessionCookie(again)).toBeNull();
+      expect((await sessionRows())[0]!.renewedAt.getTime()).toBe(row!.renewedAt.getTime());
+    });
+
     it('within a day of the last renewal the stored expiry is kept (no write per request)', async () => {
       const { client } = await signedIn();
       const [before] = await sessionRows();
