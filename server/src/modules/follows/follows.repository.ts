@@ -2,39 +2,11 @@ import { and, desc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { follows, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
-import { type UserRow, userColumns } from '../users/users.pack.ts';
-
-/** A person's public columns, and whether the viewer follows them (a probe of the follows primary key). */
-function userViewColumns(viewerId: number | null) {
-  return {
-    ...userColumns,
-    isFollowing:
-      viewerId === null
-        ? sql<boolean>`false`
-        : // A scalar subquery probing the follows primary key once per row (EXISTS would let the planner
-          // hash everyone the viewer follows). Qualified by hand: Drizzle leaves columns unqualified
-          // when a query reads a single table.
-          sql<boolean>`coalesce((select true from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = "users"."id"), false)`,
-  };
-}
-
-export interface UserViewRow extends UserRow {
-  isFollowing: boolean;
-}
+import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 export interface FollowRow extends UserViewRow {
   /** When the follow happened (the page key, with the other person's id). */
   cursorTime: string;
-}
-
-export async function findUserView(db: Executor, viewerId: number | null, id: number): Promise<UserViewRow | null> {
-  const [row] = await db.select(userViewColumns(viewerId)).from(users).where(eq(users.id, id)).limit(1);
-  return row ?? null;
-}
-
-export async function userExists(db: Executor, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
-  return row !== undefined;
 }
 
 /** Adds the follow when the followee exists and the follow does not: true when a row was added. */

@@ -6,6 +6,7 @@ import { AppError, dbId, userNotFound } from '../../lib/errors.ts';
 import { deleteNotification, insertNotifications } from '../notifications/notifications.repository.ts';
 import type { PageRequest } from '../posts/posts.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
+import { findUser, userExists } from '../users/users.repository.ts';
 import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';
 
@@ -54,7 +55,7 @@ export class FollowsService {
     const userId = dbId(id, userNotFound);
     const cursor = decodeCursor(page.cursor);
     const rows = await repo.findFollowersPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
-    if (rows.length === 0 && !(await repo.userExists(this.db, userId))) throw userNotFound();
+    if (rows.length === 0 && !(await userExists(this.db, userId))) throw userNotFound();
     return toPage(rows, page.limit, keyOf, toUserView);
   }
 
@@ -63,12 +64,12 @@ export class FollowsService {
     const userId = dbId(id, userNotFound);
     const cursor = decodeCursor(page.cursor);
     const rows = await repo.findFollowingPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
-    if (rows.length === 0 && !(await repo.userExists(this.db, userId))) throw userNotFound();
+    if (rows.length === 0 && !(await userExists(this.db, userId))) throw userNotFound();
     return toPage(rows, page.limit, keyOf, toUserView);
   }
 
   private async profile(viewer: SessionUser, id: number): Promise<User> {
-    const row = await repo.findUserView(this.db, viewer.userId, id);
+    const row = await findUser(this.db, { id }, viewer.userId);
     if (!row) throw userNotFound();
     return toUserView(row);
   }

@@ -86,11 +86,6 @@ export async function findPostAuthor(db: Executor, id: number): Promise<number |
   return row?.authorId ?? null;
 }
 
-export async function userExists(db: Executor, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
-  return row !== undefined;
-}
-
 export async function postExists(db: Executor, id: number): Promise<boolean> {
   return (await findPostAuthor(db, id)) !== null;
 }

@@ -9,6 +9,7 @@ import {
   type NewNotification,
 } from '../notifications/notifications.repository.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
+import { userExists } from '../users/users.repository.ts';
 import { toPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
 
@@ -105,7 +106,7 @@ export class PostsService {
       page.limit,
     );
     // Only an empty page needs to tell "nobody" from "no posts".
-    if (rows.length === 0 && !(await repo.userExists(this.db, authorId))) throw userNotFound();
+    if (rows.length === 0 && !(await userExists(this.db, authorId))) throw userNotFound();
     return toPage(rows, page.limit, keyOf, toPost);
   }
 

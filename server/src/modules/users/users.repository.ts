@@ -1,6 +1,6 @@
 import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { follows, users } from '../../db/schema.ts';
 import {
   type CurrentUserRow,
   currentUserColumns,
@@ -62,18 +62,38 @@ export async function findCurrentUser(
   return row ?? null;
 }
 
-/** A person's public columns and whether `viewerId` follows them (a primary-key probe). */
+export interface UserViewRow extends UserRow {
+  isFollowing: boolean;
+}
+
+/**
+ * A person's public columns, and whether `viewerId` follows them: a scalar subquery probing the
+ * follows primary key once per row (as EXISTS the planner may hash everyone the viewer follows,
+ * which is slow on lists; docs/performance.md).
+ */
+export function userViewColumns(viewerId: number | null) {
+  return {
+    ...userColumns,
+    isFollowing:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`coalesce((select true from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = ${usersId}), false)`,
+  };
+}
+
+export async function userExists(db: Executor, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+  return row !== undefined;
+}
+
+/** A person, by id or username, as `viewerId` sees them. */
 export async function findUser(
   db: Executor,
   key: { id: number } | { username: string },
   viewerId: number | null,
-): Promise<(UserRow & { isFollowing: boolean }) | null> {
-  const isFollowing =
-    viewerId === null
-      ? sql<boolean>`false`
-      : sql<boolean>`exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = ${usersId})`;
+): Promise<UserViewRow | null> {
   const [row] = await db
-    .select({ ...userColumns, isFollowing })
+    .select(userViewColumns(viewerId))
     .from(users)
     // By username: the lower(username) unique index.
     .where('id' in key ? eq(users.id, key.id) : sql`lower(${users.username}) = ${key.username.toLowerCase()}`)
