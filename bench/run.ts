@@ -6,6 +6,7 @@
 // budget. Writes bench/results/*.json and *.md, and prints the tables.
 // Env: BENCH_DURATION (s, full 10), BENCH_WARMUP (s, 2), BENCH_FLOOR_DURATION (s, 5), BENCH_CONNECTIONS (10),
 // BENCH_LIGHTHOUSE_RUNS (3; 0 takes the file list from index.html alone), BENCH_WAIT_IDLE (load average).
+
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { api } from '@pipit/contract';
 import pg from 'pg';
+import { buildWebIfStale } from '../scripts/web-build.mjs';
 import { memberHeaders } from './lib/auth.ts';
 import { ANCHOR_MS } from './lib/dataset.ts';
 import { openTarget } from './lib/db.ts';
@@ -48,7 +50,6 @@ import {
   type Budget,
   budgetFromServer,
   budgetOf,
-  ensureWebBuild,
   indexHtmlAssets,
   type LighthouseResult,
   runLighthouse,
@@ -371,7 +372,7 @@ async function scaleCurve(bigDataset: string, smallDataset: string, options: Opt
 }
 
 async function webBudget(dataset: string, target: Target, options: Options) {
-  ensureWebBuild();
+  buildWebIfStale();
   const manifest = readManifest(dataset, target);
   // Lighthouse scores vary from run to run: the run with the median score of three is kept.
   const lighthouse: LighthouseResult[] = [];

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { buildWebIfStale } from '../scripts/web-build.mjs';
 import { ApiClient, person } from './support/api.ts';
 import {
   ARTIFACTS,
@@ -23,7 +24,7 @@ import {
   waitFor,
 } from './support/browser.ts';
 import { dataUrl, demoCover, demoPicture } from './support/images.ts';
-import { buildWebIfNeeded, ROOT, snapshotWebDist, startServer } from './support/server.ts';
+import { ROOT, snapshotWebDist, startServer } from './support/server.ts';
 
 const OUT = path.join(ROOT, 'docs/screenshots');
 
@@ -94,7 +95,7 @@ async function shot(page: Page, name: string, width: number) {
 }
 
 async function main() {
-  buildWebIfNeeded();
+  buildWebIfStale();
   mkdirSync(OUT, { recursive: true });
   const web = snapshotWebDist();
   const server = await startServer({ skipBuild: true, webDist: web.dir });

@@ -3,15 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildWebIfStale } from '../../scripts/web-build.mjs';
 import { ROOT_DIR } from './options.ts';
 
 const WEB_DIST = path.join(ROOT_DIR, 'web/dist');
-/** Builds the web app (as `npm start` does) when its sources are newer than the build. */
-export function ensureWebBuild(): void {
-  buildWebIfStale();
-}
-
 export interface Asset {
   path: string;
   type: 'js' | 'css';

@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { buildWebIfNeeded, snapshotWebDist } from './server.ts';
+import { buildWebIfStale } from '../../scripts/web-build.mjs';
+import { snapshotWebDist } from './server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,7 +22,7 @@ export default function setup(project: TestProject): () => void {
       `No Chromium at ${chromium}: install the system package (apt-get install chromium) or set CHROMIUM_PATH.`,
     );
   }
-  buildWebIfNeeded();
+  buildWebIfStale();
   const web = snapshotWebDist();
   project.provide('webDist', web.dir);
   return () => web.remove();

@@ -8,7 +8,6 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildWebIfStale } from '../../scripts/web-build.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -16,11 +15,6 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   stop(): Promise<void>;
-}
-
-/** Builds the web app when its sources are newer than the build (the rule `npm start` uses). */
-export function buildWebIfNeeded(): void {
-  buildWebIfStale();
 }
 
 /**
