@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { verify } from '@node-rs/argon2';
 import type { Database } from '../../db/client.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
+import { hashPassword } from '../users/users.passwords.ts';
 import * as repo from './auth.repository.ts';
 
 /** Nothing longer can belong to an account (PRODUCT.md §2); the cap also bounds the work per attempt. */
@@ -21,9 +22,9 @@ export class AuthService {
     private readonly dummyHash: string,
   ) {}
 
-  /** The dummy hash uses the library defaults, as registration does (users.passwords.ts). */
+  /** The dummy hash is made as registration makes hashes, so verifying it costs the same. */
   static async create(db: Database, sessions: SessionsService): Promise<AuthService> {
-    return new AuthService(db, sessions, await hash(randomBytes(32).toString('hex')));
+    return new AuthService(db, sessions, await hashPassword(randomBytes(32).toString('hex')));
   }
 
   /**
