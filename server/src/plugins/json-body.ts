@@ -45,7 +45,11 @@ type ContentTypeParserFn = (
   done: (error: Error | null, body?: unknown) => void,
 ) => void;
 
+/**
+ * Bodies are JSON only: Fastify's built-in parsers (its lenient JSON and text/plain) go, so any other
+ * type is a 415 everywhere. /api/auth registers its form parser in its own scope.
+ */
 export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJsonParser(app));
 });

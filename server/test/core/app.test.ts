@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TestClient, useTestApp } from '../helpers/app.ts';
+import { insertUser, TestClient, useTestApp } from '../helpers/app.ts';
 
 describe('app core', () => {
   const ctx = useTestApp();
@@ -30,6 +30,21 @@ describe('app core', () => {
     const res = await client.post('/api/posts', { text: 'hi' });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'CSRF_FAILED' });
+  });
+
+  it.each([
+    ['POST', '/api/posts'],
+    ['POST', '/api/register'],
+    ['PATCH', '/api/edit'],
+    ['POST', '/api/notifications/read'],
+  ] as const)('%s %s takes JSON only: text/plain and forms are 415 UNSUPPORTED_MEDIA_TYPE', async (method, url) => {
+    const alice = await insertUser(ctx.db, { username: 'alice' });
+    const client = await new TestClient(ctx).signInAs(alice.id);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await client.request(method, url, '{"text":"hi"}', { headers: { 'content-type': type } });
+      expect(res.statusCode, type).toBe(415);
+      expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
   });
 
   it('refuses a wrong CSRF token', async () => {

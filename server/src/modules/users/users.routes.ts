@@ -14,7 +14,6 @@ import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { cookieNames } from '../../lib/auth-cookies.ts';
 import { unauthenticated } from '../../lib/errors.ts';
-import { strictJsonParser } from '../../plugins/json-body.ts';
 import { requireViewer } from '../../plugins/session.ts';
 import { MediaService } from '../media/media.service.ts';
 import { createMediaStore } from '../media/media.store.ts';
@@ -30,12 +29,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   const users = new UsersService(app.db, new MediaService(createMediaStore(config)), config.publicUrl);
 
   const sessionCookie = cookieNames(config).session;
-
-  // These routes take JSON only (415 for anything else): Fastify's own text/plain parser and any
-  // form parser registered app-wide for /api/auth are dropped in this scope. JSON: the app's strict
-  // parser (UTF-8 only, poisoning refused; plugins/json-body.ts).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJsonParser(app));
 
   app.post(
     api.register,
