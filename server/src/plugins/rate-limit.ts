@@ -20,7 +20,7 @@ declare module 'fastify' {
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Limits of PRODUCT.md §2, configurable. Counters live in process memory (@fastify/rate-limit's
+ * Limits of docs/spec/product.md §2, configurable. Counters live in process memory (@fastify/rate-limit's
  * LRU store); with several processes, pass its `redis` option instead. The client IP is the
  * socket address unless TRUST_PROXY is set.
  */

@@ -1,6 +1,6 @@
 /**
  * The REAL, unmodified next-auth/react v4 client (next-auth@4.24.15) against the server over HTTP,
- * in a jsdom page, as auth-protocol.md §4 describes:
+ * in a jsdom page, as docs/spec/auth-protocol.md §4 describes:
  * - window/document/localStorage/navigator are globals BEFORE the import (the client decides
  *   browser vs server at import time);
  * - the page lives at the public URL (http://localhost:3999/feed), so the client fetches relative

@@ -1,6 +1,6 @@
 /**
  * The /api/auth endpoints that do not need an account: exact statuses, bodies, headers and cookies
- * of shared/spec/auth-protocol.md, over HTTP on a real database (http public URL).
+ * of docs/spec/auth-protocol.md, over HTTP on a real database (http public URL).
  */
 import { createHash } from 'node:crypto';
 import { api } from '@pipit/contract';

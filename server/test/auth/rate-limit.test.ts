@@ -1,5 +1,5 @@
 /**
- * Sign-in limits of PRODUCT.md §2: 25 attempts / 5 min per IP and 25 / hour per account, answered
+ * Sign-in limits of docs/spec/product.md §2: 25 attempts / 5 min per IP and 25 / hour per account, answered
  * 429 with Retry-After. Counters live in the app, which is built once per file: every test uses
  * its own IPs and emails.
  */

@@ -3,7 +3,7 @@
  * cost ratio over 5 tries; here, over 50 interleaved tries each, an unknown email and a wrong
  * password give the same status, body and headers, and median times within 10 %. The per-account
  * sign-in limit treats unknown emails like real ones (else a 429 would reveal the account).
- * Registration reveals a taken email or username with 409, as PRODUCT.md §3 requires, and nothing
+ * Registration reveals a taken email or username with 409, as docs/spec/product.md §3 requires, and nothing
  * more; there is no password-reset flow to probe.
  */
 import { describe, expect, it } from 'vitest';

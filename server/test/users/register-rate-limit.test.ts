@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
 import { TestClient, testConfig, useTestApp } from '../helpers/app.ts';
 
-// PRODUCT.md §2: register 5 / 30 min per IP. This file's app runs with the real limit.
+// docs/spec/product.md §2: register 5 / 30 min per IP. This file's app runs with the real limit.
 const limits = testConfig().rateLimits;
 const REGISTER = { max: 5, windowMs: 30 * 60_000 };
 

@@ -4,7 +4,7 @@ import { getCsrfToken } from './csrf.ts';
 
 /**
  * A small client for the session protocol under /api/auth (the one `next-auth/react` v4 speaks,
- * see spec/auth-protocol.md §2–3), so the app does not bundle next-auth.
+ * see docs/spec/auth-protocol.md §2–3), so the app does not bundle next-auth.
  */
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';

@@ -1,5 +1,5 @@
 /**
- * Pure pieces of the NextAuth v4 wire protocol (shared/spec/auth-protocol.md) that the routes
+ * Pure pieces of the NextAuth v4 wire protocol (docs/spec/auth-protocol.md) that the routes
  * assemble: URL rules, error-page mapping and fixed texts.
  */
 

@@ -33,7 +33,7 @@ interface AuthRequestState {
 }
 
 /**
- * The NextAuth v4 protocol under /api/auth (shared/spec/auth-protocol.md), with database sessions:
+ * The NextAuth v4 protocol under /api/auth (docs/spec/auth-protocol.md), with database sessions:
  * the cookie holds an opaque token, the sessions table its hash. Answers are protocol-shaped
  * (`{}`, `{url}`, text), except rate limiting and unexpected 5xx, which use the app's error shape.
  */

@@ -5,7 +5,7 @@ import type { SessionsService } from '../sessions/sessions.service.ts';
 import { hashPassword } from '../users/users.passwords.ts';
 import * as repo from './auth.repository.ts';
 
-/** Nothing longer can belong to an account (PRODUCT.md §2); the cap also bounds the work per attempt. */
+/** Nothing longer can belong to an account (docs/spec/product.md §2); the cap also bounds the work per attempt. */
 const MAX_EMAIL_LENGTH = 254;
 const MAX_PASSWORD_LENGTH = 1024;
 

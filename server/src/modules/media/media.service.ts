@@ -12,7 +12,7 @@ export const MEDIA_PATH = '/media/';
 
 export type ImageKind = 'avatar' | 'cover';
 
-/** PRODUCT.md §2: avatars 400×400, covers 1500×500, both cropped to fill (and enlarged when smaller). */
+/** docs/spec/product.md §2: avatars 400×400, covers 1500×500, both cropped to fill (and enlarged when smaller). */
 export const IMAGE_SIZES: Record<ImageKind, { width: number; height: number }> = {
   avatar: { width: 400, height: 400 },
   cover: { width: 1500, height: 500 },

@@ -2,7 +2,7 @@ import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyState } from '../../components/states.tsx';
 
-/** `/hashtag/:tag`, from a #hashtag in a post: search comes later (see PRODUCT.md, "Next"). */
+/** `/hashtag/:tag`, from a #hashtag in a post: search comes later (docs/spec/product.md §1, "Asked for now"). */
 export function HashtagPage() {
   const { tag = '' } = useParams();
   return (
