@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/db/client.ts';
 import { newCsrfCookie } from '../../src/lib/auth-cookies.ts';
 import { resetDb, testConfig } from '../helpers/app.ts';
 import {
-  HttpClient,
+  AUTH_SECRET,
   networkErrorCode,
   PASSWORD,
   pgliteQuery,
@@ -50,29 +50,19 @@ describe('graceful stop', () => {
     const running = load.run({ maxMs: 30_000, workersPerMember: 3, maxFailures: 3, readShare: 0.3 });
     await sleep(1_500);
 
-    // Slow requests (argon2 hashing) certainly in flight when the signal comes.
-    const slow = Array.from({ length: 3 }, async (_, i) => {
-      const client = new HttpClient(server!.url).withCsrf();
-      try {
-        const res = await client.request('POST', '/api/register', {
-          email: `slow${i}@example.com`,
-          password: PASSWORD,
-          username: `slow${i}`,
-          name: 'Slow',
-        });
-        return { status: res.status, body: await res.text() };
-      } catch (error) {
-        return { status: null, error: networkErrorCode(error) };
-      }
-    });
-    await sleep(250);
+    // Sign-ups provably in flight when the signal comes: the server's "100 Continue" says it has
+    // routed each one (past the drain check), and their bodies are sent only after the signal.
+    const slow = Array.from({ length: 3 }, (_, i) => heldSignUp(server!.url, `slow${i}`));
+    await Promise.all(slow.map((s) => s.routed));
     const sigtermAt = Date.now();
     server.child.kill('SIGTERM');
-    const exit = await server.stop('SIGTERM', 20_000);
+    const stopped = server.stop('SIGTERM', 20_000);
+    for (const s of slow) s.sendBody();
+    const exit = await stopped;
     const stoppedIn = Date.now() - sigtermAt;
     load.stop();
     await running;
-    const slowResults = await Promise.all(slow);
+    const slowResults = await Promise.all(slow.map((s) => s.answer));
 
     const summary = JSON.stringify({
       exit,
@@ -101,12 +91,8 @@ describe('graceful stop', () => {
     expect(finishedAfterSignal.length + slowDone, `in-flight work finished after SIGTERM: ${summary}`).toBeGreaterThan(
       0,
     );
-    // A sign-up the server had not routed yet when the signal came may be turned away with a coded 503.
-    for (const r of slowResults) {
-      if (r.status === 503) expect(JSON.parse(r.body!).code, JSON.stringify(r)).toBe('SERVICE_UNAVAILABLE');
-      else if (r.status !== null) expect(r.status, JSON.stringify(r)).toBe(201);
-      else expect(NO_ANSWER).toContain(r.error);
-    }
+    // Every sign-up routed before the signal finished with its real answer.
+    for (const r of slowResults) expect(r.status, JSON.stringify(r)).toBe(201);
     // Once stopped, the port refuses connections.
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 
@@ -135,9 +121,9 @@ describe('draining (in process, raw HTTP on 127.0.0.1)', () => {
   beforeEach(async () => {
     db ??= await openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
     await resetDb(db);
-    app = await buildApp(config, { db });
-    port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+    app = await buildApp(config, { db }); // not listening yet: each test adds its hooks first
   });
+  const listen = async () => Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
   afterAll(async () => {
     await db?.close();
   });
@@ -171,10 +157,45 @@ describe('draining (in process, raw HTTP on 127.0.0.1)', () => {
     ].join('\r\n');
   };
 
+  /**
+   * Holds every POST /api/register inside its handler until the test lets it go, so "a request in
+   * flight when the drain starts" is a fact, not a guess about how long argon2 takes on this machine.
+   * `arrived` resolves once the server is running the handler; `release()` lets it finish.
+   */
+  function holdRegistrations() {
+    let arrived!: () => void;
+    let release!: () => void;
+    const gate = {
+      arrived: new Promise<void>((resolve) => {
+        arrived = resolve;
+      }),
+      released: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+      release: () => release(),
+    };
+    app.addHook('preHandler', async (request) => {
+      if (request.url !== '/api/register') return;
+      arrived();
+      await gate.released;
+    });
+    return gate;
+  }
+
+  /** Runs `step` once the drain has begun (after shutdownPlugin's preClose, before the listener closes). */
+  function onDrainStart(step: () => Promise<void> | void) {
+    app.addHook('preClose', async () => {
+      await step();
+    });
+  }
+
   it('lets a keep-alive request in flight finish, then closes its connection and stops promptly', async () => {
+    const held = holdRegistrations();
+    onDrainStart(() => held.release()); // the request finishes only once the server is draining
+    port = await listen();
     const { socket, state, ended } = open();
-    socket.write(register('inflight')); // argon2 hashing: still running when the drain starts
-    await sleep(20);
+    socket.write(register('inflight'));
+    await held.arrived;
     const started = Date.now();
     await app.close();
     const took = Date.now() - started;
@@ -185,17 +206,20 @@ describe('draining (in process, raw HTTP on 127.0.0.1)', () => {
   });
 
   it('answers a request that arrives during the drain with a coded 503, the security headers and Connection: close', async () => {
-    // A connection busy with a slow request keeps the drain going while the second one arrives.
+    // A connection busy with a held request keeps the drain going while the second one arrives.
+    const held = holdRegistrations();
+    let late!: ReturnType<typeof open>;
+    onDrainStart(async () => {
+      late = open();
+      late.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await late.ended; // answered and closed while the busy request is still held
+      held.release();
+    });
+    port = await listen();
     const busy = open();
     busy.socket.write(register('busy'));
-    // The second connection has sent half its headers: not idle, so not reaped when the drain starts.
-    const late = open();
-    late.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    await sleep(20);
-    const closing = app.close();
-    await sleep(10);
-    late.socket.write('\r\n');
-    await Promise.all([closing, busy.ended, late.ended]);
+    await held.arrived;
+    await Promise.all([app.close(), busy.ended]);
     expect(busy.state.raw).toMatch(/^HTTP\/1\.1 201/);
     const answer = late.state.raw;
     expect(answer).toMatch(/^HTTP\/1\.1 503/);
@@ -206,3 +230,47 @@ describe('draining (in process, raw HTTP on 127.0.0.1)', () => {
     expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });
+
+/**
+ * POST /api/register with `Expect: 100-continue` on a raw socket. `routed` resolves when the server
+ * answers "100 Continue": Node has handed the request to Fastify, whose synchronous onRequest hooks
+ * (the drain check among them) have run before this process can send a signal. The body goes out
+ * only on `sendBody()`; `answer` is the final status and body, or the network error.
+ */
+function heldSignUp(base: string, username: string) {
+  const { hostname, port } = new URL(base);
+  const { token, value } = newCsrfCookie(AUTH_SECRET);
+  const body = JSON.stringify({ email: `${username}@example.com`, password: PASSWORD, username, name: 'Slow' });
+  const socket = connect(Number(port), hostname);
+  socket.write(
+    [
+      'POST /api/register HTTP/1.1',
+      `Host: ${hostname}:${port}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Expect: 100-continue',
+      `Cookie: next-auth.csrf-token=${encodeURIComponent(value)}`,
+      `X-CSRF-Token: ${token}`,
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  let raw = '';
+  let onRouted!: () => void;
+  const routed = new Promise<void>((resolve) => {
+    onRouted = resolve;
+  });
+  socket.on('data', (chunk) => {
+    raw += chunk;
+    if (raw.startsWith('HTTP/1.1 100')) onRouted();
+  });
+  const answer = new Promise<{ status: number | null; body?: string; error?: string }>((resolve) => {
+    socket.on('error', (error) => resolve({ status: null, error: networkErrorCode(error) }));
+    socket.on('close', () => {
+      const final = raw.replace(/^HTTP\/1\.1 100[^\r]*\r\n\r\n/, '');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(final)?.[1];
+      resolve(status ? { status: Number(status), body: final.split('\r\n\r\n')[1] } : { status: null, error: 'closed' });
+    });
+  });
+  return { routed, answer, sendBody: () => socket.write(body) };
+}
