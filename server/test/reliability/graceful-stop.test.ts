@@ -269,7 +269,9 @@ function heldSignUp(base: string, username: string) {
     socket.on('close', () => {
       const final = raw.replace(/^HTTP\/1\.1 100[^\r]*\r\n\r\n/, '');
       const status = /^HTTP\/1\.1 (\d{3})/.exec(final)?.[1];
-      resolve(status ? { status: Number(status), body: final.split('\r\n\r\n')[1] } : { status: null, error: 'closed' });
+      resolve(
+        status ? { status: Number(status), body: final.split('\r\n\r\n')[1] } : { status: null, error: 'closed' },
+      );
     });
   });
   return { routed, answer, sendBody: () => socket.write(body) };
