@@ -14,6 +14,7 @@
  * | GET    /api/posts/:id               | Post |
  * | DELETE /api/posts/:id               | 204 |
  * | GET    /api/posts/:id/replies       | Page<Post>, oldest first |
+ * | GET    /api/posts/:id/ancestors     | {items: Post[]} — the conversation above it, root first (at most 50) |
  * | PUT    /api/posts/:id/like          | Post (idempotent) |
  * | DELETE /api/posts/:id/like          | Post (idempotent) |
  * | GET    /api/users/:id/posts         | Page<Post>, newest first |
@@ -39,6 +40,7 @@ export const api = {
   posts: '/api/posts',
   post: (id: string) => `/api/posts/${id}`,
   replies: (id: string) => `/api/posts/${id}/replies`,
+  ancestors: (id: string) => `/api/posts/${id}/ancestors`,
   like: (id: string) => `/api/posts/${id}/like`,
   userPosts: (id: string) => `/api/users/${id}/posts`,
   follow: (id: string) => `/api/users/${id}/follow`,

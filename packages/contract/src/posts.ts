@@ -24,6 +24,8 @@ export const post = z.object({
   createdAt: z.string(),
   author: userSummary,
   parentId: idSchema.nullable(),
+  /** For a reply: who wrote the post it answers ("Replying to @username"); null for other posts. */
+  replyTo: z.object({ id: idSchema, username: z.string() }).nullable(),
   replyCount: z.number().int(),
   likeCount: z.number().int(),
   likedByMe: z.boolean(),
@@ -32,6 +34,13 @@ export type Post = z.infer<typeof post>;
 
 /** Timelines, a person's posts and replies: `{items, nextCursor}`. */
 export const postPage = page(post);
+
+/** At most this many posts above a reply: the nearest ones of a longer conversation. */
+export const MAX_ANCESTORS = 50;
+
+/** GET /api/posts/:id/ancestors: the conversation above a post, its root first, its parent last. */
+export const postAncestors = z.object({ items: z.array(post) });
+export type PostAncestors = z.infer<typeof postAncestors>;
 
 /**
  * An @mention: `@` then a username (same characters as usernames, at most 30), not preceded by a

@@ -20,6 +20,7 @@ describe('posts', () => {
         createdAt: expect.any(String),
         author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null },
         parentId: null,
+        replyTo: null,
         replyCount: 0,
         likeCount: 0,
         likedByMe: false,

@@ -15,6 +15,10 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
       profileImage: row.authorProfileImage,
     }),
     parentId: row.parentId === null ? null : String(row.parentId),
+    replyTo:
+      row.parentId !== null && row.replyToId !== null && row.replyToUsername !== null
+        ? { id: row.replyToId, username: row.replyToUsername }
+        : null,
     replyCount: row.replyCount,
     likeCount: row.likeCount,
     likedByMe: row.likedByMe,

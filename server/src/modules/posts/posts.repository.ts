@@ -20,6 +20,13 @@ export function postViewColumns(viewerId: number | null) {
     authorName: users.name,
     authorUsername: users.username,
     authorProfileImage: users.profileImage,
+    // Who wrote the parent ("Replying to @name"): primary-key probes, only for replies.
+    replyToId: sql<
+      string | null
+    >`(select parent.author_id::text from ${posts} parent where parent.id = "posts"."parent_id")`,
+    replyToUsername: sql<
+      string | null
+    >`(select pu.username from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
     likedByMe:
       viewerId === null
         ? sql<boolean>`false`
@@ -42,6 +49,8 @@ export interface PostRow {
   authorName: string;
   authorUsername: string;
   authorProfileImage: string | null;
+  replyToId: string | null;
+  replyToUsername: string | null;
   likedByMe: boolean;
 }
 
@@ -74,6 +83,44 @@ export async function findPostPage(
 export async function findPostView(db: Executor, viewerId: number | null, id: number): Promise<PostRow | null> {
   const [row] = await db
     .select(postViewColumns(viewerId))
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The ids of the posts above `id` (its parent, the parent's parent, …), nearest first, at most
+ * `max`: one recursive walk up posts' primary key. Stops where a parent was deleted.
+ */
+export async function findAncestorIds(db: Executor, id: number, max: number): Promise<number[]> {
+  const result = await db.execute(sql`
+    with recursive chain(id, depth) as (
+      select p.parent_id, 1 from ${posts} p where p.id = ${id} and p.parent_id is not null
+      union all
+      select p.parent_id, c.depth + 1 from chain c
+      join ${posts} p on p.id = c.id
+      where p.parent_id is not null and c.depth < ${max}
+    )
+    select id::text as id from chain order by depth`);
+  return (result as unknown as { rows: { id: string }[] }).rows.map((row) => Number(row.id));
+}
+
+/** Several posts as one viewer sees them, in no particular order. */
+export async function findPostViews(db: Executor, viewerId: number | null, ids: number[]): Promise<PostRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(postViewColumns(viewerId))
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(inArray(posts.id, ids));
+}
+
+/** The author of a post with their username (null when the post is gone). */
+export async function findPostAuthorName(db: Executor, id: number): Promise<{ id: number; username: string } | null> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .where(eq(posts.id, id))

@@ -1,4 +1,4 @@
-import { api, createPostBody, idParams, pageQuery, post, postPage } from '@pipit/contract';
+import { api, createPostBody, idParams, pageQuery, post, postAncestors, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -31,6 +31,10 @@ export const postsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     api.replies(':id'),
     { schema: { params: idParams, querystring: pageQuery, response: { 200: postPage } } },
     async (request) => posts.listReplies(request.viewer, request.params.id, request.query),
+  );
+
+  app.get(api.ancestors(':id'), { schema: { params: idParams, response: { 200: postAncestors } } }, async (request) =>
+    posts.listAncestors(request.viewer, request.params.id),
   );
 
   app.put(api.like(':id'), { schema: { params: idParams, response: { 200: post } } }, async (request) =>

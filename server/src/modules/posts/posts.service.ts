@@ -1,4 +1,4 @@
-import { type CreatePostBody, extractMentions, type Post } from '@pipit/contract';
+import { type CreatePostBody, extractMentions, MAX_ANCESTORS, type Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
@@ -37,10 +37,12 @@ export class PostsService {
     try {
       const created = await this.db.transaction(async (tx) => {
         let parentAuthorId: number | null = null;
+        let replyTo: { id: number; username: string } | null = null;
         if (parentId !== null) {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.
           parentAuthorId = await repo.addToReplyCount(tx, parentId, 1);
           if (parentAuthorId === null) throw postNotFound();
+          replyTo = await repo.findPostAuthorName(tx, parentId);
         }
         const post = await repo.insertPost(tx, { authorId: me, parentId, text });
         await repo.addToPostsCount(tx, me, 1);
@@ -55,10 +57,12 @@ export class PostsService {
           }
         }
         await insertNotifications(tx, notes);
-        return post;
+        return { post, replyTo };
       });
       return toPost({
-        ...created,
+        ...created.post,
+        replyToId: created.replyTo ? String(created.replyTo.id) : null,
+        replyToUsername: created.replyTo?.username ?? null,
         authorId: me,
         authorName: viewer.name,
         authorUsername: viewer.username,
@@ -124,6 +128,26 @@ export class PostsService {
     );
     if (rows.length === 0 && !(await repo.postExists(this.db, parentId))) throw postNotFound();
     return toPage(rows, page.limit, keyOf, toPost);
+  }
+
+  /**
+   * The conversation above a post, root first and its parent last (the nearest MAX_ANCESTORS of a
+   * longer one). A post whose parent was deleted starts its own conversation. 404 for an unknown post.
+   */
+  async listAncestors(viewer: SessionUser | null, id: string): Promise<{ items: Post[] }> {
+    const postId = dbId(id, postNotFound);
+    const ids = await repo.findAncestorIds(this.db, postId, MAX_ANCESTORS);
+    if (ids.length === 0) {
+      if (!(await repo.postExists(this.db, postId))) throw postNotFound();
+      return { items: [] };
+    }
+    const rows = new Map((await repo.findPostViews(this.db, viewer?.userId ?? null, ids)).map((r) => [r.id, r]));
+    // Nearest first from the walk; a conversation reads from its root down.
+    const items = ids.toReversed().flatMap((ancestorId) => {
+      const row = rows.get(ancestorId);
+      return row ? [toPost(row)] : [];
+    });
+    return { items };
   }
 
   /** Likes a post (once, however often asked) and notifies its author; answers the updated post. */
