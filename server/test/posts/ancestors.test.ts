@@ -67,12 +67,12 @@ describe('a conversation', () => {
     let parentId: number | null = null;
     const ids: number[] = [];
     for (let i = 0; i < MAX_ANCESTORS + 5; i++) {
-      const [row] = await ctx.db.db
+      const rows: { id: number }[] = await ctx.db.db
         .insert(posts)
         .values({ authorId: alice.id, parentId, text: `post ${i}` })
         .returning({ id: posts.id });
-      parentId = row!.id;
-      ids.push(row!.id);
+      parentId = rows[0]!.id;
+      ids.push(parentId);
     }
     const items = await ancestors(clients.visitor, String(ids.at(-1)));
     expect(items).toHaveLength(MAX_ANCESTORS);
