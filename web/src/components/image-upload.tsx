@@ -26,6 +26,27 @@ const buttonClass = (variant: 'avatar' | 'cover') =>
     variant === 'cover' ? 'size-11' : 'size-9',
   );
 
+const TYPE_MESSAGE = `File type must be one of ${Object.keys(ACCEPT).join(', ')}`;
+
+/** The first bytes of a JPEG (FF D8 FF) and of a PNG (89 'PNG' CR LF 1A LF). */
+const SIGNATURES = [
+  [0xff, 0xd8, 0xff],
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+];
+
+/** Whether the file really is a JPEG or a PNG, by its bytes: its name and type are only claims. */
+export function isJpegOrPng(file: Blob): Promise<boolean> {
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const head = new Uint8Array(reader.result as ArrayBuffer);
+      resolve(SIGNATURES.some((signature) => signature.every((byte, i) => head[i] === byte)));
+    };
+    reader.onerror = () => resolve(false);
+    reader.readAsArrayBuffer(file.slice(0, 8));
+  });
+}
+
 export function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -45,13 +66,15 @@ interface ImageUploadProps {
   variant: 'avatar' | 'cover';
   /** Shown when there is no image. */
   placeholder?: string;
+  /** The server's word on the image, shown with the upload's own messages. */
+  error?: string | null;
 }
 
 /**
  * Exactly one JPEG or PNG, by drop or by the file dialog, read as a data URL. Rejections show
  * react-dropzone's messages in the seed's wording.
  */
-export function ImageUpload({ label, value, onChange, disabled, variant, placeholder }: ImageUploadProps) {
+export function ImageUpload({ label, value, onChange, disabled, variant, placeholder, error }: ImageUploadProps) {
   const [errors, setErrors] = useState<string[]>([]);
   const maxSize = LIMITS.imageMaxBytes;
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
@@ -65,7 +88,13 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
     onDrop: async (accepted, rejections) => {
       setErrors(rejectionMessages(rejections, maxSize));
       const file = accepted[0];
-      if (file && rejections.length === 0) onChange(await readAsDataUrl(file));
+      if (!file || rejections.length > 0) return;
+      // A file named .png that is something else is refused here, before any preview.
+      if (!(await isJpegOrPng(file))) {
+        setErrors([TYPE_MESSAGE]);
+        return;
+      }
+      onChange(await readAsDataUrl(file));
     },
   });
 
@@ -114,9 +143,9 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
           )}
         </div>
       </div>
-      {errors.length > 0 && (
-        <ul role="alert" className="mt-2 space-y-0.5 text-sm text-danger">
-          {errors.map((message) => (
+      {(errors.length > 0 || error) && (
+        <ul role="alert" aria-label={`${label} problems`} className="mt-2 space-y-0.5 text-sm text-danger">
+          {(errors.length > 0 ? errors : [error]).map((message) => (
             <li key={message}>{message}</li>
           ))}
         </ul>

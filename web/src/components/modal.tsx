@@ -36,6 +36,29 @@ function lockBackground(): () => void {
   };
 }
 
+/**
+ * Escape closes the topmost dialog wherever focus is: a control disabled while a request ran
+ * drops focus to the body, and Escape must still close the dialog then.
+ */
+const escapeStack: (() => void)[] = [];
+function onDocumentKeyDown(event: globalThis.KeyboardEvent) {
+  if (event.key !== 'Escape' || event.defaultPrevented) return;
+  const close = escapeStack.at(-1);
+  if (!close) return;
+  event.preventDefault();
+  close();
+}
+
+function listenForEscape(close: () => void): () => void {
+  if (escapeStack.length === 0) document.addEventListener('keydown', onDocumentKeyDown);
+  escapeStack.push(close);
+  return () => {
+    const index = escapeStack.lastIndexOf(close);
+    if (index >= 0) escapeStack.splice(index, 1);
+    if (escapeStack.length === 0) document.removeEventListener('keydown', onDocumentKeyDown);
+  };
+}
+
 export interface ModalProps {
   /** The visible title, also the dialog's accessible name. */
   title: string;
@@ -64,6 +87,7 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, classN
     const active = document.activeElement;
     const opener = returnFocusRef.current ?? (active instanceof HTMLElement ? active : null);
     const release = lockBackground();
+    const stopEscape = listenForEscape(() => onCloseRef.current());
     const dialog = dialogRef.current;
     if (dialog) {
       const first =
@@ -74,17 +98,13 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, classN
       first.focus();
     }
     return () => {
+      stopEscape();
       release();
       if (opener?.isConnected) opener.focus();
     };
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onCloseRef.current();
-      return;
-    }
     if (event.key !== 'Tab' || !dialogRef.current) return;
     const items = focusables(dialogRef.current);
     const first = items[0];

@@ -6,13 +6,16 @@ export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: string;
   readonly field: string | undefined;
+  /** For INVALID_INPUT: every problem the server found, one per field. */
+  readonly issues: { field: string; message: string }[];
 
-  constructor(status: number, code: string, message: string, field?: string) {
+  constructor(status: number, code: string, message: string, field?: string, issues: ApiError['issues'] = []) {
     super(message);
     this.name = 'ApiRequestError';
     this.status = status;
     this.code = code;
     this.field = field;
+    this.issues = issues;
   }
 }
 
@@ -37,6 +40,9 @@ async function readError(res: Response): Promise<ApiRequestError> {
         body.code,
         typeof body.message === 'string' ? body.message : res.statusText,
         typeof body.field === 'string' ? body.field : undefined,
+        Array.isArray(body.issues)
+          ? body.issues.filter((i) => typeof i?.field === 'string' && typeof i?.message === 'string')
+          : [],
       );
     }
   } catch {

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formOf, json, mockFetch } from '../test/fetch-mock.ts';
 import { SESSION } from '../test/render.tsx';
-import { BROADCAST_KEY, SessionProvider, signIn, signOut, useSession } from './session.tsx';
+import { BROADCAST_KEY, pageNavigation, SessionProvider, signIn, signOut, useSession } from './session.tsx';
 
 function Probe() {
   const { status, data, update } = useSession();
@@ -197,7 +197,9 @@ describe('session client', () => {
     await act(async () => {
       result = await signIn('credentials', { email: 'alice@example.com', password: 'pw-123456', redirect: false });
     });
-    expect(result!).toEqual({ error: null, status: 200, ok: true, url: 'http://localhost/' });
+    expect(result!).toEqual({ error: null, status: 200, ok: true, url: 'http://localhost/', retryAfter: null });
+    const order = server.calls.map((c) => `${c.method} ${c.path}`);
+    expect(order.indexOf('GET /api/auth/providers')).toBeLessThan(order.indexOf('GET /api/auth/csrf'));
     const [post] = server.callsTo('POST', '/api/auth/callback/credentials');
     expect(post?.headers.get('Content-Type')).toBe('application/x-www-form-urlencoded');
     expect(formOf(post)).toEqual({
@@ -216,7 +218,50 @@ describe('session client', () => {
         json({ url: 'http://localhost/api/auth/error?error=CredentialsSignin&provider=credentials' }, 401),
     });
     const result = await signIn('credentials', { email: 'a@b.co', password: 'wrong', redirect: false });
-    expect(result).toEqual({ error: 'CredentialsSignin', status: 401, ok: false, url: null });
+    expect(result).toEqual({ error: 'CredentialsSignin', status: 401, ok: false, url: null, retryAfter: null });
+  });
+
+  it('signIn reports a rate limit with its Retry-After', async () => {
+    mockFetch({
+      'POST /api/auth/callback/credentials': () =>
+        new Response(
+          JSON.stringify({
+            code: 'RATE_LIMITED',
+            message: 'Too many requests. Try again in 90 seconds.',
+            url: 'http://localhost/api/auth/error?error=RateLimited',
+          }),
+          { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '90' } },
+        ),
+    });
+    const result = await signIn('credentials', { email: 'a@b.co', password: 'pw', redirect: false });
+    expect(result).toEqual({ error: 'RateLimited', status: 429, ok: false, url: null, retryAfter: 90 });
+  });
+
+  it('signIn asks for the providers first: when that fails it goes to the auth error page and posts nothing', async () => {
+    const server = mockFetch({ 'GET /api/auth/providers': () => json({ message: 'down' }, 500) });
+    const go = vi.spyOn(pageNavigation, 'go').mockImplementation(() => {});
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const result = await signIn('credentials', { email: 'a@b.co', password: 'pw', redirect: false });
+    expect(result).toBeUndefined();
+    expect(go).toHaveBeenCalledWith('/api/auth/error');
+    expect(errors).toHaveBeenCalledWith('[next-auth][error][CLIENT_FETCH_ERROR]', expect.anything());
+    expect(server.callsTo('POST', '/api/auth/callback/credentials')).toHaveLength(0);
+  });
+
+  it('signIn with a provider the server does not offer goes to the sign-in page with the callbackUrl', async () => {
+    const server = mockFetch({ 'GET /api/auth/providers': () => json({ github: { id: 'github', type: 'oauth' } }) });
+    const go = vi.spyOn(pageNavigation, 'go').mockImplementation(() => {});
+    const result = await signIn('credentials', {
+      email: 'a@b.co',
+      password: 'pw',
+      redirect: false,
+      callbackUrl: 'http://localhost/notifications',
+    });
+    expect(result).toBeUndefined();
+    expect(go).toHaveBeenCalledWith(
+      `/api/auth/signin?callbackUrl=${encodeURIComponent('http://localhost/notifications')}`,
+    );
+    expect(server.callsTo('POST', '/api/auth/callback/credentials')).toHaveLength(0);
   });
 
   it('signOut posts the form, tells other tabs, and ends the session', async () => {

@@ -84,18 +84,27 @@ async function postForm(path: string, fields: Record<string, string>) {
   return { res, data };
 }
 
-function go(url: string) {
-  window.location.href = url;
-  // Assigning a url that differs only by its hash does not reload.
-  if (url.includes('#')) window.location.reload();
-}
+/** Full-page navigation, as next-auth's client does it (an object so tests can watch it). */
+export const pageNavigation = {
+  go(url: string) {
+    window.location.href = url;
+    // Assigning a url that differs only by its hash does not reload.
+    if (url.includes('#')) window.location.reload();
+  },
+};
+const go = (url: string) => pageNavigation.go(url);
 
 export interface SignInResult {
   error: string | null;
   status: number;
   ok: boolean;
   url: string | null;
+  /** Seconds to wait before trying again (the Retry-After of a 429), else null. */
+  retryAfter: number | null;
 }
+
+/** GET /api/auth/providers: the sign-in providers by id (null when the call fails). */
+export const getProviders = () => fetchData<Record<string, { id: string; type: string }>>('providers');
 
 interface SignInOptions {
   email: string;
@@ -106,13 +115,24 @@ interface SignInOptions {
 }
 
 /**
- * Credentials sign-in: a fresh CSRF token, then the form POST of the protocol. The outcome is
- * read from the query of the answered url (`?error=CredentialsSignin`).
+ * Credentials sign-in, as next-auth's client does it: the providers first (the call failing sends
+ * the page to the auth error page, an unknown provider to the sign-in page), a fresh CSRF token,
+ * then the form POST of the protocol. The outcome is read from the query of the answered url
+ * (`?error=CredentialsSignin`). Resolves to undefined when the page is being sent elsewhere.
  */
 export async function signIn(
   provider: 'credentials',
   { callbackUrl = window.location.href, redirect = true, ...credentials }: SignInOptions,
 ): Promise<SignInResult | undefined> {
+  const providers = await getProviders();
+  if (!providers) {
+    go(`${AUTH_BASE_PATH}/error`);
+    return undefined;
+  }
+  if (!Object.hasOwn(providers, provider)) {
+    go(`${AUTH_BASE_PATH}/signin?${new URLSearchParams({ callbackUrl })}`);
+    return undefined;
+  }
   const csrfToken = await getCsrfToken({ fresh: true });
   const { res, data } = await postForm(`callback/${provider}`, {
     ...credentials,
@@ -131,7 +151,14 @@ export async function signIn(
   const ok = res.ok && !error && !csrfRefused;
   // Unlike next-auth, a sign-in is announced to the other tabs as well.
   if (ok) await refreshMounted({ broadcast: true });
-  return { error: error ?? (csrfRefused ? 'CsrfRefused' : null), status: res.status, ok, url: ok ? url : null };
+  const retryAfter = res.status === 429 ? Number(res.headers.get('Retry-After')) || null : null;
+  return {
+    error: error ?? (csrfRefused ? 'CsrfRefused' : null),
+    status: res.status,
+    ok,
+    url: ok ? url : null,
+    retryAfter,
+  };
 }
 
 interface SignOutOptions {

@@ -28,6 +28,8 @@ export function deferred<T>() {
 const defaults: Record<string, Handler> = {
   'GET /api/auth/csrf': () => json({ csrfToken: 'csrf-1' }),
   'GET /api/auth/session': () => json({}),
+  'GET /api/auth/providers': () =>
+    json({ credentials: { id: 'credentials', name: 'Credentials', type: 'credentials' } }),
   'POST /api/auth/_log': () => new Response(null, { status: 200 }),
   'GET /api/users': () => json([]),
   'GET /api/current': () => json({ code: 'UNAUTHENTICATED', message: 'Sign in first' }, 401),

@@ -1,7 +1,7 @@
-import { EMAIL_PATTERN } from '@pipit/contract';
 import { TextField } from '../../../components/text-field.tsx';
+import { emailProblem } from '../../../lib/field-rules.ts';
 
-export const isValidEmail = (email: string) => EMAIL_PATTERN.test(email.trim());
+export const isValidEmail = (email: string) => emailProblem(email) === null;
 
 interface EmailFieldProps {
   value: string;
@@ -13,21 +13,26 @@ interface EmailFieldProps {
   error?: string | null;
 }
 
-/** The email input with the seed's live 'Invalid email' message. */
+/**
+ * The email input with the seed's live 'Invalid email' message. A text input (with the email
+ * keyboard), not type="email": that one hands over `a@xn--b-tqa.de` for `a@bü.de`, so the check
+ * would pass an address the person did not type; the pattern is checked on what was typed.
+ */
 export function EmailField({ value, onChange, disabled, submitted, error }: EmailFieldProps) {
-  const invalid = (value !== '' || submitted) && !isValidEmail(value);
+  const problem = value !== '' || submitted ? emailProblem(value) : null;
   return (
     <TextField
       label="Email"
-      type="email"
+      type="text"
       inputMode="email"
       autoComplete="email"
       autoCapitalize="none"
+      autoCorrect="off"
       spellCheck={false}
       value={value}
       onChange={(event) => onChange(event.target.value)}
       disabled={disabled}
-      error={invalid ? 'Invalid email' : error}
+      error={problem ?? error}
     />
   );
 }

@@ -75,18 +75,77 @@ describe('Login modal', () => {
     expect(within(login).getByRole('button', { name: 'Create an account' })).toBeEnabled();
   });
 
-  it('only logs a failed sign-in to the console and stays open with what was typed', async () => {
+  it("says 'Wrong email or password.' (and logs it), keeps what was typed, focus in the modal, Escape closes", async () => {
     mockFetch({ 'POST /api/auth/callback/credentials': () => json(FAILED, 401) });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const user = userEvent.setup();
     const login = await openLogin();
     await user.type(within(login).getByLabelText('Email'), 'vera@example.com');
-    await user.type(within(login).getByLabelText('Password'), 'wrong password{Enter}');
+    await user.type(within(login).getByLabelText('Password'), 'wrong password');
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
 
-    await waitFor(() => expect(errors).toHaveBeenCalledWith('Sign-in failed:', 'CredentialsSignin'));
+    expect(await within(login).findByRole('alert')).toHaveTextContent('Wrong email or password.');
+    expect(errors).toHaveBeenCalledWith('Sign-in failed:', 'CredentialsSignin');
     expect(screen.getByRole('dialog', { name: 'Login' })).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(within(login).getByLabelText('Email')).toHaveValue('vera@example.com');
+    await waitFor(() => expect(within(login).getByLabelText('Password')).toHaveFocus());
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('says when to try again after too many attempts', async () => {
+    mockFetch({
+      'POST /api/auth/callback/credentials': () =>
+        new Response(
+          JSON.stringify({
+            code: 'RATE_LIMITED',
+            message: 'Too many requests. Try again in 240 seconds.',
+            url: 'http://localhost/api/auth/error?error=RateLimited',
+          }),
+          { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '240' } },
+        ),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'vera@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'wrong password{Enter}');
+    expect(await within(login).findByRole('alert')).toHaveTextContent(
+      'Too many sign-in attempts. Try again in 4 minutes.',
+    );
+  });
+
+  it('Escape still closes it when focus fell out of the form during a failed sign-in', async () => {
+    const answer = deferred<Response>();
+    mockFetch({ 'POST /api/auth/callback/credentials': () => answer.promise });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'vera@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'wrong password');
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(within(login).getByRole('button', { name: 'Sign In' })).toBeDisabled());
+    answer.resolve(json(FAILED, 401));
+    await within(login).findByRole('alert');
+    // What a browser does when the focused button is disabled: focus falls to the page.
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it("checks the address as typed: 'a@bü.de' is an invalid email", async () => {
+    const server = mockFetch();
+    const user = userEvent.setup();
+    const login = await openLogin();
+    const email = within(login).getByLabelText('Email');
+    expect(email).toHaveAttribute('type', 'text');
+    expect(email).toHaveAttribute('inputmode', 'email');
+    await user.type(email, 'a@bü.de');
+    expect(within(login).getByText('Invalid email')).toBeInTheDocument();
+    await user.type(within(login).getByLabelText('Password'), 'correct horse{Enter}');
+    expect(server.callsTo('POST', '/api/auth/callback/credentials')).toHaveLength(0);
   });
 
   it('signs in with the credentials form and closes', async () => {

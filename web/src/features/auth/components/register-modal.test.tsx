@@ -88,7 +88,8 @@ describe('Register modal', () => {
 
   it("toasts 'Something went wrong.' when registering fails, stays open and says why under the field", async () => {
     const server = mockFetch({
-      'POST /api/register': () => json({ code: 'EMAIL_TAKEN', message: 'This email is already registered' }, 409),
+      'POST /api/register': () =>
+        json({ code: 'EMAIL_TAKEN', message: 'An account with this email already exists.', field: 'email' }, 409),
     });
     const dialog = await openRegister();
     const user = await fill(dialog);
@@ -96,7 +97,10 @@ describe('Register modal', () => {
 
     expect(await screen.findByText('Something went wrong.')).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong.');
-    expect(within(dialog).getByText('This email is already registered')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Email')).toHaveAccessibleDescription(
+      'An account with this email already exists.',
+    );
+    await waitFor(() => expect(within(dialog).getByLabelText('Email')).toHaveFocus());
     expect(screen.getByRole('dialog', { name: 'Create an account' })).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Register' })).toBeEnabled();
     expect(within(dialog).getByLabelText('Email')).toBeEnabled();
@@ -117,10 +121,61 @@ describe('Register modal', () => {
     }
     expect(within(dialog).getByRole('button', { name: 'Sign In' })).toBeDisabled();
 
-    answer.resolve(json({ code: 'USERNAME_TAKEN', message: 'This username is taken' }, 409));
+    answer.resolve(json({ code: 'USERNAME_TAKEN', message: 'This username is taken.' }, 409));
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Register' })).toBeEnabled());
     expect(within(dialog).getByRole('button', { name: 'Sign In' })).toBeEnabled();
-    expect(within(dialog).getByText('This username is taken')).toBeInTheDocument();
+    expect(within(dialog).getByText('This username is taken.')).toBeInTheDocument();
+  });
+
+  it('shows every problem at once under its field, in plain words, and sends nothing', async () => {
+    const server = mockFetch();
+    const user = userEvent.setup();
+    const dialog = await openRegister();
+    await user.type(within(dialog).getByLabelText('Email'), 'nia@example');
+    await user.type(within(dialog).getByLabelText('Password'), 'short');
+    await user.click(within(dialog).getByRole('button', { name: 'Register' }));
+
+    expect(within(dialog).getByLabelText('Email')).toHaveAccessibleDescription('Invalid email');
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription('Name is required');
+    expect(within(dialog).getByLabelText('Username')).toHaveAccessibleDescription('Username is required');
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription(
+      'Password must be at least 8 characters',
+    );
+    expect(within(dialog).getByLabelText('Email')).toHaveFocus();
+    expect(server.callsTo('POST', '/api/register')).toHaveLength(0);
+
+    // A message goes as its field changes.
+    await user.type(within(dialog).getByLabelText('Name'), 'Nia');
+    expect(within(dialog).getByLabelText('Name')).not.toHaveAccessibleDescription('Name is required');
+  });
+
+  it("shows each of the server's problems under its field, without the field prefix", async () => {
+    mockFetch({
+      'POST /api/register': () =>
+        json(
+          {
+            code: 'INVALID_INPUT',
+            message: 'password: This password is one of the most common ones. Choose another.',
+            field: 'password',
+            issues: [
+              { field: 'password', message: 'password: This password is one of the most common ones. Choose another.' },
+              { field: 'username', message: 'username: This username is reserved' },
+            ],
+          },
+          400,
+        ),
+    });
+    const dialog = await openRegister();
+    const user = await fill(dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Register' }));
+
+    expect(await screen.findByText('Something went wrong.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription(
+      'This password is one of the most common ones. Choose another.',
+    );
+    expect(within(dialog).getByLabelText('Username')).toHaveAccessibleDescription('This username is reserved');
+    expect(within(dialog).queryByText(/password:/)).not.toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getByLabelText('Username')).toHaveFocus());
   });
 
   it("shows 'Invalid email' while typing and sends no request while it is invalid", async () => {

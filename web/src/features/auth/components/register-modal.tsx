@@ -3,59 +3,83 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useRefocus } from '../../../components/use-refocus.ts';
+import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import {
+  checkFields,
+  emailProblem,
+  type FieldErrors,
+  nameProblem,
+  passwordProblem,
+  usernameProblem,
+} from '../../../lib/field-rules.ts';
 import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
 import { signIn } from '../../../lib/session.tsx';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useRegister } from '../api/register.ts';
-import { EmailField, isValidEmail } from './email-field.tsx';
+import { EmailField } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
 
-type Field = 'email' | 'name' | 'username' | 'password';
+const FIELDS = ['email', 'name', 'username', 'password'] as const;
+type Field = (typeof FIELDS)[number];
 
-const FIELD_OF_CODE: Record<string, Field> = { EMAIL_TAKEN: 'email', USERNAME_TAKEN: 'username' };
+const check = (values: Record<Field, string>) =>
+  checkFields<Field>({
+    email: () => emailProblem(values.email),
+    name: () => nameProblem(values.name),
+    username: () => usernameProblem(values.username),
+    password: () => passwordProblem(values.password),
+  });
 
 /**
- * 'Create an account' → 'Register'. On success the person is signed in with the same
- * credentials, 'Account created.' shows and the modal closes; on failure 'Something went wrong.'
- * (and the server's word on the field at fault, under it).
+ * 'Create an account' → 'Register'. Every problem shows at once under its field, in plain words,
+ * before anything is sent (no request while one remains); the server's answer is shown the same
+ * way. On success the person is signed in with the same credentials, 'Account created.' shows and
+ * the modal closes; a failed call toasts 'Something went wrong.' as in the seed.
  */
 export function RegisterModal() {
   const { returnFocus } = useModalState();
   const [values, setValues] = useState<Record<Field, string>>({ email: '', name: '', username: '', password: '' });
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const register = useRegister();
+  const { formRef, refocus } = useRefocus();
 
   const set = (field: Field) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
-    if (fieldError?.field === field) setFieldError(null);
+    // A message goes once the field changes; the next submit checks everything again.
+    setErrors(({ [field]: _, ...rest }) => rest as FieldErrors<Field>);
   };
-  const errorFor = (field: Field) => (fieldError?.field === field ? fieldError.message : null);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
-    if (busy || !isValidEmail(values.email)) return;
+    if (busy) return;
+    const problems = check(values);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      refocus();
+      return;
+    }
     setBusy(true);
-    setFieldError(null);
     const email = values.email.trim();
     try {
       await register.mutateAsync({ email, password: values.password, username: values.username, name: values.name });
     } catch (error) {
       notifyError('Something went wrong.');
-      const field = error instanceof ApiRequestError ? (error.field ?? FIELD_OF_CODE[error.code]) : undefined;
-      if (error instanceof ApiRequestError && field) setFieldError({ field, message: error.message });
+      setErrors(fieldErrorsOf(error, FIELDS));
       setBusy(false);
+      refocus();
       return;
     }
     try {
       const result = await signIn('credentials', { email, password: values.password, redirect: false });
       notify('Account created.');
-      if (result?.ok) closeModal();
+      if (!result) return;
+      if (result.ok) closeModal();
       else {
-        console.error('Sign-in after registering failed:', result?.error);
+        console.error('Sign-in after registering failed:', result.error);
         openModal('login');
       }
     } catch (error) {
@@ -69,13 +93,13 @@ export function RegisterModal() {
 
   return (
     <Modal title="Create an account" onClose={closeModal} returnFocus={returnFocus}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2 pt-4">
+      <form ref={formRef} onSubmit={onSubmit} noValidate className="flex flex-col gap-2 pt-4">
         <EmailField
           value={values.email}
           onChange={set('email')}
           disabled={busy}
           submitted={submitted}
-          error={errorFor('email')}
+          error={errors.email}
         />
         <TextField
           label="Name"
@@ -84,7 +108,7 @@ export function RegisterModal() {
           onChange={(event) => set('name')(event.target.value)}
           disabled={busy}
           maxLength={LIMITS.nameMax}
-          error={errorFor('name')}
+          error={errors.name}
         />
         <TextField
           label="Username"
@@ -95,7 +119,7 @@ export function RegisterModal() {
           onChange={(event) => set('username')(event.target.value)}
           disabled={busy}
           maxLength={LIMITS.usernameMax}
-          error={errorFor('username')}
+          error={errors.username}
         />
         <TextField
           label="Password"
@@ -104,7 +128,7 @@ export function RegisterModal() {
           value={values.password}
           onChange={(event) => set('password')(event.target.value)}
           disabled={busy}
-          error={errorFor('password')}
+          error={errors.password}
         />
         <Button type="submit" size="lg" disabled={busy} className="mt-4">
           Register

@@ -11,6 +11,7 @@ const POST = {
   createdAt: new Date().toISOString(),
   author: { id: ALICE.id, name: ALICE.name, username: ALICE.username, profileImage: null },
   parentId: null,
+  replyTo: null,
   replyCount: 0,
   likeCount: 0,
   likedByMe: false,

@@ -13,6 +13,7 @@ const mine = (id: string, text: string): Post => ({
   createdAt: new Date().toISOString(),
   author: { id: ALICE.id, name: ALICE.name, username: ALICE.username, profileImage: null },
   parentId: null,
+  replyTo: null,
   replyCount: 0,
   likeCount: 0,
   likedByMe: false,

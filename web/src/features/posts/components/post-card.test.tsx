@@ -13,6 +13,7 @@ const POST: Post = {
   createdAt: new Date().toISOString(),
   author: { id: '2', name: 'Bob Builder', username: 'bob', profileImage: null },
   parentId: null,
+  replyTo: null,
   replyCount: 0,
   likeCount: 0,
   likedByMe: false,

@@ -41,7 +41,13 @@ async function openEdit() {
   return dialog;
 }
 
-const png = (name = 'me.png', bytes = 16) => new File([new Uint8Array(bytes)], name, { type: 'image/png' });
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** A file that starts like a PNG (the upload checks the first bytes). */
+const png = (name = 'me.png', bytes = 16) => {
+  const data = new Uint8Array(bytes);
+  data.set(PNG_SIGNATURE);
+  return new File([data], name, { type: 'image/png' });
+};
 
 /** Drops files on the drop zone around an upload input, as a person dragging them would. */
 function drop(input: HTMLElement, files: File[]) {
@@ -78,14 +84,15 @@ describe('Edit profile modal', () => {
   });
 
   it("toasts 'Something went wrong' when saving fails and stays open", async () => {
-    server(() => json({ code: 'USERNAME_TAKEN', message: 'This username is taken', field: 'username' }, 409));
+    server(() => json({ code: 'USERNAME_TAKEN', message: 'This username is taken.', field: 'username' }, 409));
     const user = userEvent.setup();
     const dialog = await openEdit();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Edit your profile' })).toBeInTheDocument();
-    expect(within(dialog).getByText('This username is taken')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Username')).toHaveAccessibleDescription('This username is taken.');
+    await waitFor(() => expect(within(dialog).getByLabelText('Username')).toHaveFocus());
     expect(within(dialog).getByRole('button', { name: 'Save' })).toBeEnabled();
     expect(screen.queryByText('Updated')).not.toBeInTheDocument();
   });
@@ -132,5 +139,54 @@ describe('Edit profile modal', () => {
 
     drop(input, [png('big.png', LIMITS.imageMaxBytes + 1)]);
     expect(await within(dialog).findByText(`File is larger than ${LIMITS.imageMaxBytes} bytes`)).toBeInTheDocument();
+  });
+
+  it('refuses a file that only claims to be a PNG, before any preview', async () => {
+    const mock = server();
+    const user = userEvent.setup();
+    const dialog = await openEdit();
+    const fake = new File(['GIF89a not a png at all'], 'fake.png', { type: 'image/png' });
+    await user.upload(within(dialog).getByLabelText('Profile image'), fake);
+
+    expect(await within(dialog).findByText('File type must be one of image/jpeg, image/png')).toBeInTheDocument();
+    expect(within(dialog).queryByText('New profile image chosen')).not.toBeInTheDocument();
+    expect(dialog.querySelector('img[src^="data:"]')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Updated');
+    expect(JSON.parse(mock.callsTo('PATCH', '/api/edit')[0]?.body ?? '').profileImage).toBeNull();
+  });
+
+  it('flags an empty name and username at once, in plain words, and sends nothing', async () => {
+    const mock = server();
+    const user = userEvent.setup();
+    const dialog = await openEdit();
+    await user.clear(within(dialog).getByLabelText('Name'));
+    await user.clear(within(dialog).getByLabelText('Username'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription('Name is required');
+    expect(within(dialog).getByLabelText('Username')).toHaveAccessibleDescription('Username is required');
+    expect(within(dialog).getByLabelText('Name')).toHaveFocus();
+    expect(mock.callsTo('PATCH', '/api/edit')).toHaveLength(0);
+  });
+
+  it("shows the server's image refusal under the image in plain words", async () => {
+    server(() =>
+      json(
+        {
+          code: 'UNSUPPORTED_IMAGE',
+          message: 'coverImage must be a JPEG or PNG image (checked by its bytes).',
+          field: 'coverImage',
+        },
+        415,
+      ),
+    );
+    const user = userEvent.setup();
+    const dialog = await openEdit();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert', { name: 'Cover image problems' })).toHaveTextContent(
+      'This file isn’t a JPEG or PNG image. Choose another one.',
+    );
+    expect(within(dialog).queryByText(/checked by its bytes/)).not.toBeInTheDocument();
   });
 });

@@ -6,13 +6,16 @@ import { ImageUpload } from '../../../components/image-upload.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/states.tsx';
 import { TextAreaField, TextField } from '../../../components/text-field.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useRefocus } from '../../../components/use-refocus.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
+import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { bioProblem, checkFields, type FieldErrors, nameProblem, usernameProblem } from '../../../lib/field-rules.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useEditProfile } from '../api/edit-profile.ts';
 
-type Field = 'name' | 'username' | 'bio' | 'profileImage' | 'coverImage';
+const FIELDS = ['name', 'username', 'bio', 'profileImage', 'coverImage'] as const;
+type Field = (typeof FIELDS)[number];
 
 function EditProfileForm({ user }: { user: CurrentUser }) {
   const [name, setName] = useState(user.name);
@@ -20,15 +23,31 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
   const [bio, setBio] = useState(user.bio);
   const [profileImage, setProfileImage] = useState(user.profileImage);
   const [coverImage, setCoverImage] = useState(user.coverImage);
-  const [fieldError, setFieldError] = useState<{ field: Field; message: string } | null>(null);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const edit = useEditProfile();
   const busy = edit.isPending;
-  const errorFor = (field: Field) => (fieldError?.field === field ? fieldError.message : null);
+  const { formRef, refocus } = useRefocus();
+  /** Sets a field and drops its message; the next Save checks everything again. */
+  const change =
+    <T,>(field: Field, set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setErrors(({ [field]: _, ...rest }) => rest as FieldErrors<Field>);
+    };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    setFieldError(null);
+    const problems = checkFields<'name' | 'username' | 'bio'>({
+      name: () => nameProblem(name),
+      username: () => usernameProblem(username),
+      bio: () => bioProblem(bio),
+    });
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      refocus();
+      return;
+    }
     edit.mutate(
       { name, username, bio, profileImage, coverImage },
       {
@@ -38,16 +57,15 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
         },
         onError: (error) => {
           notifyError('Something went wrong');
-          if (error instanceof ApiRequestError && error.field) {
-            setFieldError({ field: error.field.split('.')[0] as Field, message: error.message });
-          }
+          setErrors(fieldErrorsOf(error, FIELDS));
+          refocus();
         },
       },
     );
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
       {/* The profile image comes first in the document; the cover is drawn above it, as on the profile. */}
       <div className="-mx-4 flex flex-col sm:-mx-8">
         <div className="relative z-10 -mt-14 px-4 sm:px-8">
@@ -56,8 +74,9 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
             variant="avatar"
             value={profileImage}
             placeholder={PLACEHOLDER_IMAGE}
-            onChange={setProfileImage}
+            onChange={change('profileImage', setProfileImage)}
             disabled={busy}
+            error={errors.profileImage}
           />
           <p className="sr-only" aria-live="polite">
             {profileImage?.startsWith('data:') ? 'New profile image chosen' : ''}
@@ -68,46 +87,42 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
             label="Cover image"
             variant="cover"
             value={coverImage}
-            onChange={setCoverImage}
+            onChange={change('coverImage', setCoverImage)}
             disabled={busy}
+            error={errors.coverImage}
           />
         </div>
       </div>
       <TextField
         label="Name"
         value={name}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => change('name', setName)(event.target.value)}
         disabled={busy}
         maxLength={LIMITS.nameMax}
         autoComplete="name"
-        error={errorFor('name')}
+        error={errors.name}
       />
       <TextField
         label="Username"
         value={username}
-        onChange={(event) => setUsername(event.target.value)}
+        onChange={(event) => change('username', setUsername)(event.target.value)}
         disabled={busy}
         maxLength={LIMITS.usernameMax}
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
-        error={errorFor('username')}
+        error={errors.username}
       />
       <TextAreaField
         label="Bio"
         value={bio}
-        onChange={(event) => setBio(event.target.value)}
+        onChange={(event) => change('bio', setBio)(event.target.value)}
         disabled={busy}
         rows={3}
         maxLength={LIMITS.bioMax}
         hint={`${bio.length} / ${LIMITS.bioMax}`}
-        error={errorFor('bio')}
+        error={errors.bio}
       />
-      {(errorFor('profileImage') || errorFor('coverImage')) && (
-        <p role="alert" className="text-sm text-danger">
-          {errorFor('profileImage') ?? errorFor('coverImage')}
-        </p>
-      )}
       <Button type="submit" size="lg" disabled={busy} className="mt-2">
         Save
       </Button>

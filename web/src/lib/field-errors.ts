@@ -1,0 +1,43 @@
+import { LIMITS } from '@pipit/contract';
+import { ApiRequestError } from './api-client.ts';
+import type { FieldErrors } from './field-rules.ts';
+
+/** What a coded answer means for the field it names, in plain words. */
+const CODE_MESSAGES: Record<string, string> = {
+  EMAIL_TAKEN: 'An account with this email already exists.',
+  USERNAME_TAKEN: 'This username is taken.',
+  UNSUPPORTED_IMAGE: 'This file isn’t a JPEG or PNG image. Choose another one.',
+  IMAGE_TOO_LARGE: `This image is too large: at most ${LIMITS.imageMaxBytes} bytes and ${LIMITS.imageMaxPixels} pixels.`,
+};
+
+/** Codes that name their field even when the answer does not. */
+const CODE_FIELDS: Record<string, string> = { EMAIL_TAKEN: 'email', USERNAME_TAKEN: 'username' };
+
+/** The server's validation messages start with the field ("password: …"); the form shows them under it. */
+function withoutFieldPrefix(message: string, field: string): string {
+  const prefix = `${field}: `;
+  const text = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The messages of a failed call for the form's fields: every issue of an INVALID_INPUT answer,
+ * or the one field a coded answer names. Empty when the answer says nothing about these fields.
+ */
+export function fieldErrorsOf<F extends string>(error: unknown, fields: readonly F[]): FieldErrors<F> {
+  const errors: FieldErrors<F> = {};
+  if (!(error instanceof ApiRequestError)) return errors;
+  const known = (field: string | undefined): F | undefined => {
+    const top = field?.split('.')[0];
+    return fields.find((f) => f === top);
+  };
+  for (const issue of error.issues) {
+    const field = known(issue.field);
+    if (field && !errors[field]) errors[field] = withoutFieldPrefix(issue.message, issue.field);
+  }
+  const field = known(error.field ?? CODE_FIELDS[error.code]);
+  if (field && !errors[field]) {
+    errors[field] = CODE_MESSAGES[error.code] ?? withoutFieldPrefix(error.message, error.field ?? field);
+  }
+  return errors;
+}
