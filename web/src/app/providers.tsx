@@ -31,8 +31,10 @@ export function AppProviders({ queryClient, children, sessionRefetchInterval = 0
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider refetchInterval={sessionRefetchInterval}>
-        <ResetCacheOnSessionChange />
         {children}
+        {/* After the app, so its effect runs after theirs: by then the queries that need a session
+            have been told they are disabled, and the reset does not refetch them (a 401 each). */}
+        <ResetCacheOnSessionChange />
         <Toaster theme="dark" position="bottom-center" containerAriaLabel="Messages" duration={4000} />
       </SessionProvider>
     </QueryClientProvider>

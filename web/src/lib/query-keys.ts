@@ -17,6 +17,8 @@ export const postKeys = {
   detail: (id: string) => [...postKeys.all, 'detail', id] as const,
   lists: () => [...postKeys.all, 'list'] as const,
   replies: (id: string) => [...postKeys.lists(), 'replies', id] as const,
+  /** The conversation above a post, cached as a one-page list so likes and deletes reach it too. */
+  ancestors: (id: string) => [...postKeys.lists(), 'ancestors', id] as const,
   byUser: (userId: string) => [...postKeys.lists(), 'user', userId] as const,
   timeline: (kind: TimelineKind) => [...postKeys.lists(), 'timeline', kind] as const,
 };

@@ -1,7 +1,9 @@
 import { Bell, Bird, Feather, Home, LogOut, type LucideIcon, User } from 'lucide-react';
-import type { MouseEvent } from 'react';
+import { type MouseEvent, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
+import { Button } from '../../components/button.tsx';
+import { Modal } from '../../components/modal.tsx';
 import { callbackPath } from '../../lib/callback-url.ts';
 import { cn } from '../../lib/cn.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
@@ -9,8 +11,9 @@ import { openModal } from '../../lib/modals.ts';
 import { signOut, useSession } from '../../lib/session.tsx';
 import { notifyError } from '../../lib/toast.tsx';
 
-/** Routes that need a session: signing out leaves them first. */
-const MEMBERS_ONLY = ['/notifications'];
+/** Below Tailwind's `sm`: the bottom bar, where Logout sits next to the other items and is easy to hit by mistake. */
+const PHONE_QUERY = '(max-width: 639.98px)';
+const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 
 const itemClass =
   'group flex items-center justify-center rounded-full p-3 text-fg transition-colors hover:bg-white/10 xl:justify-start xl:gap-5 xl:pr-6';
@@ -60,17 +63,27 @@ export function SideNav() {
     if (status === 'unauthenticated') openModal('login');
   };
 
+  const [confirming, setConfirming] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+
+  /**
+   * The seed's sign-out: POST, tell the other tabs, then go to the url the server answers (the
+   * page we are on). A members-only page then asks to sign in where it is.
+   */
   const logout = async () => {
+    setSigningOut(true);
     try {
-      if (MEMBERS_ONLY.includes(location.pathname)) await navigate('/');
       const { url } = await signOut({ redirect: false });
+      setConfirming(false);
       const target = callbackPath(url);
       if (target && target !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
         await navigate(target);
       }
     } catch (error) {
       console.error('Sign-out failed:', error);
-      notifyError('Could not sign out. Try again.');
+      notifyError('Couldn’t sign out. Try again.');
+    } finally {
+      setSigningOut(false);
     }
   };
 
@@ -111,7 +124,7 @@ export function SideNav() {
         <ItemContent icon={User} label="Profile" active={onProfile} />
       </Link>
       {signedIn && (
-        <button type="button" onClick={logout} className={itemClass}>
+        <button type="button" onClick={() => (onPhone() ? setConfirming(true) : logout())} className={itemClass}>
           <ItemContent icon={LogOut} label="Logout" />
         </button>
       )}
@@ -123,6 +136,23 @@ export function SideNav() {
         <Feather aria-hidden="true" className="size-6 xl:hidden" />
         <span className="sr-only text-[17px] font-bold xl:not-sr-only">Tweet</span>
       </button>
+      {confirming && (
+        <Modal
+          title="Sign out of Pipit?"
+          onClose={() => !signingOut && setConfirming(false)}
+          className="sm:max-w-[320px]"
+        >
+          <p className="text-[15px] text-muted">You can always sign back in.</p>
+          <div className="mt-6 flex flex-col gap-3">
+            <Button size="lg" onClick={logout} disabled={signingOut} data-autofocus>
+              Sign out
+            </Button>
+            <Button variant="secondary" size="lg" onClick={() => setConfirming(false)} disabled={signingOut}>
+              Cancel
+            </Button>
+          </div>
+        </Modal>
+      )}
       {user && (
         <Link
           to={profilePath}

@@ -1,8 +1,10 @@
+import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { Composer } from '../../features/compose/components/composer.tsx';
+import { useAncestors } from '../../features/posts/api/get-ancestors.ts';
 import { usePost } from '../../features/posts/api/get-post.ts';
 import { useReplies } from '../../features/posts/api/get-replies.ts';
 import { PostCard } from '../../features/posts/components/post-card.tsx';
@@ -12,16 +14,37 @@ import { isNotFound } from '../../lib/api-client.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { isId } from '../../lib/ids.ts';
 
-/** The post a reply answers, above it, joined by a thread line. */
-function ParentPost({ id }: { id: string }) {
-  const parent = usePost(id);
-  if (parent.isPending) return <PostSkeletons count={1} />;
-  if (parent.isError) {
-    return isNotFound(parent.error) ? (
-      <p className="border-b border-line px-4 py-3 text-[15px] text-muted">This post was deleted.</p>
-    ) : null;
+/**
+ * The conversation above a reply, root first, each post joined to the next by a thread line.
+ * Once it has loaded, the post itself is scrolled to the top, with the conversation above it.
+ */
+function Conversation({ id, onShown }: { id: string; onShown: () => void }) {
+  const ancestors = useAncestors(id);
+  const posts = ancestors.data?.pages.flatMap((page) => page.items) ?? [];
+  const count = posts.length;
+  const shown = useRef(false);
+  useEffect(() => {
+    if (count > 0 && !shown.current) {
+      shown.current = true;
+      onShown();
+    }
+  }, [count, onShown]);
+
+  if (ancestors.isPending) return <PostSkeletons count={1} />;
+  if (ancestors.isError) {
+    return <ErrorState message="Couldn’t load the conversation." onRetry={() => ancestors.refetch()} />;
   }
-  return <PostCard post={parent.data} threadLine />;
+  if (count === 0) {
+    // The parent went while this page was open.
+    return <p className="border-b border-line px-4 py-3 text-[15px] text-muted">This post was deleted.</p>;
+  }
+  return (
+    <section aria-label="Conversation">
+      {posts.map((post) => (
+        <PostCard key={post.id} post={post} threadLine replyContext={false} />
+      ))}
+    </section>
+  );
 }
 
 function Replies({ id }: { id: string }) {
@@ -42,6 +65,8 @@ function PostView({ id }: { id: string }) {
   const navigate = useNavigate();
   const location = useLocation();
   const focusReply = Boolean((location.state as { focusReply?: boolean } | null)?.focusReply);
+  const detailRef = useRef<HTMLElement>(null);
+  const showPost = useCallback(() => detailRef.current?.scrollIntoView?.({ block: 'start' }), []);
 
   if (post.isError && isNotFound(post.error)) return <NotFound message="This post doesn’t exist." />;
   return (
@@ -54,8 +79,9 @@ function PostView({ id }: { id: string }) {
       ) : (
         <>
           <title>{`${post.data.author.name} on Pipit: “${post.data.text.slice(0, 60)}” / Pipit`}</title>
-          {post.data.parentId && <ParentPost id={post.data.parentId} />}
+          {post.data.parentId && <Conversation id={id} onShown={showPost} />}
           <PostDetail
+            ref={detailRef}
             post={post.data}
             onDeleted={() => navigate(post.data.parentId ? `/posts/${post.data.parentId}` : '/', { replace: true })}
           />

@@ -12,7 +12,7 @@ export function WelcomeBox() {
         Short messages from people you follow. Sign in to post, reply, like and follow.
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <Button onClick={() => openModal('login')}>Login</Button>
+        <Button onClick={() => openModal('login')}>Sign in</Button>
         <Button variant="secondary" onClick={() => openModal('register')}>
           Register
         </Button>

@@ -6,7 +6,7 @@ import { Composer } from './composer.tsx';
 export function ComposeModal() {
   const { returnFocus } = useModalState();
   return (
-    <Modal title="New Tweet" hideTitle onClose={closeModal} returnFocus={returnFocus}>
+    <Modal title="New post" hideTitle onClose={closeModal} returnFocus={returnFocus}>
       <Composer autoFocus onPosted={closeModal} className="-mx-4" />
     </Modal>
   );

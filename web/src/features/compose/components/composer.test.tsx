@@ -53,17 +53,49 @@ describe('Composer', () => {
     expect(tweet()).toBeDisabled();
   });
 
-  it("posts on Ctrl+Enter, toasts 'Tweet created' and empties the box", async () => {
+  it("posts on Ctrl+Enter, toasts 'Your post was sent' and empties the box", async () => {
     const { box, server } = setup();
     const user = userEvent.setup();
     await user.type(box, '  Hello Pipit  ');
     await user.keyboard('{Control>}{Enter}{/Control}');
 
-    expect(await screen.findByText('Tweet created')).toBeInTheDocument();
+    expect(await screen.findByText('Your post was sent')).toBeInTheDocument();
     await waitFor(() => expect(box).toHaveValue(''));
     const [post] = server.callsTo('POST', '/api/posts');
     expect(JSON.parse(post?.body ?? '')).toEqual({ text: 'Hello Pipit', parentId: null });
     expect(post?.headers.get('X-CSRF-Token')).toBe('csrf-1');
+  });
+
+  it("says 'Your reply was sent' for a reply, not that a Tweet was created", async () => {
+    mockFetch({ ...signedInRoutes(), 'POST /api/posts': () => json({ ...POST, parentId: '7' }, 201) });
+    renderApp(<Composer parentId="7" label="Post your reply" submitLabel="Reply" />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Post your reply' }), 'Agreed');
+    await user.click(screen.getByRole('button', { name: 'Reply' }));
+    expect(await screen.findByText('Your reply was sent')).toBeInTheDocument();
+    expect(screen.queryByText(/Tweet/)).not.toBeInTheDocument();
+  });
+
+  it('shows the server’s word on the text without its field prefix', async () => {
+    mockFetch({
+      ...signedInRoutes(),
+      'POST /api/posts': () =>
+        json(
+          {
+            code: 'INVALID_INPUT',
+            message: 'text: Post must not contain control characters',
+            field: 'text',
+            issues: [{ field: 'text', message: 'text: Post must not contain control characters' }],
+          },
+          400,
+        ),
+    });
+    renderApp(<Composer />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: "What's happening?" }), 'Hello');
+    await user.click(tweet());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Post must not contain control characters');
+    expect(screen.queryByText(/^text:/)).not.toBeInTheDocument();
   });
 
   it('posts on Cmd+Enter too', async () => {

@@ -2,8 +2,10 @@ import { graphemeLength, LIMITS, type Post } from '@pipit/contract';
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
+import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
@@ -57,12 +59,20 @@ export function Composer({
       {
         onSuccess: (post) => {
           setText('');
-          notify('Tweet created');
+          notify(parentId ? 'Your reply was sent' : 'Your post was sent');
           onPosted?.(post);
           // The box was disabled while sending; give it back for the next post.
           requestAnimationFrame(() => textareaRef.current?.focus());
         },
-        onError: (error) => notifyError(error.message || 'Could not send your Tweet. Try again.'),
+        onError: (error) => {
+          // The server's word when it is about the text or says when to try again; else a plain retry.
+          const said =
+            fieldErrorsOf(error, ['text'] as const).text ??
+            (error instanceof ApiRequestError && error.code === 'RATE_LIMITED' ? error.message : null);
+          notifyError(
+            said ?? (parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
+          );
+        },
       },
     );
   };

@@ -63,3 +63,13 @@ describe('liking a post', () => {
     expect(card).toHaveTextContent('0 likes');
   });
 });
+
+describe('a reply', () => {
+  it("says 'Replying to @name', linking to the person answered", async () => {
+    mockFetch();
+    renderApp(<PostCard post={{ ...POST, id: '11', parentId: '10', replyTo: { id: '1', username: 'alice' } }} />);
+    const card = await screen.findByRole('article');
+    expect(card).toHaveTextContent('Replying to @alice');
+    expect(within(card).getByRole('link', { name: '@alice' })).toHaveAttribute('href', '/users/1');
+  });
+});

@@ -9,6 +9,25 @@ import { useCurrentUser } from '../../../lib/current-user.ts';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
 
+/** "Replying to @name", the name linking to the person answered. */
+export function ReplyingTo({ post, className }: { post: Post; className?: string }) {
+  if (!post.parentId) return null;
+  return (
+    <p className={cn('text-[15px] leading-5 text-muted', className)}>
+      Replying to{' '}
+      {post.replyTo ? (
+        <Link to={`/users/${post.replyTo.id}`} className="text-accent hover:underline">
+          @{post.replyTo.username}
+        </Link>
+      ) : (
+        <Link to={`/posts/${post.parentId}`} className="text-accent hover:underline">
+          a post
+        </Link>
+      )}
+    </p>
+  );
+}
+
 interface PostCardProps {
   post: Post;
   /** Draws a line down from the avatar to the post below (a parent above its reply). */
@@ -62,11 +81,7 @@ export function PostCard({ post, threadLine, replyContext = true, onDeleted }: P
           </Link>
           {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />}
         </div>
-        {replyContext && post.parentId && (
-          <Link to={`/posts/${post.parentId}`} className="block text-[13px] text-muted hover:underline">
-            Replying to a post
-          </Link>
-        )}
+        {replyContext && post.parentId && <ReplyingTo post={post} />}
         <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
         <PostActions post={post} className="mt-1" />
       </div>

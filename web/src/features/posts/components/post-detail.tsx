@@ -1,4 +1,5 @@
 import type { Post } from '@pipit/contract';
+import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -6,12 +7,18 @@ import { useCurrentUser } from '../../../lib/current-user.ts';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
+import { ReplyingTo } from './post-card.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
-export function PostDetail({ post, onDeleted }: { post: Post; onDeleted?: () => void }) {
+export function PostDetail({ post, onDeleted, ref }: { post: Post; onDeleted?: () => void; ref?: Ref<HTMLElement> }) {
   const { user } = useCurrentUser();
   return (
-    <article aria-label={`Post by ${post.author.name}`} className="border-b border-line px-4 pt-3">
+    <article
+      ref={ref}
+      aria-label={`Post by ${post.author.name}`}
+      // The page header is sticky: scrolled into view, the post starts below it.
+      className="scroll-mt-[53px] border-b border-line px-4 pt-3"
+    >
       <div className="flex items-center gap-3">
         <Avatar user={post.author} />
         <div className="min-w-0 flex-1 leading-5">
@@ -22,6 +29,7 @@ export function PostDetail({ post, onDeleted }: { post: Post; onDeleted?: () => 
         </div>
         {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} />}
       </div>
+      <ReplyingTo post={post} className="mt-3" />
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
       <p className="mt-3 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>

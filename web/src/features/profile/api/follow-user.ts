@@ -1,4 +1,4 @@
-import { api, type CurrentUser, type User } from '@pipit/contract';
+import { api, type CurrentUser, type User, type UserSummary } from '@pipit/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client.ts';
 import { bump } from '../../../lib/post-cache.ts';
@@ -37,6 +37,13 @@ export function useFollowUser(id: string) {
     },
     onSuccess: (user) => {
       if (queryClient.isMutating({ mutationKey }) <= 1) queryClient.setQueryData(userKeys.detail(id), user);
+      if (user.isFollowing) {
+        // Who To Follow drops the person once followed, and asks for someone to take their place.
+        queryClient.setQueryData<UserSummary[]>(userKeys.suggestions(), (people) =>
+          people?.filter((person) => person.id !== id),
+        );
+        queryClient.invalidateQueries({ queryKey: userKeys.suggestions() });
+      }
     },
     onError: (_error, follow) => {
       apply(!follow);

@@ -11,7 +11,7 @@ export const suggestionsQueryOptions = () =>
     queryKey: userKeys.suggestions(),
     queryFn: getSuggestions,
     staleTime: 5 * 60_000,
-    // Someone just followed stays in the list, marked Following, until the next visit.
+    // Someone just followed leaves the list (follow-user.ts); the rest stays put while reading.
     refetchOnWindowFocus: false,
   });
 

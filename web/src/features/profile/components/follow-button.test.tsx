@@ -69,6 +69,29 @@ describe('following someone', () => {
     expect(screen.getByTestId('followers')).toHaveTextContent(/^[01]$/);
   });
 
+  it("says 'Unfollow' under the pointer, but not right after following", async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/2': () => json(BOB),
+      'PUT /api/users/2/follow': () => json({ ...BOB, isFollowing: true, followersCount: 1 }),
+    });
+    const user = userEvent.setup();
+    renderApp(<Profile />);
+    await waitFor(() => expect(server.callsTo('GET', '/api/current')).toHaveLength(1));
+    const button = await screen.findByRole('button', { name: 'Follow' });
+    await user.hover(button);
+    expect(button).toHaveAccessibleName('Follow');
+    await user.click(button);
+    await waitFor(() => expect(server.callsTo('PUT', '/api/users/2/follow')).toHaveLength(1));
+    expect(button).toHaveAccessibleName('Following');
+
+    await user.unhover(button);
+    await user.hover(button);
+    expect(button).toHaveAccessibleName('Unfollow');
+    await user.unhover(button);
+    expect(button).toHaveAccessibleName('Following');
+  });
+
   it('asks a visitor to sign in instead', async () => {
     const server = mockFetch({ 'GET /api/users/2': () => json(BOB) });
     const user = userEvent.setup();

@@ -1,6 +1,8 @@
 import type { UserSummary } from '@pipit/contract';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
+import { cn } from '../../../lib/cn.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { useSession } from '../../../lib/session.tsx';
@@ -13,7 +15,7 @@ interface FollowButtonProps {
 }
 
 /**
- * 'Follow' / 'Following'. The state is the pending toggle, else the cached profile (kept in
+ * 'Follow' / 'Following', which says 'Unfollow' under the pointer or keyboard focus. The state is the pending toggle, else the cached profile (kept in
  * step by the mutation), else what the list said; visitors are asked to sign in.
  */
 export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
@@ -21,21 +23,29 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
   const { status } = useSession();
   const { data: profile } = useQuery({ ...userQueryOptions(user.id), enabled: false });
   const follow = useFollowUser(user.id);
+  const [armed, setArmed] = useState(false);
   if (me?.id === user.id) return null;
 
   const following = follow.isPending ? follow.variables : (profile?.isFollowing ?? user.isFollowing ?? false);
+  // 'Unfollow' once the pointer or focus comes to a Following button, not right after following.
+  const unfollow = following && armed;
   return (
     <Button
       size={size}
       variant={following ? 'secondary' : 'primary'}
-      className={following ? 'hover:border-danger/60 hover:bg-danger/10 hover:text-danger' : undefined}
+      className={cn('min-w-[6.5rem]', unfollow && 'border-danger/60 bg-danger/10 text-danger hover:bg-danger/10')}
+      onPointerEnter={() => setArmed(true)}
+      onPointerLeave={() => setArmed(false)}
+      onFocus={() => setArmed(true)}
+      onBlur={() => setArmed(false)}
       onClick={() => {
+        setArmed(false);
         // Only a known visitor is asked to sign in: while the session loads, a click waits for it.
         if (status === 'unauthenticated') openModal('login');
         else if (status === 'authenticated') follow.mutate(!following);
       }}
     >
-      {following ? 'Following' : 'Follow'}
+      {unfollow ? 'Unfollow' : following ? 'Following' : 'Follow'}
     </Button>
   );
 }

@@ -1,0 +1,67 @@
+import type { Post } from '@pipit/contract';
+import { screen, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { json, mockFetch } from '../../test/fetch-mock.ts';
+import { renderApp } from '../../test/render.tsx';
+import { PostPage } from './post.tsx';
+
+const post = (id: string, text: string, author: string, parent: { id: string; author: string } | null): Post => ({
+  id,
+  text,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  author: { id: String(author.length), name: author, username: author.toLowerCase(), profileImage: null },
+  parentId: parent?.id ?? null,
+  replyTo: parent ? { id: String(parent.author.length), username: parent.author.toLowerCase() } : null,
+  replyCount: 0,
+  likeCount: 0,
+  likedByMe: false,
+});
+
+const ROOT = post('1', 'Where do swifts sleep?', 'Alice', null);
+const MIDDLE = post('2', 'On the wing, mostly.', 'Bob', { id: '1', author: 'Alice' });
+const LEAF = post('3', 'Wait, really?', 'Carol', { id: '2', author: 'Bob' });
+
+describe('the post page', () => {
+  it('shows the conversation above a reply, root first, and who it answers', async () => {
+    const server = mockFetch({
+      'GET /api/posts/3': () => json(LEAF),
+      'GET /api/posts/3/ancestors': () => json({ items: [ROOT, MIDDLE] }),
+      'GET /api/posts/3/replies': () => json({ items: [], nextCursor: null }),
+    });
+    renderApp(
+      <Routes>
+        <Route path="/posts/:id" element={<PostPage />} />
+      </Routes>,
+      { route: '/posts/3' },
+    );
+    const conversation = await screen.findByRole('region', { name: 'Conversation' });
+    const above = within(conversation).getAllByRole('article');
+    expect(above.map((a) => a.textContent)).toEqual([
+      expect.stringContaining('Where do swifts sleep?'),
+      expect.stringContaining('On the wing, mostly.'),
+    ]);
+    const detail = screen.getByRole('article', { name: 'Post by Carol' });
+    expect(detail).toHaveTextContent('Replying to @bob');
+    // The conversation comes before the post in the page.
+    expect(conversation.compareDocumentPosition(detail) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(server.callsTo('GET', '/api/posts/2')).toHaveLength(0);
+  });
+
+  it('asks for no conversation above a post that answers nobody', async () => {
+    const server = mockFetch({
+      'GET /api/posts/1': () => json(ROOT),
+      'GET /api/posts/1/replies': () => json({ items: [MIDDLE], nextCursor: null }),
+    });
+    renderApp(
+      <Routes>
+        <Route path="/posts/:id" element={<PostPage />} />
+      </Routes>,
+      { route: '/posts/1' },
+    );
+    await screen.findByRole('article', { name: 'Post by Alice' });
+    await screen.findByText('On the wing, mostly.');
+    expect(screen.queryByRole('region', { name: 'Conversation' })).not.toBeInTheDocument();
+    expect(server.callsTo('GET', '/api/posts/1/ancestors')).toHaveLength(0);
+  });
+});
