@@ -165,7 +165,7 @@ async function main() {
       await a.goto('/');
       await visible(composer(a).box);
       await navItem(a, 'Tweet').click();
-      const compose = await visible(dialog(a, 'New Tweet'));
+      const compose = await visible(dialog(a, 'New post'));
       await compose.getByRole('textbox').fill('Drafting something worth reading…');
       await shot(a, 'compose-modal', w);
       await alice.context.close();

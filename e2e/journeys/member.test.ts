@@ -1,8 +1,10 @@
 /**
  * A new person joins and takes part: registers (an invalid email never leaves the browser), posts
- * and finds the post in both tabs, replies, likes, follows someone from Who To Follow, and both
- * people get notified with the alert dot clearing once they look. Then the newcomer edits the
- * profile with an uploaded avatar, and signing out in one tab signs the other tab out too.
+ * and finds the post in both tabs, replies (the reply says whom it answers, its page shows the
+ * conversation above it), likes, follows someone from Who To Follow (who then leaves the list;
+ * 'Following' says 'Unfollow' under the pointer), and both people get notified with the alert dot
+ * clearing once they look. Then the newcomer edits the profile with an uploaded avatar, and signing
+ * out on Notifications stays there, signs the other tab out too, and nothing fails after.
  */
 import type { User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
@@ -21,6 +23,7 @@ import {
   type Person,
   pathOf,
   postCard,
+  settle,
   signedIn,
   signedOut,
   signInThroughModal,
@@ -78,7 +81,7 @@ describe('a new member', () => {
     const { box, submit } = composer(page);
     await box.fill(FIRST_POST);
     await submit.click();
-    await visible(toast(page, 'Tweet created'));
+    await visible(toast(page, 'Your post was sent'));
     await visible(postCard(page.getByRole('tabpanel', { name: 'Following' }), FIRST_POST));
     await visible(postCard(await openFeedTab(page, 'Everyone'), FIRST_POST));
     await checkA11y(page, 'Home, Everyone tab (member)');
@@ -86,7 +89,7 @@ describe('a new member', () => {
 
     // The 'Tweet' button's modal is the same composer, in a dialog.
     await navItem(page, 'Tweet').click();
-    const compose = await visible(dialog(page, 'New Tweet'));
+    const compose = await visible(dialog(page, 'New post'));
     await visible(compose.getByRole('textbox', { name: "What's happening?" }));
     await checkA11y(page, 'Compose modal');
     await page.keyboard.press('Escape');
@@ -102,8 +105,28 @@ describe('a new member', () => {
     const reply = composer(main, /reply/i);
     await reply.box.fill(REPLY);
     await reply.submit.click();
+    await visible(toast(page, 'Your reply was sent'));
     await visible(postCard(page, REPLY));
     await checkA11y(page, 'Post page with a reply');
+
+    // The reply's own page: 'Replying to @nia' and the conversation above it.
+    await postCard(page, REPLY).getByText(REPLY).click();
+    await waitFor(() => /^\/posts\/\d+$/.test(pathOf(page)) && pathOf(page) !== postPath, 'the reply page');
+    const conversation = await visible(page.getByRole('region', { name: 'Conversation' }));
+    await visible(postCard(conversation, FIRST_POST));
+    const detail = page.getByRole('article', { name: `Post by ${NIA.name}` });
+    await visible(detail.getByText(`Replying to @${NIA.username}`));
+    const above = await conversation.boundingBox();
+    const below = await detail.boundingBox();
+    expect((above?.y ?? 0) + (above?.height ?? 0), 'the conversation is above the post').toBeLessThanOrEqual(
+      (below?.y ?? 0) + 1,
+    );
+    await checkA11y(page, 'Reply page with its conversation');
+    await detail.getByRole('link', { name: `@${NIA.username}` }).click();
+    await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'the profile of the person answered');
+    // In lists a reply says whom it answers.
+    await visible(postCard(page.getByRole('main'), REPLY).getByText(`Replying to @${NIA.username}`));
+    await page.goto(postPath);
   });
 
   j.step('likes the post: the button turns to Unlike and the like sticks after a reload', async () => {
@@ -123,13 +146,14 @@ describe('a new member', () => {
     const row = suggestions.getByRole('listitem').filter({ hasText: `@${bob.username}` });
     await visible(row.getByText(bob.name));
     await row.getByRole('button', { name: 'Follow', exact: true }).click();
-    await waitFor(
-      async () =>
-        (await row.count()) === 0 || (await row.getByRole('button', { name: 'Following', exact: true }).count()) > 0,
-      'the suggestion to turn into Following or leave the list',
-    );
+    await waitFor(async () => (await row.count()) === 0, 'Bob to leave Who To Follow once followed');
     await page.goto(`/users/${bob.id}`);
-    await visible(page.getByRole('main').getByRole('button', { name: 'Following', exact: true }));
+    const following = page.getByRole('main').getByRole('button', { name: 'Following', exact: true });
+    await visible(following);
+    await following.hover();
+    await visible(page.getByRole('main').getByRole('button', { name: 'Unfollow', exact: true }));
+    await page.mouse.move(0, 0);
+    await visible(following);
   });
 
   j.step('Bob signs in, sees the alert dot, opens Notifications, and the dot clears', async () => {
@@ -216,17 +240,45 @@ describe('a new member', () => {
     expect(closeTo(painted, AVATAR_COLOUR), `avatar centre is rgb(${painted.join(',')})`).toBe(true);
   });
 
-  j.step('signs out in one tab and the other tab follows', async () => {
+  j.step('signs out on Notifications and stays there; the other tab follows; nothing fails after', async () => {
     const first = nia.page;
     const second = await nia.context.newPage();
     await second.goto('/');
     await waitFor(() => signedIn(second), 'the second tab to be signed in');
-    await first.goto('/');
+    await first.goto('/notifications');
+    await waitFor(() => signedIn(first), 'the first tab to be signed in');
+    await visible(first.getByRole('main').getByText(/liked/i).first());
+
+    // Every answer of 400 or more, and every console error, from here on.
+    const failed: string[] = [];
+    for (const page of [first, second]) {
+      page.on('response', (response) => {
+        if (response.status() >= 400)
+          failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+      });
+      page.on('requestfailed', (request) => failed.push(`failed ${request.method()} ${request.url()}`));
+    }
+    const consoleBefore = nia.console.length;
+
     await navItem(first, 'Logout').click();
     await waitFor(() => signedOut(first), 'the first tab to be signed out');
+    // The seed: go to the url the server answers, the page one is on; Notifications then asks to sign in.
+    const login = await visible(dialog(first, 'Login'));
+    await visible(login.getByText('Sign in to see this page.'));
+    expect(pathOf(first)).toBe('/notifications');
+    expect(new URL(first.url()).searchParams.get('error')).toBe('SessionRequired');
+    await first.keyboard.press('Escape');
+    await gone(login);
+    await visible(first.getByText('Sign in to see your notifications'));
+
     await waitFor(() => signedOut(second), 'the second tab to follow the sign-out', { timeout: 15_000 });
+    await second.getByRole('tab', { name: 'Everyone' }).click();
+    await visible(postCard(second, FIRST_POST));
     await navItem(second, 'Notifications').click();
     await visible(dialog(second, 'Login'));
+    await settle(first);
+    expect(failed, 'requests that failed after signing out').toEqual([]);
+    expect(nia.console.slice(consoleBefore), 'console errors after signing out').toEqual([]);
     expect(nia.dialogs).toEqual([]);
     expect(bobs.dialogs).toEqual([]);
     expect([...nia.errors, ...bobs.errors], 'uncaught page errors').toEqual([]);

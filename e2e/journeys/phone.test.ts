@@ -1,7 +1,7 @@
 /**
  * A member on a 390 px phone: the bottom bar replaces the side column, Who To Follow is gone
  * (large screens only), modals fill the screen, nothing scrolls sideways, and axe is as happy as
- * on a desktop — on every page and modal of the app.
+ * on a desktop — on every page and modal of the app. Signing out asks for confirmation first.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
@@ -86,12 +86,12 @@ describe('a member on a phone', () => {
     const { page } = ana;
     await signInThroughModal(page, 'ana@example.com', PASSWORD);
     await navItem(page, 'Tweet').click();
-    const compose = await visible(dialog(page, 'New Tweet'));
-    await fillsTheScreen(page, 'New Tweet');
+    const compose = await visible(dialog(page, 'New post'));
+    await fillsTheScreen(page, 'New post');
     await checkA11y(page, 'Compose modal at 390 px');
     await compose.getByRole('textbox', { name: "What's happening?" }).fill('Posting from my phone.');
     await compose.getByRole('button', { name: 'Tweet', exact: true }).click();
-    await visible(toast(page, 'Tweet created'));
+    await visible(toast(page, 'Your post was sent'));
     await gone(compose);
     await visible(postCard(page, 'Posting from my phone.'));
     await fitsTheScreen(page, 'Home (member)');
@@ -129,7 +129,13 @@ describe('a member on a phone', () => {
     await page.keyboard.press('Escape');
     await gone(dialog(page, 'Edit your profile'));
     await navItem(page, 'Logout').click();
+    // On a phone, Logout sits beside the other items: it asks first.
+    const confirm = await visible(dialog(page, 'Sign out of Pipit?'));
+    await checkA11y(page, 'Sign-out confirmation at 390 px');
+    expect(await signedOut(page), 'still signed in while asked').toBe(false);
+    await confirm.getByRole('button', { name: 'Sign out', exact: true }).click();
     await waitFor(() => signedOut(page), 'signed out');
+    await gone(confirm);
     expect(ana.dialogs).toEqual([]);
     expect(ana.errors, 'uncaught page errors').toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * A visitor arrives: reads the Everyone feed, a post and a profile, and every members-only door
  * (Notifications, Profile, Tweet) opens the login modal instead. Login and register switch into
- * each other, and an invalid email never leaves the browser.
+ * each other, an invalid email never leaves the browser, a failed sign-in says so, and opening
+ * /notifications asks to sign in there (error=SessionRequired).
  */
 import type { Post, User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
@@ -120,12 +121,67 @@ describe('a visitor', () => {
     await gone(login);
   });
 
+  j.step("a failed sign-in says 'Wrong email or password.' and the modal stays usable", async () => {
+    const { page } = visitor;
+    await navItem(page, 'Profile').click();
+    const login = await visible(dialog(page, 'Login'));
+    await login.getByLabel('Email', { exact: true }).fill('vera@example.com');
+    await login.getByLabel('Password', { exact: true }).fill('not the password at all');
+    await login.getByRole('button', { name: 'Sign In' }).click();
+    await visible(login.getByRole('alert').filter({ hasText: 'Wrong email or password.' }));
+    // Focus is back in the form, and Escape still closes the modal.
+    await waitFor(
+      () => login.getByLabel('Password', { exact: true }).evaluate((el) => el === document.activeElement),
+      'focus to go back to the password',
+    );
+    await checkA11y(page, 'Login modal after a failed sign-in');
+    expect(
+      visitor.console.some((line) => line.includes('Sign-in failed')),
+      'the failure is logged too',
+    ).toBe(true);
+    await page.keyboard.press('Escape');
+    await gone(login);
+  });
+
+  j.step("'a@bü.de' is an invalid email: checked as typed, not as punycode", async () => {
+    const { page } = visitor;
+    await navItem(page, 'Profile').click();
+    const login = await visible(dialog(page, 'Login'));
+    await login.getByLabel('Email', { exact: true }).pressSequentially('a@bü.de');
+    await visible(login.getByText('Invalid email'));
+    await page.keyboard.press('Escape');
+    await gone(login);
+  });
+
+  j.step('opening /notifications asks to sign in there, with error=SessionRequired and the callbackUrl', async () => {
+    const { page } = visitor;
+    await page.goto('/notifications');
+    const login = await visible(dialog(page, 'Login'));
+    await visible(login.getByText('Sign in to see this page.'));
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/notifications');
+    expect(url.searchParams.get('error')).toBe('SessionRequired');
+    expect(url.searchParams.get('callbackUrl')).toBe(`${j.url}/notifications`);
+    await checkA11y(page, 'Notifications (visitor, sign-in asked)');
+    await page.keyboard.press('Escape');
+    await gone(login);
+    await visible(page.getByText('Sign in to see your notifications'));
+    await page.goto('/');
+  });
+
   j.step('reads a post page with its replies', async () => {
     const { page } = visitor;
     await page.getByText(post.text).click();
     await waitFor(() => pathOf(page) === `/posts/${post.id}`, 'the post page to open');
     await visible(page.getByText(reply.text));
     await checkA11y(page, 'Post page (visitor)');
+    // The reply's own page: who it answers, and the conversation above it.
+    await page.getByText(reply.text).click();
+    await waitFor(() => pathOf(page) === `/posts/${reply.id}`, 'the reply page to open');
+    const conversation = await visible(page.getByRole('region', { name: 'Conversation' }));
+    await visible(conversation.getByText(post.text));
+    await visible(page.getByRole('article', { name: 'Post by Wes Writer' }).getByText('Replying to @vera'));
+    await checkA11y(page, 'Reply page with its conversation (visitor)');
   });
 
   j.step('reads a profile, and its Follow button asks to sign in', async () => {

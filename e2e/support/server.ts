@@ -28,16 +28,40 @@ export function snapshotWebDist(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Binds `port` (0: any) on 127.0.0.1 and lets it go: the port that was free, or null if taken. */
+function probePort(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.once('error', () => resolve(null));
+    probe.listen(port, '127.0.0.1', () => {
       const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : null;
+      probe.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A free port: any one the system gives, or one inside `E2E_PORTS` (e.g. `43000-43999`) when
+ * several people run journeys on one machine and each keeps to a range of their own.
+ */
+export async function freePort(range = process.env.E2E_PORTS): Promise<number> {
+  const match = range?.match(/^(\d+)-(\d+)$/);
+  if (!match) {
+    const port = await probePort(0);
+    if (port === null) throw new Error('no free port');
+    return port;
+  }
+  const low = Number(match[1]);
+  const high = Number(match[2]);
+  const size = high - low + 1;
+  const start = Math.floor(Math.random() * size);
+  // Bounded: at most 200 ports are tried, starting at a random one so parallel files rarely meet.
+  for (let i = 0; i < Math.min(size, 200); i++) {
+    const port = await probePort(low + ((start + i) % size));
+    if (port !== null) return port;
+  }
+  throw new Error(`no free port in E2E_PORTS=${range}`);
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {

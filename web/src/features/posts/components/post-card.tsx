@@ -9,18 +9,23 @@ import { useCurrentUser } from '../../../lib/current-user.ts';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
 
-/** "Replying to @name", the name linking to the person answered. */
+const REPLY_LINK = 'text-accent underline decoration-accent/40 underline-offset-2 hover:decoration-accent';
+
+/**
+ * "Replying to @name", the name linking to the person answered. Underlined: in muted text its
+ * colour alone would not tell it is a link (axe link-in-text-block).
+ */
 export function ReplyingTo({ post, className }: { post: Post; className?: string }) {
   if (!post.parentId) return null;
   return (
     <p className={cn('text-[15px] leading-5 text-muted', className)}>
       Replying to{' '}
       {post.replyTo ? (
-        <Link to={`/users/${post.replyTo.id}`} className="text-accent hover:underline">
+        <Link to={`/users/${post.replyTo.id}`} className={REPLY_LINK}>
           @{post.replyTo.username}
         </Link>
       ) : (
-        <Link to={`/posts/${post.parentId}`} className="text-accent hover:underline">
+        <Link to={`/posts/${post.parentId}`} className={REPLY_LINK}>
           a post
         </Link>
       )}
