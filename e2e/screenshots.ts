@@ -56,7 +56,8 @@ async function seed(url: string) {
     `Long words must wrap too: Pneumonoultramicroscopicsilicovolcanoconiosis-and-then-some and https://example.com/${'a'.repeat(70)}`,
   );
   await alice.client.post('Just set up my profile. Hi @bob, say hello to everyone!');
-  await carol.client.post('Lovely thread, Alice. Agree with every word of it.', longPost.id);
+  const reply = await carol.client.post('Lovely thread, Alice. Agree with every word of it.', longPost.id);
+  await alice.client.post('Thank you, Carolina! Glad it read well.', reply.id);
   await bob.client.post('Same here, well put.', longPost.id);
   await bob.client.like(longPost.id);
   await carol.client.like(longPost.id);
@@ -64,7 +65,7 @@ async function seed(url: string) {
   await bob.client.follow(alice.user.id);
   await carol.client.follow(alice.user.id);
   await dave.client.follow(alice.user.id);
-  return { alice, bob, carol, dave, longPost };
+  return { alice, bob, carol, dave, longPost, reply };
 }
 
 async function ready(page: Page) {
@@ -125,11 +126,24 @@ async function main() {
       await navItem(v, 'Profile').click();
       const login = await visible(dialog(v, 'Login'));
       await shot(v, 'login-modal', w);
+      await login.getByLabel('Email', { exact: true }).fill('alice@example.com');
+      await login.getByLabel('Password', { exact: true }).fill('not her password');
+      await login.getByRole('button', { name: 'Sign In' }).click();
+      await visible(login.getByRole('alert'));
+      await shot(v, 'login-failed', w);
       await login.getByRole('button', { name: 'Create an account' }).click();
       const register = await visible(dialog(v, 'Create an account'));
       await register.getByLabel('Email', { exact: true }).pressSequentially('new.person@example');
       await visible(register.getByText('Invalid email'));
       await shot(v, 'register-modal', w);
+      await register.getByLabel('Password', { exact: true }).fill('short');
+      await register.getByRole('button', { name: 'Register' }).click();
+      await visible(register.getByText('Name is required'));
+      await shot(v, 'register-problems', w);
+      await v.keyboard.press('Escape');
+      await v.goto('/notifications');
+      await visible(dialog(v, 'Login').getByText('Sign in to see this page.'));
+      await shot(v, 'notifications-visitor', w);
       await visitor.context.close();
 
       const alice = await signedInAs(viewport);
@@ -147,17 +161,39 @@ async function main() {
       await visible(a.getByText('Lovely thread, Alice.'));
       await shot(a, 'post', w);
 
+      await a.goto(`/posts/${world.reply.id}`);
+      await visible(a.getByRole('region', { name: 'Conversation' }));
+      await visible(a.getByText('Thank you, Carolina!'));
+      await shot(a, 'reply-conversation', w);
+
       await a.goto(`/users/${world.alice.user.id}`);
       await visible(a.getByRole('main').getByText('Birds, bikes and bread.', { exact: false }));
       await shot(a, 'profile', w);
       await a.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).click();
-      await visible(dialog(a, 'Edit your profile'));
+      const edit = await visible(dialog(a, 'Edit your profile'));
       await shot(a, 'edit-profile-modal', w);
+      await edit.getByLabel('Name', { exact: true }).fill('');
+      await edit.getByLabel('Username', { exact: true }).fill('');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await visible(edit.getByText('Username is required'));
+      await shot(a, 'edit-profile-problems', w);
       await a.keyboard.press('Escape');
 
       await a.goto(`/users/${world.carol.user.id}`);
       await visible(a.getByRole('main').getByText(LONG_NAME).first());
       await shot(a, 'profile-long-name', w);
+      await a.goto(`/users/${world.bob.user.id}`);
+      const following = a.getByRole('main').getByRole('button', { name: 'Following', exact: true });
+      await visible(following);
+      await ready(a);
+      await following.hover();
+      await visible(a.getByRole('main').getByRole('button', { name: 'Unfollow', exact: true }));
+      // Not `shot`: it moves the mouse away, and the hover is the point of this picture.
+      await a.screenshot({
+        path: path.join(OUT, `profile-unfollow-hover-${w}.png`),
+        animations: 'disabled',
+        caret: 'hide',
+      });
       await a.goto(`/users/${world.dave.user.id}`);
       await visible(a.getByRole('main').getByText('No posts yet'));
       await shot(a, 'profile-empty', w);
@@ -168,6 +204,12 @@ async function main() {
       const compose = await visible(dialog(a, 'New post'));
       await compose.getByRole('textbox').fill('Drafting something worth reading…');
       await shot(a, 'compose-modal', w);
+      await a.keyboard.press('Escape');
+      if (viewport === PHONE) {
+        await navItem(a, 'Logout').click();
+        await visible(dialog(a, 'Sign out of Pipit?'));
+        await shot(a, 'sign-out-confirm', w);
+      }
       await alice.context.close();
     }
 
@@ -193,15 +235,22 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 |---|---|
 | visitor-home | Home as a visitor: the Everyone feed |
 | login-modal | the Login modal |
+| login-failed | the Login modal after a wrong password: 'Wrong email or password.' |
 | register-modal | the Create an account modal, showing the live 'Invalid email' message |
+| register-problems | Register pressed with problems everywhere: each one under its field |
+| notifications-visitor | a visitor opening /notifications: Login over the page, 'Sign in to see this page.' |
 | home | Home signed in as alice: composer and the Following tab |
 | home-everyone | Home, Everyone tab |
 | post | a 280-character post with its replies |
+| reply-conversation | a reply's page: the conversation above it, 'Replying to @…', its own reply below |
 | profile | alice's own profile: cover, large avatar, bio, counts, posts |
 | edit-profile-modal | the Edit your profile modal |
+| edit-profile-problems | Save with an empty name and username: both flagged |
 | profile-long-name | a profile with a 50-character name and no avatar |
+| profile-unfollow-hover | the pointer on 'Following' turns it to 'Unfollow' |
 | profile-empty | a profile with nothing in it yet |
 | compose-modal | the modal the 'Tweet' button opens |
+| sign-out-confirm | (390 only) Logout on a phone asks 'Sign out of Pipit?' |
 | notifications | alice's notifications: follows, likes, replies, a mention (unread at 1280, read at 390) |
 `,
     );

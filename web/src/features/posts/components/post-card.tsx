@@ -18,7 +18,7 @@ const REPLY_LINK = 'text-accent underline decoration-accent/40 underline-offset-
 export function ReplyingTo({ post, className }: { post: Post; className?: string }) {
   if (!post.parentId) return null;
   return (
-    <p className={cn('text-[15px] leading-5 text-muted', className)}>
+    <p className={cn('text-[15px] leading-5 text-muted [overflow-wrap:anywhere]', className)}>
       Replying to{' '}
       {post.replyTo ? (
         <Link to={`/users/${post.replyTo.id}`} className={REPLY_LINK}>
