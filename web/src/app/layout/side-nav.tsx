@@ -1,15 +1,15 @@
 import { Bell, Bird, Feather, Home, LogOut, type LucideIcon, User } from 'lucide-react';
-import { type MouseEvent, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
-import { Button } from '../../components/button.tsx';
-import { Modal } from '../../components/modal.tsx';
 import { callbackPath } from '../../lib/callback-url.ts';
 import { cn } from '../../lib/cn.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { openModal } from '../../lib/modals.ts';
 import { signOut, useSession } from '../../lib/session.tsx';
 import { notifyError } from '../../lib/toast.tsx';
+
+const SignOutConfirm = lazy(() => import('./sign-out-confirm.tsx').then((m) => ({ default: m.SignOutConfirm })));
 
 /** Below Tailwind's `sm`: the bottom bar, where Logout sits next to the other items and is easy to hit by mistake. */
 const PHONE_QUERY = '(max-width: 639.98px)';
@@ -137,21 +137,9 @@ export function SideNav() {
         <span className="sr-only text-[17px] font-bold xl:not-sr-only">Tweet</span>
       </button>
       {confirming && (
-        <Modal
-          title="Sign out of Pipit?"
-          onClose={() => !signingOut && setConfirming(false)}
-          className="sm:max-w-[320px]"
-        >
-          <p className="text-[15px] text-muted">You can always sign back in.</p>
-          <div className="mt-6 flex flex-col gap-3">
-            <Button size="lg" onClick={logout} disabled={signingOut} data-autofocus>
-              Sign out
-            </Button>
-            <Button variant="secondary" size="lg" onClick={() => setConfirming(false)} disabled={signingOut}>
-              Cancel
-            </Button>
-          </div>
-        </Modal>
+        <Suspense fallback={null}>
+          <SignOutConfirm busy={signingOut} onConfirm={logout} onCancel={() => setConfirming(false)} />
+        </Suspense>
       )}
       {user && (
         <Link
