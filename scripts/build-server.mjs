@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm run build -w server`: the server as plain JavaScript for production, so `npm start` needs
+// neither tsx nor any other dev dependency at run time. esbuild bundles server/src/main.ts with the
+// workspace contract package inlined (it ships TypeScript source) and every npm dependency left
+// external (native modules — sharp, argon2, PGlite's WASM — load from node_modules as usual).
+// The files the server reads next to its own code at run time (migrations, the common-password
+// list) are copied beside the bundle, where `import.meta.dirname` — server/dist — finds them; the
+// web app's default path (../../web/dist) is the same from server/dist as from server/src.
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SERVER = path.join(ROOT, 'server');
+const OUT = path.join(SERVER, 'dist');
+const pkg = JSON.parse(readFileSync(path.join(SERVER, 'package.json'), 'utf8'));
+const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pipit/'));
+
+rmSync(OUT, { recursive: true, force: true });
+await build({
+  entryPoints: [path.join(SERVER, 'src/main.ts')],
+  outfile: path.join(OUT, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  // Subpath imports (e.g. drizzle-orm/pg-core) are external too.
+  external: external.flatMap((name) => [name, `${name}/*`]),
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+cpSync(path.join(SERVER, 'src/db/migrations'), path.join(OUT, 'migrations'), { recursive: true });
+cpSync(path.join(SERVER, 'src/modules/users/common-passwords.txt'), path.join(OUT, 'common-passwords.txt'));
+console.log(`pipit: server built to ${path.relative(ROOT, OUT)}/main.js`);
