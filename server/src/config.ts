@@ -31,6 +31,8 @@ export interface Config {
     write: RateLimit;
   };
   logLevel: string;
+  /** `pretty`: one readable line per event (development; needs the pino-pretty dev dependency). `json`: pino's JSON lines. */
+  logFormat: 'pretty' | 'json';
   /** Built web app served at /; null disables static serving (API only). */
   webDist: string | null;
   /** Session lifetime (renewed on use). */
@@ -74,6 +76,12 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
+function parseLogFormat(value: string | undefined, nodeEnv: Config['env']): Config['logFormat'] {
+  if (value === undefined || value === '') return nodeEnv === 'development' ? 'pretty' : 'json';
+  if (value === 'pretty' || value === 'json') return value;
+  throw new ConfigError('INVALID_CONFIG', `LOG_FORMAT must be "pretty" or "json", got "${value}"`);
+}
+
 /** In development a secret is created once and kept in the data directory. */
 function developmentSecret(dataDir: string): string {
   const file = path.join(dataDir, 'auth-secret');
@@ -83,6 +91,9 @@ function developmentSecret(dataDir: string): string {
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+/** A shorter AUTH_SECRET is refused in production: it signs every CSRF token (32 hex = 128 bits). */
+export const MIN_SECRET_LENGTH = 32;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
@@ -104,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
     }
     authSecret = developmentSecret(dataDir);
+  } else if (nodeEnv === 'production' && authSecret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      'WEAK_SECRET',
+      `[WEAK_SECRET] AUTH_SECRET must be at least ${MIN_SECRET_LENGTH} characters in production (it has ${authSecret.length}). Generate one with \`openssl rand -hex 32\`.`,
+    );
   }
   const rateLimitsEnabled = env.RATE_LIMIT_ENABLED !== 'false';
   return {
@@ -129,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       write: parseRateLimit(env.RATE_LIMIT_WRITE, { max: 300, windowMs: 5 * 60_000 }, 'RATE_LIMIT_WRITE'),
     },
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: parseLogFormat(env.LOG_FORMAT, nodeEnv),
     webDist:
       env.WEB_DIST === 'none' ? null : path.resolve(env.WEB_DIST || path.join(import.meta.dirname, '../../web/dist')),
     sessionMaxAgeMs: 30 * 86_400_000,
