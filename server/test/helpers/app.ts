@@ -30,6 +30,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     rateLimits: { enabled: true, signInIp: lots, signInAccount: lots, register: lots, write: lots },
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    logFormat: 'json',
     webDist: null,
     sessionMaxAgeMs: 30 * 86_400_000,
     ...overrides,
