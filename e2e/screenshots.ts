@@ -176,6 +176,11 @@ async function main() {
       await edit.getByLabel('Username', { exact: true }).fill('');
       await edit.getByRole('button', { name: 'Save' }).click();
       await visible(edit.getByText('Username is required'));
+      // A file that only claims to be a PNG: refused before any preview.
+      await edit
+        .getByLabel('Cover image', { exact: true })
+        .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a, not a PNG') });
+      await visible(edit.getByRole('alert', { name: 'Cover image problems' }));
       await shot(a, 'edit-profile-problems', w);
       await a.keyboard.press('Escape');
 
@@ -245,7 +250,7 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | reply-conversation | a reply's page: the conversation above it, 'Replying to @…', its own reply below |
 | profile | alice's own profile: cover, large avatar, bio, counts, posts |
 | edit-profile-modal | the Edit your profile modal |
-| edit-profile-problems | Save with an empty name and username: both flagged |
+| edit-profile-problems | Save with an empty name and username: both flagged; a cover that only claims to be a PNG, refused |
 | profile-long-name | a profile with a 50-character name and no avatar |
 | profile-unfollow-hover | the pointer on 'Following' turns it to 'Unfollow' |
 | profile-empty | a profile with nothing in it yet |

@@ -133,9 +133,13 @@ describe('a member on a phone', () => {
     const confirm = await visible(dialog(page, 'Sign out of Pipit?'));
     await checkA11y(page, 'Sign-out confirmation at 390 px');
     expect(await signedOut(page), 'still signed in while asked').toBe(false);
+    const consoleBefore = ana.console.length;
     await confirm.getByRole('button', { name: 'Sign out', exact: true }).click();
     await waitFor(() => signedOut(page), 'signed out');
     await gone(confirm);
+    // Signed out on a profile: it stays, readable by a visitor, and nothing is logged as an error.
+    await visible(page.getByRole('main').getByRole('heading', { name: 'Ana' }));
+    expect(ana.console.slice(consoleBefore), 'console errors after signing out').toEqual([]);
     expect(ana.dialogs).toEqual([]);
     expect(ana.errors, 'uncaught page errors').toEqual([]);
   });

@@ -100,7 +100,7 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
 
   const shown = value ?? placeholder ?? null;
   return (
-    <div>
+    <div className="relative">
       <div
         {...getRootProps({
           className: cn(
@@ -144,7 +144,15 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
         </div>
       </div>
       {(errors.length > 0 || error) && (
-        <ul role="alert" aria-label={`${label} problems`} className="mt-2 space-y-0.5 text-sm text-danger">
+        <ul
+          role="alert"
+          aria-label={`${label} problems`}
+          className={cn(
+            'space-y-0.5 text-sm text-danger',
+            // Under the cover sits the overlapping avatar: the cover's messages go on a band inside it.
+            variant === 'cover' ? 'absolute inset-x-0 top-0 z-10 bg-black/90 px-4 py-2 sm:px-8' : 'mt-2',
+          )}
+        >
           {(errors.length > 0 ? errors : [error]).map((message) => (
             <li key={message}>{message}</li>
           ))}
