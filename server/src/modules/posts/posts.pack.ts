@@ -1,6 +1,11 @@
 import type { Post } from '@pipit/contract';
 import { toUserSummary } from '../users/users.pack.ts';
-import type { PostRow } from './posts.repository.ts';
+import type { PostRow, ReplyTo } from './posts.repository.ts';
+
+function parseReplyTo(value: ReplyTo | string | null): ReplyTo | null {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as ReplyTo) : value;
+  return parsed ? { id: parsed.id, username: parsed.username } : null;
+}
 
 /** A post as one viewer sees it. */
 export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
@@ -15,10 +20,8 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
       profileImage: row.authorProfileImage,
     }),
     parentId: row.parentId === null ? null : String(row.parentId),
-    replyTo:
-      row.parentId !== null && row.replyToId !== null && row.replyToUsername !== null
-        ? { id: row.replyToId, username: row.replyToUsername }
-        : null,
+    // A json column: some drivers hand it over as text.
+    replyTo: row.parentId === null ? null : parseReplyTo(row.replyTo),
     replyCount: row.replyCount,
     likeCount: row.likeCount,
     likedByMe: row.likedByMe,

@@ -7,6 +7,12 @@ import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
  * The columns of a post as one viewer sees it: the post, its author (joined) and whether the viewer
  * liked it (a probe of the likes primary key), so a whole page is one statement.
  */
+/** The author of the post a reply answers. */
+export interface ReplyTo {
+  id: string;
+  username: string;
+}
+
 export function postViewColumns(viewerId: number | null) {
   return {
     id: posts.id,
@@ -20,13 +26,8 @@ export function postViewColumns(viewerId: number | null) {
     authorName: users.name,
     authorUsername: users.username,
     authorProfileImage: users.profileImage,
-    // Who wrote the parent ("Replying to @name"): primary-key probes, only for replies.
-    replyToId: sql<
-      string | null
-    >`(select parent.author_id::text from ${posts} parent where parent.id = "posts"."parent_id")`,
-    replyToUsername: sql<
-      string | null
-    >`(select pu.username from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
+    // Who wrote the parent ("Replying to @name"): one probe of posts' and users' primary keys, replies only.
+    replyTo: sql<ReplyTo | null>`(select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
     likedByMe:
       viewerId === null
         ? sql<boolean>`false`
@@ -49,8 +50,7 @@ export interface PostRow {
   authorName: string;
   authorUsername: string;
   authorProfileImage: string | null;
-  replyToId: string | null;
-  replyToUsername: string | null;
+  replyTo: ReplyTo | null;
   likedByMe: boolean;
 }
 

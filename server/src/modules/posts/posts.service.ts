@@ -61,8 +61,7 @@ export class PostsService {
       });
       return toPost({
         ...created.post,
-        replyToId: created.replyTo ? String(created.replyTo.id) : null,
-        replyToUsername: created.replyTo?.username ?? null,
+        replyTo: created.replyTo ? { id: String(created.replyTo.id), username: created.replyTo.username } : null,
         authorId: me,
         authorName: viewer.name,
         authorUsername: viewer.username,

@@ -135,6 +135,25 @@ describe('Login modal', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('says why it opened when the protocol sent the page here with an error', async () => {
+    mockFetch();
+    renderApp(<ModalHost />, { route: '/?callbackUrl=%2F&error=CredentialsSignin' });
+    const login = await screen.findByRole('dialog', { name: 'Login' });
+    expect(login).toHaveTextContent('Wrong email or password.');
+  });
+
+  it('says it could not sign in when the request itself fails', async () => {
+    mockFetch({ 'POST /api/auth/callback/credentials': () => Promise.reject(new TypeError('Failed to fetch')) });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'vera@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'correct horse{Enter}');
+    expect(await within(login).findByRole('alert')).toHaveTextContent('Couldn’t sign in. Try again.');
+    expect(errors).toHaveBeenCalledWith('Sign-in failed:', expect.any(TypeError));
+    expect(within(login).getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+
   it("checks the address as typed: 'a@bü.de' is an invalid email", async () => {
     const server = mockFetch();
     const user = userEvent.setup();
