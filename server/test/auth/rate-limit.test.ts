@@ -1,7 +1,8 @@
 /**
  * Sign-in limits of docs/spec/product.md §2: 25 attempts / 5 min per IP and 25 / hour per account, answered
- * 429 with Retry-After. Counters live in the app, which is built once per file: every test uses
- * its own IPs and emails.
+ * 429 with Retry-After. The account's allowance is shared by unknown browsers; a browser the account
+ * signed in from before (its device cookie) has its own, so an attack cannot lock the owner out.
+ * Counters live in the app, which is built once per file: every test uses its own IPs and emails.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -74,6 +75,75 @@ describe('sign-in rate limits', () => {
     // Other accounts still sign in from there.
     await insertUser(ctx.db, { username: 'other', email: 'other@example.com' });
     expect((await attempt('10.1.1.1', 'other@example.com', PASSWORD)).statusCode).toBe(200);
+  });
+
+  describe('an attack on one account from many addresses', () => {
+    /** The owner signs in once from their browser at `ip`: it becomes a known device of the account. */
+    async function ownerBrowser(username: string, ip: string) {
+      await insertUser(ctx.db, { username, email: `${username}@example.com` });
+      const browser = new TestClient(ctx);
+      const first = await signInWithPassword(browser, `${username}@example.com`, PASSWORD, {}, { remoteAddress: ip });
+      expect(first.statusCode).toBe(200);
+      expect(browser.cookies.get('pipit.device')).toMatch(/^\d+\.[\w-]{43}$/);
+      return browser;
+    }
+    /**
+     * Wrong passwords, each from a different address, until the account's allowance for unknown
+     * browsers (25 attempts, the owner's first sign-in among them when there was one) is used up.
+     */
+    async function attack(email: string, net: string, count = 24) {
+      for (let i = 0; i < count; i++) expect((await attempt(`${net}.${i}`, email)).statusCode).toBe(401);
+    }
+
+    it('is still limited: the next unknown browser gets 429, from any address, even with the right password', async () => {
+      await ownerBrowser('besieged', '10.4.0.1');
+      await attack('besieged@example.com', '10.4.1');
+      expectLimited(await attempt('10.4.2.1', 'besieged@example.com', PASSWORD), 3600);
+      expectLimited(await attempt('10.4.0.1', 'Besieged@example.com'), 3600); // the owner's address, another browser
+    });
+
+    it('does not lock the owner out: their browser signs in with the right password from their own address', async () => {
+      const browser = await ownerBrowser('owner', '10.5.0.1');
+      await attack('owner@example.com', '10.5.1');
+      const res = await signInWithPassword(browser, 'owner@example.com', PASSWORD, {}, { remoteAddress: '10.5.0.1' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['set-cookie']?.toString()).toContain('next-auth.session-token=');
+      // From another address too (a phone on another network keeps its cookie).
+      const away = await signInWithPassword(browser, 'OWNER@example.com', PASSWORD, {}, { remoteAddress: '10.5.9.9' });
+      expect(away.statusCode).toBe(200);
+    });
+
+    it('a known device is limited on its own: 25 wrong passwords from it, then 429', async () => {
+      const browser = await ownerBrowser('forgetful', '10.6.0.1');
+      const from = (i: number) => ({ remoteAddress: `10.6.1.${i}` });
+      for (let i = 0; i < 25; i++) {
+        const res = await signInWithPassword(browser, 'forgetful@example.com', 'wrong password', {}, from(i));
+        expect(res.statusCode, `attempt ${i + 1}`).toBe(401);
+      }
+      const res = await signInWithPassword(browser, 'forgetful@example.com', PASSWORD, {}, from(99));
+      expectLimited(res, 3600);
+      // Unknown browsers have their own (untouched) allowance.
+      expect((await attempt('10.6.2.1', 'forgetful@example.com', PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('a device cookie helps only the account it was issued for, and cannot be forged', async () => {
+      const browser = await ownerBrowser('keyholder', '10.7.0.1');
+      await insertUser(ctx.db, { username: 'neighbour', email: 'neighbour@example.com' });
+      await attack('neighbour@example.com', '10.7.1', 25);
+      const device = browser.cookies.get('pipit.device')!;
+      const [issuedAt, mac] = device.split('.') as [string, string];
+      const forged = [
+        device, // keyholder's cookie, presented for neighbour's account
+        `${Number(issuedAt) + 1}.${mac}`,
+        `${issuedAt}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+        `${Date.now()}.${'A'.repeat(43)}`,
+        'garbage',
+      ];
+      for (const value of forged) {
+        const res = await attempt('10.7.2.1', 'neighbour@example.com', PASSWORD, { cookie: `pipit.device=${value}` });
+        expectLimited(res, 3600);
+      }
+    });
   });
 
   it('only sign-in attempts count: reading the session and the CSRF token never does', async () => {

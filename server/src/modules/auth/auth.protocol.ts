@@ -71,3 +71,6 @@ export function field(source: unknown, key: string): string | undefined {
   const value = (source as Record<string, unknown>)[key];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The sign-in form's email as accounts are keyed (trimmed, lower-case), or undefined when absent. */
+export const signInEmail = (body: unknown) => field(body, 'email')?.trim().toLowerCase() || undefined;

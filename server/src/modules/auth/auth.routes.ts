@@ -2,7 +2,16 @@ import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
-import { baseCookieOptions, cookieNames, newCsrfCookie, safeEqual, verifyCsrfCookie } from '../../lib/auth-cookies.ts';
+import {
+  baseCookieOptions,
+  cookieNames,
+  DEVICE_COOKIE_MAX_AGE_S,
+  knownDevice,
+  newCsrfCookie,
+  newDeviceCookie,
+  safeEqual,
+  verifyCsrfCookie,
+} from '../../lib/auth-cookies.ts';
 import { AppError } from '../../lib/errors.ts';
 import {
   actionOf,
@@ -14,6 +23,7 @@ import {
   PROVIDER_ID,
   SPA_PAGE,
   sanitizeCallbackUrl,
+  signInEmail,
   unsupported,
 } from './auth.protocol.ts';
 import { AuthService } from './auth.service.ts';
@@ -117,13 +127,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     return reply.send({});
   }
 
-  // Sign-in limits per IP and per account. The 429 keeps the app's {code, message} and adds the
-  // protocol's `url`, so next-auth's signIn() reports an error instead of failing on `new URL(undefined)`.
+  // Sign-in limits per IP and per account. The account's allowance is shared by the browsers it
+  // never signed in from; a known device (its cookie, set at each successful sign-in) has its own, so
+  // attempts from elsewhere — any number of addresses — cannot lock the owner out of their browser.
+  // The 429 keeps the app's {code, message} and adds the protocol's `url`, so next-auth's signIn()
+  // reports an error instead of failing on `new URL(undefined)`.
   const limitByIp = app.limit('signInIp', (request) => request.ip);
-  const limitByAccount = app.limit(
-    'signInAccount',
-    (request) => field(request.body, 'email')?.trim().toLowerCase() || null, // no email: the IP limit only
-  );
+  const limitByAccount = app.limit('signInAccount', (request) => {
+    const email = signInEmail(request.body);
+    if (!email) return null; // no email: the IP limit only
+    const device = knownDevice(request.cookies[names.device], email, config.authSecret);
+    return device ? `${email}|device:${device}` : email;
+  });
   async function limitSignIn(request: FastifyRequest, reply: FastifyReply) {
     try {
       await limitByIp.call(app, request, reply);
@@ -179,6 +194,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     }
     const { token, expiresAt } = await service.startSession(userId, request.sessionToken);
     reply.setCookie(names.session, token, { ...cookieOptions, expires: expiresAt });
+    reply.setCookie(names.device, newDeviceCookie(signInEmail(body)!, config.authSecret), {
+      ...cookieOptions,
+      maxAge: DEVICE_COOKIE_MAX_AGE_S,
+    });
     return redirect(reply, body, callbackUrl);
   });
 
