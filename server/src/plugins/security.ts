@@ -51,6 +51,17 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
   const apply = securityHeadersFor(config);
   app.addHook('onRequest', (request, reply, done) => {
     apply(request.raw, reply.raw);
+    // API answers are personal unless a route says otherwise (likedByMe, isFollowing, the current
+    // user, notifications): no shared cache in front may keep one person's answer for another.
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', CACHE_PRIVATE);
     done();
   });
 });
+
+/** The default of every /api answer. */
+export const CACHE_PRIVATE = 'private, no-store';
+/**
+ * For an answer that is the same for everyone who sends no cookie (a visitor's page). `Vary: Cookie`
+ * keeps a shared cache from serving it to someone signed in, whose answer stays private.
+ */
+export const CACHE_PUBLIC_FOR_VISITORS = { 'cache-control': 'public, max-age=1', vary: 'Cookie' } as const;

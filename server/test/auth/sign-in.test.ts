@@ -442,8 +442,9 @@ describe('credentials sign-in and database sessions', () => {
         user: { name: 'Alice Liddell', email: 'alice@example.com', image: '/media/cd/cdef.png' },
         expires: row!.expiresAt.toISOString(),
       });
-      // Unlike GET, NextAuth sends no cache headers here; the cookie is re-set.
-      expect(res.headers['cache-control']).toBeUndefined();
+      // NextAuth sends no cache headers here; Pipit's default for every /api answer applies
+      // (private, no-store: a session is personal). The cookie is re-set.
+      expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.headers.pragma).toBeUndefined();
       expect(sessionCookie(res)!.token).toBe(token);
     });

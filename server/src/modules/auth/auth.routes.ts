@@ -157,15 +157,19 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
   });
 
   // No init: NextAuth answers providers before attaching any cookie.
-  app.get(`${PREFIX}/providers`, async () => ({
-    [PROVIDER_ID]: {
-      id: PROVIDER_ID,
-      name: 'Credentials',
-      type: 'credentials',
-      signinUrl: `${base}/signin/${PROVIDER_ID}`,
-      callbackUrl: `${base}/callback/${PROVIDER_ID}`,
-    },
-  }));
+  // The same for everyone, cookie or not: the one public answer under /api/auth.
+  app.get(`${PREFIX}/providers`, async (_request, reply) => {
+    reply.header('Cache-Control', 'public, max-age=300');
+    return {
+      [PROVIDER_ID]: {
+        id: PROVIDER_ID,
+        name: 'Credentials',
+        type: 'credentials',
+        signinUrl: `${base}/signin/${PROVIDER_ID}`,
+        callbackUrl: `${base}/callback/${PROVIDER_ID}`,
+      },
+    };
+  });
 
   app.get(`${PREFIX}/session`, async (request, reply) => {
     init(request, reply);

@@ -1,6 +1,7 @@
 import { api, type Page, type Post, pageQuery, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
+import { CACHE_PUBLIC_FOR_VISITORS } from '../../plugins/security.ts';
 import { requireViewer } from '../../plugins/session.ts';
 import { TimelinesService } from './timelines.service.ts';
 
@@ -19,7 +20,10 @@ export const timelinesRoutes: FastifyPluginAsyncZod<{ config: Config }> = async 
         JSON.stringify(postPage.parse(await timelines.everyone(null, request.query))),
       );
       // A string body skips the serializer: it was serialized by the same schema when cached.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as Page<Post>);
+      return reply
+        .headers(CACHE_PUBLIC_FOR_VISITORS)
+        .type('application/json; charset=utf-8')
+        .send(body as unknown as Page<Post>);
     },
   );
 

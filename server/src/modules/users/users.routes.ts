@@ -22,9 +22,6 @@ import { UsersService } from './users.service.ts';
 /** PATCH /api/edit carries up to two images as data URLs; every other route keeps the 64 KB default. */
 export const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** Answers about the signed-in person must not be kept by shared caches. */
-const PRIVATE = 'private, no-store';
-
 export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const users = new UsersService(app.db, new MediaService(createMediaStore(config)), config.publicUrl);
 
@@ -38,13 +35,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     },
     async (request, reply) => {
       const created = await users.register(request.body);
-      return reply.code(201).header('Cache-Control', PRIVATE).send(created);
+      return reply.code(201).send(created);
     },
   );
 
   app.get(api.current, { schema: { response: { 200: currentUser } } }, async (request, reply) => {
     const me = await users.current(requireViewer(request).userId);
-    return reply.header('Cache-Control', PRIVATE).send(me);
+    return reply.send(me);
   });
 
   app.get(
@@ -75,7 +72,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     },
     async (request, reply) => {
       const updated = await users.edit(requireViewer(request).userId, request.body);
-      return reply.header('Cache-Control', PRIVATE).send(updated);
+      return reply.send(updated);
     },
   );
 };
