@@ -41,6 +41,8 @@ export type App = FastifyInstance<
 export interface AppDeps {
   /** An open database to use instead of opening one from config (tests share one per worker). */
   db?: DbHandle;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): unknown };
 }
 
 /** One line per request, when it is answered ("GET /api/x 200 3.1 ms"), instead of Fastify's two. */
@@ -85,7 +87,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const securityHeaders = securityHeadersFor(config);
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: deps.logStream ? { ...loggerOptions(config), stream: deps.logStream } : loggerOptions(config),
     logController: new OneLinePerRequest(),
     // Fastify accepts a hop count at run time; its types omit number.
     trustProxy: config.trustProxy as boolean | string,

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ApiError } from '@pipit/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -84,9 +85,21 @@ export function frameworkErrorAnswer(error: FastifyError): { status: number; bod
     : { status, body: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' } };
 }
 
+/** Node's `aborted` error on a request body the client stopped sending (its socket closed). */
+function clientAborted(raw: IncomingMessage, error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return raw.readableAborted || (code === 'ECONNRESET' && message === 'aborted');
+}
+
 /** Every error leaves as JSON `{code, message, field?}`; a 500 says nothing internal. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error, request, reply) => {
+    if (clientAborted(request.raw, error)) {
+      // The client went away mid-body (a closed tab, a lost connection): nobody is there to answer
+      // and nothing is wrong on our side, so one info line without a stack, not an error per abort.
+      request.log.info({ method: request.method, url: request.url }, 'client aborted the request');
+      return reply.code(400).send({ code: 'INVALID_INPUT', message: 'The request body was cut off.', field: 'body' });
+    }
     const { status, body } = toApiError(error as FastifyError);
     if (status >= 500) {
       request.log.error({ err: error, serialization: isResponseSerializationError(error) }, 'request failed');
