@@ -31,3 +31,21 @@ export function graphemeLength(text: string): number {
   for (const _ of segmenter.segment(text)) count++;
   return count;
 }
+
+/**
+ * Characters that show nothing on their own: white space, format characters (zero-width space and
+ * joiners, BOM, bidi marks), combining marks without a base, and the "filler" letters and blank
+ * braille pattern that fonts draw as nothing. Text made only of these looks empty.
+ */
+const INVISIBLE = /^[\s\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800]*$/u;
+/** True when the text has at least one character a reader can see. */
+export const hasVisibleContent = (text: string) => !INVISIBLE.test(text);
+
+/**
+ * The most combining marks one character may carry in a row. Real writing stacks a few (Vietnamese
+ * two, Tibetan and Thai up to four or five); "Zalgo" text stacks hundreds, smearing over the lines
+ * around it.
+ */
+export const MAX_COMBINING_MARKS = 8;
+const TOO_MANY_MARKS = new RegExp(`\\p{M}{${MAX_COMBINING_MARKS + 1}}`, 'u');
+export const hasTooManyMarks = (text: string) => TOO_MANY_MARKS.test(text);

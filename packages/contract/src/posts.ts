@@ -1,13 +1,32 @@
 import { z } from 'zod';
-import { CONTROL_CHARS_NO_NEWLINE, graphemeLength, idSchema, page } from './common.ts';
+import {
+  CONTROL_CHARS_NO_NEWLINE,
+  graphemeLength,
+  hasTooManyMarks,
+  hasVisibleContent,
+  idSchema,
+  MAX_COMBINING_MARKS,
+  page,
+} from './common.ts';
 import { LIMITS, userSummary } from './users.ts';
 
-/** 1–280 user-perceived characters after trimming; newlines allowed, other control characters not. */
+/**
+ * 1–280 user-perceived characters after trimming, at least one of them visible; newlines allowed,
+ * other control characters not; at most MAX_COMBINING_MARKS marks stacked on a character.
+ */
 export const postText = z
   .string()
   .max(LIMITS.postMax * 16, `Post must be at most ${LIMITS.postMax} characters`)
   .transform((t) => t.trim())
   .refine((t) => t.length > 0, 'Post must not be empty')
+  .refine(
+    (t) => t.length === 0 || hasVisibleContent(t),
+    'Post must have something to read, not only spaces or invisible characters',
+  )
+  .refine(
+    (t) => !hasTooManyMarks(t),
+    `Post has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,
+  )
   .refine((t) => graphemeLength(t) <= LIMITS.postMax, `Post must be at most ${LIMITS.postMax} characters`)
   .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t.replace(/\r?\n/g, '')), 'Post must not contain control characters');
 

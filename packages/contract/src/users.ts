@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CONTROL_CHARS_NO_NEWLINE, idSchema } from './common.ts';
+import {
+  CONTROL_CHARS_NO_NEWLINE,
+  hasTooManyMarks,
+  hasVisibleContent,
+  idSchema,
+  MAX_COMBINING_MARKS,
+} from './common.ts';
 
 export const LIMITS = {
   emailMax: 254,
@@ -58,7 +64,13 @@ export const emailField = z
 export const passwordField = z
   .string()
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
-  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`)
+  .refine((p) => p.length === 0 || p.trim().length > 0, 'Password must not be only spaces');
+
+/** A password is not the account's own email (ignoring case and surrounding spaces). */
+export const passwordIsEmail = (password: string, email: string) =>
+  email.trim().length > 0 && password.trim().toLowerCase() === email.trim().toLowerCase();
+export const PASSWORD_IS_EMAIL = 'Password must not be your email';
 
 export const usernameField = z
   .string()
@@ -74,20 +86,39 @@ export const nameField = z
   .min(1, 'Name is required')
   .max(LIMITS.nameMax, `Name must be at most ${LIMITS.nameMax} characters`)
   // No line breaks or tabs in a name either: it is one line everywhere it shows.
-  .refine((n) => !CONTROL_CHARS_NO_NEWLINE.test(n), 'Name must not contain control characters');
+  .refine((n) => !CONTROL_CHARS_NO_NEWLINE.test(n), 'Name must not contain control characters')
+  .refine((n) => n.length === 0 || hasVisibleContent(n), 'Name must have letters you can see, not only invisible ones')
+  .refine(
+    (n) => !hasTooManyMarks(n),
+    `Name has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,
+  );
 
 export const bioField = z
   .string()
   .trim()
   .max(LIMITS.bioMax, `Bio must be at most ${LIMITS.bioMax} characters`)
-  .refine((b) => !CONTROL_CHARS_NO_NEWLINE.test(b.replace(/\n/g, '')), 'Bio must not contain control characters');
+  .refine((b) => !CONTROL_CHARS_NO_NEWLINE.test(b.replace(/\n/g, '')), 'Bio must not contain control characters')
+  .refine(
+    (b) => !hasTooManyMarks(b),
+    `Bio has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,
+  );
 
-export const registerBody = z.strictObject({
-  email: emailField,
-  password: passwordField,
-  username: usernameField,
-  name: nameField,
-});
+export const registerBody = z
+  .strictObject({
+    email: emailField,
+    password: passwordField,
+    username: usernameField,
+    name: nameField,
+  })
+  .refine((b) => !passwordIsEmail(b.password, b.email), {
+    message: PASSWORD_IS_EMAIL,
+    path: ['password'],
+    // Also when other fields have problems, so every problem is told at once.
+    when: ({ value }) => {
+      const v = value as { password?: unknown; email?: unknown } | undefined;
+      return typeof v?.password === 'string' && typeof v?.email === 'string';
+    },
+  });
 export type RegisterBody = z.infer<typeof registerBody>;
 
 /**
