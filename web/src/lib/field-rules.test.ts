@@ -1,4 +1,4 @@
-import { bioField, emailField, LIMITS, nameField, passwordField, usernameField } from '@pipit/contract';
+import { bioField, emailField, LIMITS, nameField, passwordField, registerBody, usernameField } from '@pipit/contract';
 import { describe, expect, it } from 'vitest';
 import { bioProblem, emailProblem, nameProblem, passwordProblem, usernameProblem } from './field-rules.ts';
 
@@ -10,10 +10,32 @@ function contractSays(schema: typeof nameField, value: string): string | null {
 
 const samples = {
   email: ['nia@example.com', ' nia@example.com ', '', 'nia@example', 'a@bü.de', 'a b@c.de', `${'a'.repeat(250)}@b.de`],
-  name: ['Nia', '  Nia  ', '', '   ', 'x'.repeat(LIMITS.nameMax), 'x'.repeat(LIMITS.nameMax + 1), 'Nia\tN', 'Nia\nN'],
+  name: [
+    'Nia',
+    '  Nia  ',
+    '',
+    '   ',
+    'x'.repeat(LIMITS.nameMax),
+    'x'.repeat(LIMITS.nameMax + 1),
+    'Nia\tN',
+    'Nia\nN',
+    '\u200B\u200B',
+    '\u3164',
+    `Z${'\u0301'.repeat(8)}`,
+    `Z${'\u0301'.repeat(9)}`,
+    'Nguyễn',
+  ],
   username: ['nia', 'nia_2', '', 'ni a', 'nía', 'x'.repeat(LIMITS.usernameMax + 1), 'admin', 'Settings'],
-  password: ['correct horse', '', 'short', 'x'.repeat(LIMITS.passwordMax), 'x'.repeat(LIMITS.passwordMax + 1)],
-  bio: ['', 'Birds and bikes.', 'line\nbreak', 'x'.repeat(LIMITS.bioMax + 1), 'bell\u0007'],
+  password: [
+    'correct horse',
+    '',
+    'short',
+    '        ',
+    ' correct horse ',
+    'x'.repeat(LIMITS.passwordMax),
+    'x'.repeat(LIMITS.passwordMax + 1),
+  ],
+  bio: ['', 'Birds and bikes.', 'line\nbreak', 'x'.repeat(LIMITS.bioMax + 1), 'bell\u0007', `Z${'\u0301'.repeat(9)}`],
 };
 
 /**
@@ -36,4 +58,20 @@ describe('the web’s field rules match the contract’s', () => {
       }
     });
   }
+});
+
+describe('the password is not the email (a rule across two fields)', () => {
+  it('says what the contract says', () => {
+    for (const [email, password] of [
+      ['nia@example.com', 'nia@example.com'],
+      ['nia@example.com', ' NIA@example.com '],
+      ['nia@example.com', 'correct horse'],
+    ] as const) {
+      const result = registerBody.safeParse({ email, password, username: 'nia', name: 'Nia' });
+      const contract = result.success
+        ? null
+        : (result.error.issues.find((i) => i.path[0] === 'password')?.message ?? null);
+      expect(passwordProblem(password, email), `${email} / ${password}`).toBe(contract);
+    }
+  });
 });

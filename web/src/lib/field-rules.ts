@@ -1,4 +1,15 @@
-import { CONTROL_CHARS_NO_NEWLINE, EMAIL_PATTERN, LIMITS, RESERVED_USERNAMES, USERNAME_PATTERN } from '@pipit/contract';
+import {
+  CONTROL_CHARS_NO_NEWLINE,
+  EMAIL_PATTERN,
+  hasTooManyMarks,
+  hasVisibleContent,
+  LIMITS,
+  MAX_COMBINING_MARKS,
+  PASSWORD_IS_EMAIL,
+  passwordIsEmail,
+  RESERVED_USERNAMES,
+  USERNAME_PATTERN,
+} from '@pipit/contract';
 
 /**
  * The contract's rules for the account fields (packages/contract/src/users.ts), with its messages,
@@ -20,6 +31,8 @@ export function nameProblem(name: string): string | null {
   if (value.length === 0) return 'Name is required';
   if (value.length > LIMITS.nameMax) return `Name must be at most ${LIMITS.nameMax} characters`;
   if (CONTROL_CHARS_NO_NEWLINE.test(value)) return 'Name must not contain control characters';
+  if (!hasVisibleContent(value)) return 'Name must have letters you can see, not only invisible ones';
+  if (hasTooManyMarks(value)) return `Name has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`;
   return null;
 }
 
@@ -32,9 +45,12 @@ export function usernameProblem(username: string): string | null {
   return null;
 }
 
-export function passwordProblem(password: string): string | null {
+/** The password on its own; with `email`, also the contract's "not your email" rule. */
+export function passwordProblem(password: string, email?: string): string | null {
   if (password.length < LIMITS.passwordMin) return `Password must be at least ${LIMITS.passwordMin} characters`;
   if (password.length > LIMITS.passwordMax) return `Password must be at most ${LIMITS.passwordMax} characters`;
+  if (password.trim().length === 0) return 'Password must not be only spaces';
+  if (email !== undefined && passwordIsEmail(password, email)) return PASSWORD_IS_EMAIL;
   return null;
 }
 
@@ -42,6 +58,7 @@ export function bioProblem(bio: string): string | null {
   const value = bio.trim();
   if (value.length > LIMITS.bioMax) return `Bio must be at most ${LIMITS.bioMax} characters`;
   if (CONTROL_CHARS_NO_NEWLINE.test(value.replace(/\n/g, ''))) return 'Bio must not contain control characters';
+  if (hasTooManyMarks(value)) return `Bio has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`;
   return null;
 }
 

@@ -149,6 +149,23 @@ describe('Register modal', () => {
     expect(within(dialog).getByLabelText('Name')).not.toHaveAccessibleDescription('Name is required');
   });
 
+  it('says the password must not be the email, with the other problems, before sending', async () => {
+    const server = mockFetch();
+    const user = userEvent.setup();
+    const dialog = await openRegister();
+    await user.type(within(dialog).getByLabelText('Email'), 'nia@example.com');
+    await user.type(within(dialog).getByLabelText('Password'), 'Nia@Example.com');
+    await user.type(within(dialog).getByLabelText('Name'), '\u200B');
+    await user.click(within(dialog).getByRole('button', { name: 'Register' }));
+
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription('Password must not be your email');
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription(
+      'Name must have letters you can see, not only invisible ones',
+    );
+    expect(within(dialog).getByLabelText('Username')).toHaveAccessibleDescription('Username is required');
+    expect(server.callsTo('POST', '/api/register')).toHaveLength(0);
+  });
+
   it("shows each of the server's problems under its field, without the field prefix", async () => {
     mockFetch({
       'POST /api/register': () =>

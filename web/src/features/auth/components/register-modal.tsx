@@ -28,7 +28,7 @@ const check = (values: Record<Field, string>) =>
     email: () => emailProblem(values.email),
     name: () => nameProblem(values.name),
     username: () => usernameProblem(values.username),
-    password: () => passwordProblem(values.password),
+    password: () => passwordProblem(values.password, values.email),
   });
 
 /**

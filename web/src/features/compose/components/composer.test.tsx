@@ -32,6 +32,8 @@ describe('Composer', () => {
     expect(tweet()).toBeDisabled();
     await user.type(box, '   ');
     expect(tweet()).toBeDisabled();
+    await user.type(box, '\u200B\u200B');
+    expect(tweet(), 'only invisible characters').toBeDisabled();
     await user.type(box, 'hi');
     expect(tweet()).toBeEnabled();
   });

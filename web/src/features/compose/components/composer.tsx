@@ -1,4 +1,4 @@
-import { graphemeLength, LIMITS, type Post } from '@pipit/contract';
+import { graphemeLength, hasVisibleContent, LIMITS, type Post } from '@pipit/contract';
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -42,7 +42,8 @@ export function Composer({
   const trimmed = text.trim();
   const remaining = LIMITS.postMax - graphemeLength(trimmed);
   const busy = create.isPending;
-  const canPost = trimmed.length > 0 && remaining >= 0 && !busy;
+  // As the contract: something a reader can see (not only spaces or zero-width characters), within the limit.
+  const canPost = hasVisibleContent(trimmed) && remaining >= 0 && !busy;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
   useLayoutEffect(() => {
