@@ -22,6 +22,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin, frameworkErrorAnswer } from './plugins/errors.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(securityPlugin, { config });
   await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
+  await app.register(jobsPlugin);
   await app.register(sessionPlugin, { config });
   await app.register(csrfPlugin, { config });
   await app.register(rateLimitPlugin, { config });

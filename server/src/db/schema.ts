@@ -40,6 +40,9 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     index('users_created_at_id_idx').on(t.createdAt, t.id),
+    // "Does anyone still use this image?" before a replaced file is deleted (media.repository.ts).
+    index('users_profile_image_idx').on(t.profileImage).where(sql`${t.profileImage} IS NOT NULL`),
+    index('users_cover_image_idx').on(t.coverImage).where(sql`${t.coverImage} IS NOT NULL`),
     check(
       'users_counts_nonnegative',
       sql`${t.followersCount} >= 0 AND ${t.followingCount} >= 0 AND ${t.postsCount} >= 0`,

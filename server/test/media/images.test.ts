@@ -139,8 +139,9 @@ describe('profile and cover images', () => {
     expect(removed.json()).toMatchObject({ profileImage: null, coverImage });
     const both = await clients.alice.patch('/api/edit', { coverImage: null, profileImage: null });
     expect(both.json()).toMatchObject({ profileImage: null, coverImage: null });
-    // The stored file stays (content-addressed; someone else may use the same image).
-    expect((await fetchMedia(profileImage)).statusCode).toBe(200);
+    // Nobody uses the removed images any more: their files are collected (test/media/collect.test.ts).
+    await ctx.app.jobs.drain();
+    expect((await fetchMedia(profileImage)).statusCode).toBe(404);
   });
 
   describe('refused images leave the profile as it was', () => {

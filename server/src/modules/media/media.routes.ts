@@ -12,7 +12,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * cached for a year, ETag = the hash. Unknown names answer a JSON 404.
  */
 export const mediaRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  const media = new MediaService(createMediaStore(config));
+  const media = new MediaService(createMediaStore(config), app.db);
 
   app.get(
     `${MEDIA_PATH}:name`,

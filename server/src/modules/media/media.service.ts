@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '@pipit/contract';
 import sharp, { type Metadata } from 'sharp';
+import type { Database, Tx } from '../../db/client.ts';
 import { AppError, invalid } from '../../lib/errors.ts';
+import * as repo from './media.repository.ts';
 import { MEDIA_KEY_PATTERN, type MediaStore, type StoredMedia } from './media.store.ts';
 
 // Every upload is decoded once: libvips' operation cache would only keep untrusted pixels in memory.
@@ -158,16 +160,49 @@ export interface MediaFile extends StoredMedia {
   hash: string;
 }
 
-/** Upload checks, re-encoding and content-addressed storage of images. */
-export class MediaService {
-  constructor(private readonly store: MediaStore) {}
+/** An image checked and re-encoded, not stored yet. */
+export interface PreparedImage {
+  key: string;
+  url: string;
+  bytes: Buffer;
+}
 
-  /** Stores the image a data URL carries as the given kind; returns its /media URL. */
-  async saveImage(dataUrl: string, kind: ImageKind, field: string): Promise<string> {
+/**
+ * Upload checks, re-encoding and content-addressed storage of images, and the collection of files
+ * nothing references any more. Storing (inside the transaction that references the file) and
+ * collecting take the same per-key lock, so a file being referenced again is never deleted.
+ */
+export class MediaService {
+  constructor(
+    private readonly store: MediaStore,
+    private readonly db: Database,
+  ) {}
+
+  /** Checks and re-encodes the image a data URL carries as the given kind (the CPU work, outside any transaction). */
+  async prepareImage(dataUrl: string, kind: ImageKind, field: string): Promise<PreparedImage> {
     const image = await processImage(decodeDataUrl(dataUrl, field), kind, field);
     const key = `${createHash('sha256').update(image.bytes).digest('hex')}.${image.ext}`;
-    await this.store.put(key, image.bytes);
-    return mediaUrl(key);
+    return { key, url: mediaUrl(key), bytes: image.bytes };
+  }
+
+  /** Stores prepared images within `tx`, which must then commit the rows that reference them. */
+  async storeWithin(tx: Tx, images: PreparedImage[]): Promise<void> {
+    for (const image of images) {
+      await repo.lockMediaKey(tx, image.key);
+      await this.store.put(image.key, image.bytes);
+    }
+  }
+
+  /** Deletes the files behind these /media URLs that no row references any more. Idempotent. */
+  async collect(urls: string[]): Promise<void> {
+    for (const url of new Set(urls)) {
+      const key = url.startsWith(MEDIA_PATH) ? url.slice(MEDIA_PATH.length) : '';
+      if (!MEDIA_KEY_PATTERN.test(key)) continue;
+      await this.db.transaction(async (tx) => {
+        await repo.lockMediaKey(tx, key);
+        if (!(await repo.isMediaReferenced(tx, url))) await this.store.delete(key);
+      });
+    }
   }
 
   /** A stored image by its file name (`<sha256>.<ext>`), or null. */

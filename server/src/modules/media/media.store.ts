@@ -22,6 +22,8 @@ export interface MediaStore {
   put(key: string, bytes: Buffer): Promise<void>;
   /** The stored bytes as a stream, or null when the key is unknown. */
   open(key: string): Promise<StoredMedia | null>;
+  /** Removes the bytes; an unknown key is not an error. */
+  delete(key: string): Promise<void>;
 }
 
 /** Files under `root/<first two hex digits>/<key>`, so no directory grows past a few thousand entries. */
@@ -47,6 +49,10 @@ export class FsMediaStore implements MediaStore {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.fileOf(key), { force: true });
   }
 
   async open(key: string): Promise<StoredMedia | null> {

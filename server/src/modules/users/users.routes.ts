@@ -23,7 +23,12 @@ import { UsersService } from './users.service.ts';
 export const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
 
 export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  const users = new UsersService(app.db, new MediaService(createMediaStore(config)), config.publicUrl);
+  const users = new UsersService(
+    app.db,
+    new MediaService(createMediaStore(config), app.db),
+    app.jobs,
+    config.publicUrl,
+  );
 
   const sessionCookie = cookieNames(config).session;
 

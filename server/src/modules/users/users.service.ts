@@ -2,7 +2,8 @@ import type { CurrentUser, EditBody, RegisterBody, User, UserSummary } from '@pi
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
 import { AppError, dbId, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
-import { type ImageKind, isDataUrl, type MediaService } from '../media/media.service.ts';
+import type { Jobs } from '../../lib/jobs.ts';
+import { type ImageKind, isDataUrl, type MediaService, type PreparedImage } from '../media/media.service.ts';
 import { toCurrentUser, toUser, toUserSummary } from './users.pack.ts';
 import { hashPassword, isCommonPassword } from './users.passwords.ts';
 import * as repo from './users.repository.ts';
@@ -24,6 +25,7 @@ export class UsersService {
   constructor(
     private readonly db: Database,
     private readonly media: MediaService,
+    private readonly jobs: Jobs,
     /** The app's origin: an image field may also carry the current URL in absolute form. */
     private readonly publicUrl: string,
   ) {}
@@ -93,19 +95,37 @@ export class UsersService {
       if (taken.length > 0) throw usernameTaken();
     }
 
+    // Images are checked and re-encoded first; their files are stored in the transaction that
+    // references them, and the files they replace are collected once it has committed.
+    const newProfile = await this.prepareImage(profileImage, 'avatar', 'profileImage');
+    const newCover = await this.prepareImage(coverImage, 'cover', 'coverImage');
     const patch: repo.UserPatch = {
       name: input.name,
       username: input.username,
       bio: input.bio === null ? '' : input.bio,
-      profileImage: await this.applyImage(profileImage, 'avatar', 'profileImage'),
-      coverImage: await this.applyImage(coverImage, 'cover', 'coverImage'),
+      profileImage: columnValue(profileImage, newProfile),
+      coverImage: columnValue(coverImage, newCover),
     };
     if (Object.values(patch).some((v) => v !== undefined)) {
       try {
-        if (!(await repo.updateUser(this.db, userId, patch))) throw unauthenticated();
+        await this.db.transaction(async (tx) => {
+          await this.media.storeWithin(
+            tx,
+            [newProfile, newCover].filter((image) => image !== null),
+          );
+          if (!(await repo.updateUser(tx, userId, patch))) throw unauthenticated();
+        });
       } catch (error) {
+        // Rolled back: the files stored for it may be nobody's.
+        const stored = [newProfile, newCover].flatMap((image) => (image ? [image.url] : []));
+        if (stored.length > 0) this.jobs.run('media.collect', () => this.media.collect(stored));
         throw takenError(error) ?? error;
       }
+      const replaced = [
+        patch.profileImage !== undefined ? current.profileImage : null,
+        patch.coverImage !== undefined ? current.coverImage : null,
+      ].filter((url): url is string => url !== null);
+      if (replaced.length > 0) this.jobs.run('media.collect', () => this.media.collect(replaced));
     }
     return this.current(userId);
   }
@@ -121,10 +141,14 @@ export class UsersService {
     );
   }
 
-  /** The column's new value, or undefined to leave it. */
-  private async applyImage(change: ImageChange, kind: ImageKind, field: string): Promise<string | null | undefined> {
-    if (change.kind === 'keep') return undefined;
-    if (change.kind === 'remove') return null;
-    return this.media.saveImage(change.dataUrl, kind, field);
+  private prepareImage(change: ImageChange, kind: ImageKind, field: string): Promise<PreparedImage | null> {
+    return change.kind === 'upload' ? this.media.prepareImage(change.dataUrl, kind, field) : Promise.resolve(null);
   }
+}
+
+/** The image column's new value, or undefined to leave it. */
+function columnValue(change: ImageChange, prepared: PreparedImage | null): string | null | undefined {
+  if (change.kind === 'keep') return undefined;
+  if (change.kind === 'remove') return null;
+  return prepared?.url;
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "users_profile_image_idx" ON "users" USING btree ("profile_image") WHERE "users"."profile_image" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "users_cover_image_idx" ON "users" USING btree ("cover_image") WHERE "users"."cover_image" IS NOT NULL;
