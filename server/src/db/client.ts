@@ -17,6 +17,13 @@ export type Executor = Database | Tx;
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
+/**
+ * PGlite's PostgreSQL keeps its buffer cache inside the WASM memory, which never shrinks: the default
+ * 128 MB of shared_buffers made the embedded server ~110 MB larger at rest (docs/performance.md,
+ * "Embedded database memory"). The operating system's page cache still holds the data files.
+ */
+const PGLITE_CONF = ['shared_buffers = 32MB'];
+
 /** Counts SQL statements sent through Drizzle; tests use it to prove pages cost a fixed number of queries. */
 export class QueryCounter implements Logger {
   count = 0;
@@ -113,7 +120,9 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   const inMemory = options.pgliteDir.startsWith('memory://');
   const unlock = inMemory ? () => {} : lockDataDir(options.pgliteDir);
   try {
-    const client = inMemory ? new PGlite() : new PGlite(path.join(options.pgliteDir, 'pgdata'));
+    const client = inMemory
+      ? new PGlite({ postgresqlconf: PGLITE_CONF })
+      : new PGlite(path.join(options.pgliteDir, 'pgdata'), { postgresqlconf: PGLITE_CONF });
     await client.waitReady;
     const db = drizzlePglite(client, { schema, logger: queries }) as unknown as Database;
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
