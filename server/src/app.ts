@@ -19,13 +19,13 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { timelinesRoutes } from './modules/timelines/timelines.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { csrfPlugin } from './plugins/csrf.ts';
+import { requireCsrfToken } from './plugins/csrf.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin, frameworkErrorAnswer } from './plugins/errors.ts';
-import { jobsPlugin } from './plugins/jobs.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
-import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { limitWrites, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
+import { servicesPlugin } from './plugins/services.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { sharedCachePlugin } from './plugins/shared-cache.ts';
 import { shutdownPlugin } from './plugins/shutdown.ts';
@@ -119,21 +119,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(securityPlugin, { config });
   await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
-  await app.register(jobsPlugin);
+  await app.register(servicesPlugin, { config });
   await app.register(sessionPlugin, { config });
-  await app.register(csrfPlugin, { config });
   await app.register(rateLimitPlugin, { config });
   await app.register(sharedCachePlugin);
 
   // Routes.
   await app.register(healthRoutes);
+  // The auth protocol checks CSRF tokens in its own form bodies and has its own limits.
   await app.register(authRoutes, { config });
-  await app.register(usersRoutes, { config });
-  await app.register(mediaRoutes, { config });
-  await app.register(postsRoutes, { config });
-  await app.register(timelinesRoutes, { config });
-  await app.register(followsRoutes, { config });
-  await app.register(notificationsRoutes, { config });
+  // The product API: its own scope, so these rules cover exactly its routes, whatever their URLs.
+  await app.register(async function productApi(api) {
+    api.addHook('onRequest', requireCsrfToken(config));
+    api.addHook('preHandler', limitWrites(api));
+    await api.register(usersRoutes, { config });
+    await api.register(postsRoutes);
+    await api.register(timelinesRoutes);
+    await api.register(followsRoutes);
+    await api.register(notificationsRoutes);
+  });
+  await app.register(mediaRoutes);
   await app.register(webPlugin, { config });
 
   return app;

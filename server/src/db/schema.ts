@@ -1,3 +1,4 @@
+import { NOTIFICATION_TYPES } from '@pipit/contract';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -133,7 +134,7 @@ export const notifications = pgTable(
     actorId: bigint('actor_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** like | reply | follow | mention */
+    /** One of the contract's NOTIFICATION_TYPES. */
     type: text('type').notNull(),
     /** The liked post, the reply, or the mentioning post; null for a follow. */
     postId: bigint('post_id', { mode: 'number' }).references(() => posts.id, { onDelete: 'cascade' }),
@@ -147,6 +148,10 @@ export const notifications = pgTable(
     index('notifications_post_id_idx').on(t.postId),
     // One notification per (recipient, actor, kind, post): liking twice never notifies twice.
     unique('notifications_once_key').on(t.userId, t.actorId, t.type, t.postId).nullsNotDistinct(),
-    check('notifications_type_check', sql`${t.type} IN ('like', 'reply', 'follow', 'mention')`),
+    // The contract's list, written into the constraint (test/notifications/types.test.ts checks the database's).
+    check(
+      'notifications_type_check',
+      sql`${t.type} IN (${sql.raw(NOTIFICATION_TYPES.map((type) => `'${type}'`).join(', '))})`,
+    ),
   ],
 );

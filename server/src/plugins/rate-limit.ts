@@ -44,11 +44,15 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, { config }: { con
       throw new AppError('RATE_LIMITED', `Too many requests. Try again in ${result.ttlInSeconds} seconds.`);
     };
   });
-
-  // Writes: 300 per 5 minutes per signed-in person, on every state-changing call outside /api/auth.
-  const writes = app.limit('write', (request) => (request.viewer ? String(request.viewer.userId) : null));
-  app.addHook('preHandler', async (request, reply) => {
-    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/') || request.url.startsWith('/api/auth/')) return;
-    await writes.call(app, request, reply);
-  });
 });
+
+/**
+ * A preHandler for the product API's scope (app.ts): 300 state-changing calls per 5 minutes per
+ * signed-in person (configurable). Reads are not counted.
+ */
+export function limitWrites(app: FastifyInstance): preHandlerAsyncHookHandler {
+  const writes = app.limit('write', (request) => (request.viewer ? String(request.viewer.userId) : null));
+  return async function writeLimit(request, reply) {
+    if (UNSAFE.has(request.method)) await writes.call(app, request, reply);
+  };
+}

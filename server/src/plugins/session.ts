@@ -3,12 +3,9 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { baseCookieOptions, cookieNames } from '../lib/auth-cookies.ts';
 import { unauthenticated } from '../lib/errors.ts';
-import { SessionsService, type SessionUser } from '../modules/sessions/sessions.service.ts';
+import type { SessionUser } from '../modules/sessions/sessions.service.ts';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    sessions: SessionsService;
-  }
   interface FastifyRequest {
     /** The signed-in person, or null for a visitor. Resolved once per /api request. */
     viewer: SessionUser | null;
@@ -26,7 +23,6 @@ export function requireViewer(request: FastifyRequest): SessionUser {
 /** Reads the session cookie and resolves it against the sessions table (one indexed query). */
 export const sessionPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
   const names = cookieNames(config);
-  app.decorate('sessions', new SessionsService(app.db, config.sessionMaxAgeMs));
   app.decorateRequest('viewer', null);
   app.decorateRequest('sessionToken', undefined);
   const cookieOptions = { ...baseCookieOptions(config), encode: encodeURIComponent };
@@ -35,12 +31,12 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { config }: { confi
     const token = request.cookies[names.session];
     request.sessionToken = token;
     if (!token) return;
-    request.viewer = await app.sessions.resolve(token);
+    request.viewer = await app.services.sessions.resolve(token);
     // Renewed on use, whatever the call (at most one UPDATE a day). /api/auth renews and re-sets
     // the cookie in its own answers.
     if (request.viewer && !request.url.startsWith('/api/auth/')) {
       const before = request.viewer.expiresAt.getTime();
-      const expires = await app.sessions.touch(request.viewer);
+      const expires = await app.services.sessions.touch(request.viewer);
       if (expires.getTime() !== before) reply.setCookie(names.session, token, { ...cookieOptions, expires });
     }
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { DomainEventType } from '../lib/events.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,7 +10,7 @@ declare module 'fastify' {
 }
 
 /**
- * A small in-process cache of serialized answers, dropped on every successful write and after
+ * A small in-process cache of serialized answers, dropped by the events that change them and after
  * `ttlMs` (which bounds staleness when several processes serve one database: each only hears its
  * own writes). Concurrent misses for one key share one computation.
  */
@@ -53,20 +54,21 @@ export class SharedCache {
   }
 }
 
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** The events that change what a visitor can see on a cached page (posts, their counts, their authors). */
+const VISIBLE_TO_VISITORS = new Set<DomainEventType>([
+  'post.created',
+  'post.deleted',
+  'post.liked',
+  'post.unliked',
+  'user.updated',
+]);
 
-/** Any successful state-changing call outside /api/auth may change what visitors see: drop it all. */
+/** Visitors' cached pages are dropped by the events that change them (published after each commit). */
 export const sharedCachePlugin = fp(async (app: FastifyInstance) => {
   const cache = new SharedCache(1_000, 200);
   app.decorate('sharedCache', cache);
-  app.addHook('onSend', async (request, reply) => {
-    if (
-      UNSAFE.has(request.method) &&
-      reply.statusCode < 400 &&
-      request.url.startsWith('/api/') &&
-      !request.url.startsWith('/api/auth/')
-    ) {
-      cache.invalidate();
-    }
+  const unsubscribe = app.services.events.subscribe((event) => {
+    if (VISIBLE_TO_VISITORS.has(event.type)) cache.invalidate();
   });
+  app.addHook('onClose', async () => unsubscribe());
 });

@@ -252,7 +252,8 @@ describe('credentials sign-in and database sessions', () => {
 
     it('a token planted before sign-in is replaced and worth nothing', async () => {
       await seedAlice();
-      const planted = (await ctx.app.sessions.create((await insertUser(ctx.db, { username: 'mallory' })).id)).token;
+      const planted = (await ctx.app.services.sessions.create((await insertUser(ctx.db, { username: 'mallory' })).id))
+        .token;
       const victim = new TestClient(ctx);
       victim.cookies.set('next-auth.session-token', planted);
       const res = await signInWithPassword(victim, 'alice@example.com');
@@ -418,7 +419,7 @@ describe('credentials sign-in and database sessions', () => {
         { tokenHash: 'b'.repeat(64), userId: bob.id, expiresAt: new Date(Date.now() + DAY) },
       ]);
       // A fresh service: the app's own one purges at most hourly and earlier tests may have used it.
-      const service = await AuthService.create(ctx.app.db, ctx.app.sessions);
+      const service = await AuthService.create(ctx.app.db, ctx.app.services.sessions);
       await service.startSession(bob.id, undefined);
       const hashes = (await sessionRows()).map((r) => r.tokenHash);
       expect(hashes).toHaveLength(2);

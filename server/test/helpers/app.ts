@@ -141,7 +141,7 @@ export class TestClient {
 
   /** Signs in as a user by creating a session directly (the auth protocol has its own tests). */
   async signInAs(userId: number): Promise<this> {
-    const { token } = await this.ctx.app.sessions.create(userId);
+    const { token } = await this.ctx.app.services.sessions.create(userId);
     this.cookies.set(cookieNames(this.ctx.config).session, token);
     if (!this.csrfToken) this.withCsrf();
     return this;

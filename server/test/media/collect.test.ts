@@ -43,7 +43,7 @@ describe('collecting media nothing references', () => {
     const alice = await member('alice');
     let current = '';
     for (let i = 0; i < 100; i++) current = (await edit(alice, { profileImage: await picture(i + 1) })).profileImage!;
-    await ctx.app.jobs.drain();
+    await ctx.app.services.jobs.drain();
     expect(filesUnder(mediaDir).filter((f) => !f.endsWith('.tmp'))).toEqual([fileOf(current)]);
     // And the current one is served.
     expect((await alice.get(current)).statusCode).toBe(200);
@@ -53,7 +53,7 @@ describe('collecting media nothing references', () => {
     const bob = await member('bob');
     const set = await edit(bob, { profileImage: await picture(500), coverImage: await picture(501) });
     await edit(bob, { profileImage: null, coverImage: null });
-    await ctx.app.jobs.drain();
+    await ctx.app.services.jobs.drain();
     expect(existsSync(fileOf(set.profileImage!))).toBe(false);
     expect(existsSync(fileOf(set.coverImage!))).toBe(false);
   });
@@ -65,10 +65,10 @@ describe('collecting media nothing references', () => {
     const url = (await edit(carol, { profileImage: shared })).profileImage!;
     expect((await edit(dave, { profileImage: shared })).profileImage).toBe(url); // same bytes → same file
     await edit(carol, { profileImage: await picture(601) });
-    await ctx.app.jobs.drain();
+    await ctx.app.services.jobs.drain();
     expect(existsSync(fileOf(url))).toBe(true);
     await edit(dave, { profileImage: null });
-    await ctx.app.jobs.drain();
+    await ctx.app.services.jobs.drain();
     expect(existsSync(fileOf(url))).toBe(false);
   });
 
@@ -83,7 +83,7 @@ describe('collecting media nothing references', () => {
         edit(erin, { profileImage: await picture(800 + round) }),
         edit(frank, { profileImage: contested }),
       ]);
-      await ctx.app.jobs.drain();
+      await ctx.app.services.jobs.drain();
       const frankNow = (await frank.get('/api/current')).json() as { profileImage: string };
       expect(existsSync(fileOf(frankNow.profileImage)), `round ${round}`).toBe(true);
     }
@@ -97,7 +97,7 @@ describe('collecting media nothing references', () => {
     const res = await heidi.patch('/api/edit', { username: 'grace', profileImage: image });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'USERNAME_TAKEN' });
-    await ctx.app.jobs.drain();
+    await ctx.app.services.jobs.drain();
     expect(filesUnder(mediaDir).length).toBe(before);
   });
 });

@@ -140,7 +140,7 @@ describe('profile and cover images', () => {
     const both = await clients.alice.patch('/api/edit', { coverImage: null, profileImage: null });
     expect(both.json()).toMatchObject({ profileImage: null, coverImage: null });
     // Nobody uses the removed images any more: their files are collected (test/media/collect.test.ts).
-    await ctx.app.jobs.drain();
+    await ctx.app.services.jobs.drain();
     expect((await fetchMedia(profileImage)).statusCode).toBe(404);
   });
 

@@ -26,7 +26,6 @@ import {
   signInEmail,
   unsupported,
 } from './auth.protocol.ts';
-import { AuthService } from './auth.service.ts';
 
 const PREFIX = '/api/auth';
 
@@ -51,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
   // Only this plugin's routes parse form bodies; the rest of /api stays JSON-only (415).
   await app.register(formbody);
 
-  const service = await AuthService.create(app.db, app.sessions);
+  const { auth: service, sessions } = app.services;
   const names = cookieNames(config);
   // Values are URI-encoded like NextAuth's (`token|hash` goes out as `token%7Chash`).
   const cookieOptions = { ...baseCookieOptions(config), encode: encodeURIComponent };
@@ -113,7 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
   async function answerSession(request: FastifyRequest, reply: FastifyReply) {
     const { viewer, sessionToken } = request;
     if (viewer && sessionToken) {
-      const expires = await app.sessions.touch(viewer);
+      const expires = await sessions.touch(viewer);
       reply.setCookie(names.session, sessionToken, { ...cookieOptions, expires });
       return reply.send({
         user: { name: viewer.name, email: viewer.email, image: viewer.profileImage ?? null },
@@ -121,7 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       });
     }
     if (sessionToken) {
-      await app.sessions.revoke(sessionToken); // deletes the row when it had merely expired
+      await sessions.revoke(sessionToken); // deletes the row when it had merely expired
       clearCookie(reply, names.session);
     }
     return reply.send({});
@@ -228,7 +227,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     const { csrfVerified, callbackUrl } = init(request, reply, body);
     if (!csrfVerified) return redirect(reply, body, `${base}/signout?csrf=true`);
     if (request.sessionToken) {
-      await app.sessions.revoke(request.sessionToken);
+      await sessions.revoke(request.sessionToken);
       clearCookie(reply, names.session);
     }
     return redirect(reply, body, callbackUrl);

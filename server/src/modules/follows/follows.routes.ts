@@ -1,8 +1,6 @@
 import { api, idParams, page, pageQuery, user } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../config.ts';
 import { requireViewer } from '../../plugins/session.ts';
-import { FollowsService } from './follows.service.ts';
 
 const userPage = page(user);
 
@@ -10,8 +8,8 @@ const userPage = page(user);
  * Follow, unfollow and the follow lists. Errors: 400 CANNOT_FOLLOW_SELF, 400 INVALID_INPUT (cursor,
  * limit), 401 UNAUTHENTICATED (visitors following), 404 NOT_FOUND (unknown user).
  */
-export const followsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app) => {
-  const follows = new FollowsService(app.db);
+export const followsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { follows } = app.services;
 
   app.put(api.follow(':id'), { schema: { params: idParams, response: { 200: user } } }, async (request) =>
     follows.follow(requireViewer(request), request.params.id),

@@ -3,7 +3,8 @@ import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { AppError, dbId, userNotFound } from '../../lib/errors.ts';
-import { deleteNotification, insertNotifications } from '../notifications/notifications.repository.ts';
+import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import type { PageRequest } from '../posts/posts.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { findUser, userExists } from '../users/users.repository.ts';
@@ -14,21 +15,26 @@ const cannotFollowSelf = () => new AppError('CANNOT_FOLLOW_SELF', 'You cannot fo
 const keyOf = (row: repo.FollowRow) => ({ t: row.cursorTime, id: row.id });
 
 export class FollowsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly notifier: Notifier,
+  ) {}
 
   /**
    * Follows someone (once, however often asked): the follow, both counters and the 'follow'
-   * notification in one transaction. Answers the followed person as the viewer now sees them.
+   * notification (through the notifier) in one transaction. Answers the followed person as the viewer now sees them.
    */
   async follow(viewer: SessionUser, id: string): Promise<User> {
     const followeeId = dbId(id, userNotFound);
     const me = viewer.userId;
     if (followeeId === me) throw cannotFollowSelf();
     try {
-      await this.db.transaction(async (tx) => {
+      await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         if (!(await repo.insertFollow(tx, me, followeeId))) return;
         await repo.addToFollowCounts(tx, me, followeeId, 1);
-        await insertNotifications(tx, [{ userId: followeeId, actorId: me, type: 'follow', postId: null }]);
+        outbox.add({ type: 'user.followed', followerId: me, followeeId });
+        await this.notifier.notify(tx, outbox, { actorId: me, postId: null }, [{ userId: followeeId, type: 'follow' }]);
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw userNotFound();
@@ -42,10 +48,11 @@ export class FollowsService {
     const followeeId = dbId(id, userNotFound);
     const me = viewer.userId;
     if (followeeId === me) throw cannotFollowSelf();
-    await this.db.transaction(async (tx) => {
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if (!(await repo.deleteFollow(tx, me, followeeId))) return;
       await repo.addToFollowCounts(tx, me, followeeId, -1);
-      await deleteNotification(tx, { userId: followeeId, actorId: me, type: 'follow', postId: null });
+      outbox.add({ type: 'user.unfollowed', followerId: me, followeeId });
+      await this.notifier.withdraw(tx, { userId: followeeId, actorId: me, type: 'follow', postId: null });
     });
     return this.profile(viewer, followeeId);
   }

@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
-import { MEDIA_PATH, MediaService } from './media.service.ts';
-import { createMediaStore } from './media.store.ts';
+import { MEDIA_PATH } from './media.service.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -11,8 +9,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * GET /media/<sha256>.<ext>: stored images. A name is its content's hash, so an answer never changes:
  * cached for a year, ETag = the hash. Unknown names answer a JSON 404.
  */
-export const mediaRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  const media = new MediaService(createMediaStore(config), app.db);
+export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { media } = app.services;
 
   app.get(
     `${MEDIA_PATH}:name`,

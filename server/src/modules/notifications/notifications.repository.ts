@@ -13,10 +13,19 @@ export interface NewNotification {
   postId: number | null;
 }
 
-/** Inserts in one statement; the unique key (user, actor, type, post) makes a repeat a no-op. */
-export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insert(notifications).values(rows).onConflictDoNothing();
+/**
+ * Inserts in one statement; the unique key (user, actor, type, post) makes a repeat a no-op.
+ * Answers the rows really written.
+ */
+export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<NewNotification[]> {
+  if (rows.length === 0) return [];
+  const written = await db.insert(notifications).values(rows).onConflictDoNothing().returning({
+    userId: notifications.userId,
+    actorId: notifications.actorId,
+    type: notifications.type,
+    postId: notifications.postId,
+  });
+  return written as NewNotification[];
 }
 
 /** Removes the one notification a like or a follow created (answered by the unique key's index). */

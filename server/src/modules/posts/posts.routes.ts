@@ -1,17 +1,15 @@
 import { api, createPostBody, idParams, pageQuery, post, postAncestors, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config.ts';
 import { requireViewer } from '../../plugins/session.ts';
-import { PostsService } from './posts.service.ts';
 
 /**
  * Posts, replies and likes. Errors: 400 INVALID_INPUT (body, cursor), 401 UNAUTHENTICATED (writes
  * by visitors), 403 FORBIDDEN (deleting someone else's post), 404 NOT_FOUND (unknown post or user).
  * CSRF and the write rate limit apply to every state-changing call (global hooks).
  */
-export const postsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app) => {
-  const posts = new PostsService(app.db);
+export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { posts } = app.services;
 
   app.post(api.posts, { schema: { body: createPostBody, response: { 201: post } } }, async (request, reply) => {
     const created = await posts.create(requireViewer(request), request.body);

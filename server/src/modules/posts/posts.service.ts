@@ -3,11 +3,8 @@ import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { dbId, forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
-import {
-  deleteNotification,
-  insertNotifications,
-  type NewNotification,
-} from '../notifications/notifications.repository.ts';
+import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { Candidate, Notifier } from '../notifications/notifier.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import { toPost } from './posts.pack.ts';
@@ -22,20 +19,23 @@ export interface PageRequest {
 }
 
 export class PostsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly notifier: Notifier,
+  ) {}
 
   /**
    * Creates a post (a reply when parentId is set). In one transaction: the parent's reply count,
-   * the author's posts count and the notifications. Notified: the parent's author ('reply') and
-   * every existing user mentioned ('mention'), never the author; someone both replied to and
-   * mentioned gets the reply notification only.
+   * the author's posts count and the notifications (the parent's author for a reply, then everyone
+   * mentioned: the notifier decides who of them is told).
    */
   async create(viewer: SessionUser, body: CreatePostBody): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
     const parentId = body.parentId ? dbId(body.parentId, postNotFound) : null;
     const me = viewer.userId;
     try {
-      const created = await this.db.transaction(async (tx) => {
+      const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         let parentAuthorId: number | null = null;
         let replyTo: { id: number; username: string } | null = null;
         if (parentId !== null) {
@@ -46,17 +46,16 @@ export class PostsService {
         }
         const post = await repo.insertPost(tx, { authorId: me, parentId, text });
         await repo.addToPostsCount(tx, me, 1);
+        outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId });
 
-        const notes: NewNotification[] = [];
-        if (parentAuthorId !== null && parentAuthorId !== me) {
-          notes.push({ userId: parentAuthorId, actorId: me, type: 'reply', postId: post.id });
-        }
-        for (const userId of await repo.findUserIdsByUsernames(tx, extractMentions(text))) {
-          if (userId !== me && userId !== parentAuthorId) {
-            notes.push({ userId, actorId: me, type: 'mention', postId: post.id });
-          }
-        }
-        await insertNotifications(tx, notes);
+        const candidates: Candidate[] = [
+          ...(parentAuthorId !== null ? [{ userId: parentAuthorId, type: 'reply' as const }] : []),
+          ...(await repo.findUserIdsByUsernames(tx, extractMentions(text))).map((userId) => ({
+            userId,
+            type: 'mention' as const,
+          })),
+        ];
+        await this.notifier.notify(tx, outbox, { actorId: me, postId: post.id }, candidates);
         return { post, replyTo };
       });
       return toPost({
@@ -86,13 +85,14 @@ export class PostsService {
    */
   async delete(viewer: SessionUser, id: string): Promise<void> {
     const postId = dbId(id, postNotFound);
-    await this.db.transaction(async (tx) => {
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       const deleted = await repo.deletePostBy(tx, postId, viewer.userId);
       if (!deleted) {
         throw (await repo.postExists(tx, postId)) ? forbidden('You can only delete your own posts.') : postNotFound();
       }
       if (deleted.parentId !== null) await repo.addToReplyCount(tx, deleted.parentId, -1);
       await repo.addToPostsCount(tx, viewer.userId, -1);
+      outbox.add({ type: 'post.deleted', postId, authorId: viewer.userId, parentId: deleted.parentId });
     });
   }
 
@@ -154,12 +154,12 @@ export class PostsService {
     const postId = dbId(id, postNotFound);
     const me = viewer.userId;
     try {
-      await this.db.transaction(async (tx) => {
+      await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         if (!(await repo.insertLike(tx, me, postId))) return;
         const authorId = await repo.addToLikeCount(tx, postId, 1);
-        if (authorId !== null && authorId !== me) {
-          await insertNotifications(tx, [{ userId: authorId, actorId: me, type: 'like', postId }]);
-        }
+        outbox.add({ type: 'post.liked', postId, userId: me });
+        if (authorId !== null)
+          await this.notifier.notify(tx, outbox, { actorId: me, postId }, [{ userId: authorId, type: 'like' }]);
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
@@ -172,12 +172,11 @@ export class PostsService {
   async unlike(viewer: SessionUser, id: string): Promise<Post> {
     const postId = dbId(id, postNotFound);
     const me = viewer.userId;
-    await this.db.transaction(async (tx) => {
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if (!(await repo.deleteLike(tx, me, postId))) return;
       const authorId = await repo.addToLikeCount(tx, postId, -1);
-      if (authorId !== null && authorId !== me) {
-        await deleteNotification(tx, { userId: authorId, actorId: me, type: 'like', postId });
-      }
+      outbox.add({ type: 'post.unliked', postId, userId: me });
+      if (authorId !== null) await this.notifier.withdraw(tx, { userId: authorId, actorId: me, type: 'like', postId });
     });
     return this.get(viewer, id);
   }

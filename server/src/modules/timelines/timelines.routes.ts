@@ -1,13 +1,11 @@
 import { api, type Page, type Post, pageQuery, postPage } from '@pipit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Config } from '../../config.ts';
 import { CACHE_PUBLIC_FOR_VISITORS } from '../../plugins/security.ts';
 import { requireViewer } from '../../plugins/session.ts';
-import { TimelinesService } from './timelines.service.ts';
 
 /** Home timelines. Errors: 400 INVALID_INPUT (cursor, limit), 401 UNAUTHENTICATED (Following for visitors). */
-export const timelinesRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app) => {
-  const timelines = new TimelinesService(app.db);
+export const timelinesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { timelines } = app.services;
 
   app.get(
     api.timelineEveryone,

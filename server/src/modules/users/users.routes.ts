@@ -15,20 +15,12 @@ import type { Config } from '../../config.ts';
 import { cookieNames } from '../../lib/auth-cookies.ts';
 import { unauthenticated } from '../../lib/errors.ts';
 import { requireViewer } from '../../plugins/session.ts';
-import { MediaService } from '../media/media.service.ts';
-import { createMediaStore } from '../media/media.store.ts';
-import { UsersService } from './users.service.ts';
 
 /** PATCH /api/edit carries up to two images as data URLs; every other route keeps the 64 KB default. */
 export const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
 
 export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
-  const users = new UsersService(
-    app.db,
-    new MediaService(createMediaStore(config), app.db),
-    app.jobs,
-    config.publicUrl,
-  );
+  const { users } = app.services;
 
   const sessionCookie = cookieNames(config).session;
 

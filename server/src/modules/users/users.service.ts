@@ -2,6 +2,7 @@ import type { CurrentUser, EditBody, RegisterBody, User, UserSummary } from '@pi
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
 import { AppError, dbId, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
+import type { EventBus } from '../../lib/events.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import { type ImageKind, isDataUrl, type MediaService, type PreparedImage } from '../media/media.service.ts';
 import { toCurrentUser, toUser, toUserSummary } from './users.pack.ts';
@@ -26,6 +27,7 @@ export class UsersService {
     private readonly db: Database,
     private readonly media: MediaService,
     private readonly jobs: Jobs,
+    private readonly events: EventBus,
     /** The app's origin: an image field may also carry the current URL in absolute form. */
     private readonly publicUrl: string,
   ) {}
@@ -126,6 +128,7 @@ export class UsersService {
         patch.coverImage !== undefined ? current.coverImage : null,
       ].filter((url): url is string => url !== null);
       if (replaced.length > 0) this.jobs.run('media.collect', () => this.media.collect(replaced));
+      await this.events.publish([{ type: 'user.updated', userId }]);
     }
     return this.current(userId);
   }

@@ -1,0 +1,89 @@
+import type { NotificationType } from '@pipit/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Tx } from '../db/client.ts';
+
+/**
+ * Something that happened, published after the transaction that made it commits. Ids are the
+ * database's numbers. Subscribers (the visitors' cache now; live streams and home feeds next) learn
+ * of changes here instead of each write path telling each of them.
+ */
+export type DomainEvent =
+  | { type: 'post.created'; postId: number; authorId: number; parentId: number | null }
+  | { type: 'post.deleted'; postId: number; authorId: number; parentId: number | null }
+  | { type: 'post.liked'; postId: number; userId: number }
+  | { type: 'post.unliked'; postId: number; userId: number }
+  | { type: 'user.followed'; followerId: number; followeeId: number }
+  | { type: 'user.unfollowed'; followerId: number; followeeId: number }
+  | { type: 'user.updated'; userId: number }
+  | {
+      type: 'notification.created';
+      userId: number;
+      actorId: number;
+      notificationType: NotificationType;
+      postId: number | null;
+    };
+
+export type DomainEventType = DomainEvent['type'];
+export type Subscriber = (event: DomainEvent) => void | Promise<void>;
+
+/**
+ * Where events are published. In process today; a Redis pub/sub implementation of the same
+ * interface will carry them to every server process.
+ */
+export interface EventBus {
+  /**
+   * Delivers the events to every subscriber of this process before it resolves (so a cache is
+   * dropped before the answer leaves). A subscriber's failure is logged, never thrown at the
+   * publisher; slow work belongs in a job, not in a subscriber.
+   */
+  publish(events: readonly DomainEvent[]): Promise<void>;
+  /** Calls `subscriber` for every event published from now on; returns the unsubscribe function. */
+  subscribe(subscriber: Subscriber): () => void;
+}
+
+export class InProcessEventBus implements EventBus {
+  private readonly subscribers = new Set<Subscriber>();
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  async publish(events: readonly DomainEvent[]): Promise<void> {
+    for (const event of events) {
+      for (const subscriber of this.subscribers) {
+        try {
+          await subscriber(event);
+        } catch (error) {
+          this.log.error({ err: error, event: event.type }, 'event subscriber failed');
+        }
+      }
+    }
+  }
+
+  subscribe(subscriber: Subscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+}
+
+/** Events gathered inside a transaction, published once it has committed (and dropped if it rolls back). */
+export class Outbox {
+  readonly events: DomainEvent[] = [];
+
+  add(...events: DomainEvent[]): void {
+    this.events.push(...events);
+  }
+}
+
+/**
+ * Runs `work` in one transaction and publishes what it put in the outbox once the transaction has
+ * committed: a rolled-back change announces nothing, and nobody hears of a change before it is visible.
+ */
+export async function commitThenPublish<T>(
+  db: Database,
+  events: EventBus,
+  work: (tx: Tx, outbox: Outbox) => Promise<T>,
+): Promise<T> {
+  const outbox = new Outbox();
+  const result = await db.transaction((tx) => work(tx, outbox));
+  await events.publish(outbox.events);
+  return result;
+}

@@ -1,0 +1,50 @@
+import type { NotificationType } from '@pipit/contract';
+import type { Executor } from '../../db/client.ts';
+import type { Outbox } from '../../lib/events.ts';
+import { deleteNotification, insertNotifications, type NewNotification } from './notifications.repository.ts';
+
+/** Someone who might be told about an action, and why. */
+export interface Candidate {
+  userId: number;
+  type: NotificationType;
+}
+
+/**
+ * The one place that decides who is notified of an action, writes it and announces it (in the
+ * manner of Mastodon's NotifyService). Rules: never yourself; one notification per person and action,
+ * the first reason listed winning (a reply that also @mentions the parent's author is a reply);
+ * later, blocks and mutes. Called inside the action's transaction, so a notification exists exactly
+ * when its like, follow or post does; the `notification.created` events go out after commit.
+ */
+export class Notifier {
+  async notify(
+    tx: Executor,
+    outbox: Outbox,
+    action: { actorId: number; postId: number | null },
+    candidates: readonly Candidate[],
+  ): Promise<void> {
+    const seen = new Set<number>();
+    const rows: NewNotification[] = [];
+    for (const { userId, type } of candidates) {
+      if (userId === action.actorId || seen.has(userId)) continue;
+      seen.add(userId);
+      rows.push({ userId, actorId: action.actorId, type, postId: action.postId });
+    }
+    const written = await insertNotifications(tx, rows);
+    outbox.add(
+      ...written.map((row) => ({
+        type: 'notification.created' as const,
+        userId: row.userId,
+        actorId: row.actorId,
+        notificationType: row.type,
+        postId: row.postId,
+      })),
+    );
+  }
+
+  /** Takes back the notification an undone action created (an unlike, an unfollow). */
+  async withdraw(tx: Executor, notification: NewNotification): Promise<void> {
+    if (notification.userId === notification.actorId) return;
+    await deleteNotification(tx, notification);
+  }
+}

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { type EventBus, InProcessEventBus } from './lib/events.ts';
+import { InProcessJobs, type Jobs } from './lib/jobs.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { FollowsService } from './modules/follows/follows.service.ts';
+import { MediaService } from './modules/media/media.service.ts';
+import { createMediaStore } from './modules/media/media.store.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { Notifier } from './modules/notifications/notifier.ts';
+import { PostsService } from './modules/posts/posts.service.ts';
+import { SessionsService } from './modules/sessions/sessions.service.ts';
+import { TimelinesService } from './modules/timelines/timelines.service.ts';
+import { UsersService } from './modules/users/users.service.ts';
+
+/** Every service of the app, built once: each dependency is handed over here and nowhere else. */
+export interface Services {
+  events: EventBus;
+  jobs: Jobs;
+  notifier: Notifier;
+  sessions: SessionsService;
+  auth: AuthService;
+  media: MediaService;
+  users: UsersService;
+  posts: PostsService;
+  follows: FollowsService;
+  timelines: TimelinesService;
+  notifications: NotificationsService;
+}
+
+export async function createServices(
+  db: Database,
+  config: Config,
+  deps: { log: FastifyBaseLogger },
+): Promise<Services> {
+  const events = new InProcessEventBus(deps.log);
+  const jobs = new InProcessJobs(deps.log);
+  const notifier = new Notifier();
+  const sessions = new SessionsService(db, config.sessionMaxAgeMs);
+  const media = new MediaService(createMediaStore(config), db);
+  return {
+    events,
+    jobs,
+    notifier,
+    sessions,
+    auth: await AuthService.create(db, sessions),
+    media,
+    users: new UsersService(db, media, jobs, events, config.publicUrl),
+    posts: new PostsService(db, events, notifier),
+    follows: new FollowsService(db, events, notifier),
+    timelines: new TimelinesService(db),
+    notifications: new NotificationsService(db),
+  };
+}
