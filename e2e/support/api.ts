@@ -3,6 +3,7 @@
  * web app: a cookie jar, the CSRF token of /api/auth/csrf in X-CSRF-Token, credentials sign-in.
  */
 import type { CurrentUser, Post, User } from '@pipit/contract';
+import { CookieJar } from '../../server/test/helpers/cookie-jar.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -17,36 +18,20 @@ export class ApiError extends Error {
 }
 
 export class ApiClient {
-  private readonly cookies = new Map<string, string>();
+  private readonly cookies = new CookieJar();
   private csrfToken: string | null = null;
 
   constructor(readonly baseUrl: string) {}
 
   /** The session and CSRF cookies, to hand a signed-in session to a browser context. */
   browserCookies(): { name: string; value: string; url: string }[] {
-    return [...this.cookies].map(([name, value]) => ({ name, value, url: this.baseUrl }));
-  }
-
-  private cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private remember(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
-      if (expired || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
+    return [...this.cookies].map(([name, value]) => ({ name, value: encodeURIComponent(value), url: this.baseUrl }));
   }
 
   async raw(method: string, path: string, init: { json?: unknown; form?: Record<string, string> } = {}) {
     // The token first: fetching it may set the CSRF cookie this request must carry.
     const csrf = method !== 'GET' && !path.startsWith('/api/auth/') ? await this.csrf() : null;
-    const headers: Record<string, string> = { cookie: this.cookieHeader() };
+    const headers: Record<string, string> = { cookie: this.cookies.header() };
     if (csrf) headers['x-csrf-token'] = csrf;
     let body: string | undefined;
     if (init.json !== undefined) {
@@ -57,7 +42,7 @@ export class ApiClient {
       body = new URLSearchParams(init.form).toString();
     }
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
-    this.remember(res);
+    this.cookies.absorb(res.headers.getSetCookie());
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -11,6 +11,7 @@ import type { Config } from '../../src/config.ts';
 import { type DbHandle, openDatabase, sql } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { cookieNames, newCsrfCookie } from '../../src/lib/auth-cookies.ts';
+import { CookieJar } from './cookie-jar.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -126,7 +127,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * A browser-like client over inject: keeps cookies, sends the CSRF header on state-changing calls.
  */
 export class TestClient {
-  readonly cookies = new Map<string, string>();
+  readonly cookies = new CookieJar();
   csrfToken: string | null = null;
 
   constructor(private readonly ctx: { app: App; config: Config }) {}
@@ -147,25 +148,9 @@ export class TestClient {
     return this;
   }
 
-  cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
-  }
-
-  /** Stores Set-Cookie answers like a browser: Max-Age=0 deletes. */
-  absorb(setCookie: string | string[] | undefined): void {
-    for (const line of [setCookie ?? []].flat()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = decodeURIComponent(pair!.slice(eq + 1).trim());
-      if (/;\s*Max-Age=0/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
   async request(method: Method, url: string, body?: unknown, options: Partial<InjectOptions> = {}) {
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
-    if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader();
+    if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookies.header();
     if (method !== 'GET' && this.csrfToken && !('x-csrf-token' in headers)) headers['x-csrf-token'] = this.csrfToken;
     const res = await this.ctx.app.inject({
       ...options,
@@ -174,7 +159,7 @@ export class TestClient {
       headers,
       ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
     });
-    this.absorb(res.headers['set-cookie']);
+    this.cookies.absorb(res.headers['set-cookie']);
     return res;
   }
 

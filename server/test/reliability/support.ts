@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { CSRF_HEADER } from '@pipit/contract';
 import { newCsrfCookie } from '../../src/lib/auth-cookies.ts';
+import { CookieJar } from '../helpers/cookie-jar.ts';
 
 const run = promisify(execFile);
 
@@ -202,7 +203,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 // A small HTTP client: cookies, CSRF header, sign-in through the auth protocol.
 
 export class HttpClient {
-  readonly cookies = new Map<string, string>();
+  readonly cookies = new CookieJar();
   csrfToken: string | null = null;
 
   constructor(readonly base: string) {}
@@ -215,25 +216,10 @@ export class HttpClient {
     return this;
   }
 
-  private cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
-  }
-
-  private absorb(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = decodeURIComponent(pair!.slice(eq + 1).trim());
-      if (/;\s*Max-Age=0/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
   /** Sends a request; JSON bodies for objects. Throws only on network errors. */
   async request(method: string, url: string, body?: unknown, timeoutMs = 15_000): Promise<Response> {
     const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = this.cookieHeader();
+    if (this.cookies.size) headers.cookie = this.cookies.header();
     if (method !== 'GET' && this.csrfToken) headers[CSRF_HEADER] = this.csrfToken;
     let payload: string | undefined;
     if (body instanceof URLSearchParams) {
@@ -250,7 +236,7 @@ export class HttpClient {
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    this.absorb(res);
+    this.cookies.absorb(res.headers.getSetCookie());
     return res;
   }
 

@@ -174,7 +174,7 @@ function jsonRequest(
     method: route.method as InjectOptions['method'],
     url,
     headers: {
-      cookie: alice.cookieHeader(),
+      cookie: alice.cookies.header(),
       ...(UNSAFE_METHODS.has(route.method) ? { 'x-csrf-token': alice.csrfToken! } : {}),
       ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
       ...headers,
@@ -658,7 +658,7 @@ describe('hostile sign-in form fields, every one', () => {
         const res = await ctx.app.inject({
           method: 'POST',
           url: '/api/auth/callback/credentials',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: w.visitor.cookieHeader() },
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: w.visitor.cookies.header() },
           payload: form.toString(),
         });
         const where = `${field}=${JSON.stringify(value).slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 120)}`;
