@@ -131,6 +131,9 @@ describe('a new member', () => {
 
   j.step('likes the post: the button turns to Unlike and the like sticks after a reload', async () => {
     const { page } = nia;
+    // The post page was just opened: a click before the session has loaded is a visitor's click
+    // (it opens Login), which on a slow machine made this step fail.
+    await waitFor(() => signedIn(page), 'Nia to be signed in and loaded');
     const card = postCard(page, FIRST_POST);
     await card.getByRole('button', { name: /^Like\b/ }).click();
     await visible(card.getByRole('button', { name: /^Unlike\b/ }));
