@@ -38,13 +38,3 @@ export const forbidden = (message = 'You are not allowed to do that.') => new Ap
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const postNotFound = () => notFound('This post does not exist (or was deleted).');
 export const userNotFound = () => notFound('This user does not exist.');
-
-/**
- * A wire id as a database id. The contract allows up to 18 digits; past 2^53 a JS number would
- * round to another id, so such ids name nothing.
- */
-export function dbId(id: string, whenUnknown: () => AppError): number {
-  const n = Number(id);
-  if (!Number.isSafeInteger(n) || n <= 0) throw whenUnknown();
-  return n;
-}

@@ -3,12 +3,12 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { baseCookieOptions, cookieNames } from '../lib/auth-cookies.ts';
 import { unauthenticated } from '../lib/errors.ts';
-import type { SessionUser } from '../modules/sessions/sessions.service.ts';
+import type { SessionUser, Viewer } from '../modules/sessions/sessions.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in person, or null for a visitor. Resolved once per /api request. */
-    viewer: SessionUser | null;
+    viewer: Viewer;
     /** The raw session cookie token, when one was sent. */
     sessionToken: string | undefined;
   }

@@ -2,11 +2,12 @@ import type { User } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
-import { AppError, dbId, userNotFound } from '../../lib/errors.ts';
+import { AppError, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { UserId } from '../../lib/ids.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { PageRequest } from '../posts/posts.service.ts';
-import type { SessionUser } from '../sessions/sessions.service.ts';
+import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { findUser, userExists } from '../users/users.repository.ts';
 import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';
@@ -25,8 +26,7 @@ export class FollowsService {
    * Follows someone (once, however often asked): the follow, both counters and the 'follow'
    * notification (through the notifier) in one transaction. Answers the followed person as the viewer now sees them.
    */
-  async follow(viewer: SessionUser, id: string): Promise<User> {
-    const followeeId = dbId(id, userNotFound);
+  async follow(viewer: SessionUser, followeeId: UserId): Promise<User> {
     const me = viewer.userId;
     if (followeeId === me) throw cannotFollowSelf();
     try {
@@ -44,8 +44,7 @@ export class FollowsService {
   }
 
   /** Stops following (a no-op when not following), removing the notification the follow created. */
-  async unfollow(viewer: SessionUser, id: string): Promise<User> {
-    const followeeId = dbId(id, userNotFound);
+  async unfollow(viewer: SessionUser, followeeId: UserId): Promise<User> {
     const me = viewer.userId;
     if (followeeId === me) throw cannotFollowSelf();
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
@@ -58,19 +57,17 @@ export class FollowsService {
   }
 
   /** The people following someone, most recent follow first. */
-  async followers(viewer: SessionUser | null, id: string, page: PageRequest): Promise<Page<User>> {
-    const userId = dbId(id, userNotFound);
+  async followers(viewer: Viewer, userId: UserId, page: PageRequest): Promise<Page<User>> {
     const cursor = decodeCursor(page.cursor);
-    const rows = await repo.findFollowersPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
+    const rows = await repo.findFollowersPage(this.db, viewerIdOf(viewer), userId, cursor, page.limit);
     if (rows.length === 0 && !(await userExists(this.db, userId))) throw userNotFound();
     return toPage(rows, page.limit, keyOf, toUserView);
   }
 
   /** The people someone follows, most recent follow first. */
-  async following(viewer: SessionUser | null, id: string, page: PageRequest): Promise<Page<User>> {
-    const userId = dbId(id, userNotFound);
+  async following(viewer: Viewer, userId: UserId, page: PageRequest): Promise<Page<User>> {
     const cursor = decodeCursor(page.cursor);
-    const rows = await repo.findFollowingPage(this.db, viewer?.userId ?? null, userId, cursor, page.limit);
+    const rows = await repo.findFollowingPage(this.db, viewerIdOf(viewer), userId, cursor, page.limit);
     if (rows.length === 0 && !(await userExists(this.db, userId))) throw userNotFound();
     return toPage(rows, page.limit, keyOf, toUserView);
   }

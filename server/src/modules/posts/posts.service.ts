@@ -2,10 +2,11 @@ import { type CreatePostBody, extractMentions, MAX_ANCESTORS, type Post } from '
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
-import { dbId, forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
+import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
-import type { SessionUser } from '../sessions/sessions.service.ts';
+import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import { toPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
@@ -30,9 +31,9 @@ export class PostsService {
    * the author's posts count and the notifications (the parent's author for a reply, then everyone
    * mentioned: the notifier decides who of them is told).
    */
-  async create(viewer: SessionUser, body: CreatePostBody): Promise<Post> {
+  async create(viewer: SessionUser, body: { text: CreatePostBody['text']; parentId: PostId | null }): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
-    const parentId = body.parentId ? dbId(body.parentId, postNotFound) : null;
+    const { parentId } = body;
     const me = viewer.userId;
     try {
       const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
@@ -73,8 +74,8 @@ export class PostsService {
     }
   }
 
-  async get(viewer: SessionUser | null, id: string): Promise<Post> {
-    const row = await repo.findPostView(this.db, viewer?.userId ?? null, dbId(id, postNotFound));
+  async get(viewer: Viewer, id: PostId): Promise<Post> {
+    const row = await repo.findPostView(this.db, viewerIdOf(viewer), id);
     if (!row) throw postNotFound();
     return toPost(row);
   }
@@ -83,8 +84,7 @@ export class PostsService {
    * Deletes one's own post: 404 for an unknown post, 403 for someone else's. Replies stay (their
    * parent becomes null); likes and notifications of the post go with it (foreign keys cascade).
    */
-  async delete(viewer: SessionUser, id: string): Promise<void> {
-    const postId = dbId(id, postNotFound);
+  async delete(viewer: SessionUser, postId: PostId): Promise<void> {
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       const deleted = await repo.deletePostBy(tx, postId, viewer.userId);
       if (!deleted) {
@@ -97,12 +97,11 @@ export class PostsService {
   }
 
   /** Someone's posts (replies included), newest first. */
-  async listByUser(viewer: SessionUser | null, userId: string, page: PageRequest): Promise<Page<Post>> {
-    const authorId = dbId(userId, userNotFound);
+  async listByUser(viewer: Viewer, authorId: UserId, page: PageRequest): Promise<Page<Post>> {
     const cursor = decodeCursor(page.cursor);
     const rows = await repo.findPostPage(
       this.db,
-      viewer?.userId ?? null,
+      viewerIdOf(viewer),
       repo.byAuthor(authorId),
       cursor,
       'newest',
@@ -114,12 +113,11 @@ export class PostsService {
   }
 
   /** The replies to a post, oldest first (a conversation reads top to bottom). */
-  async listReplies(viewer: SessionUser | null, id: string, page: PageRequest): Promise<Page<Post>> {
-    const parentId = dbId(id, postNotFound);
+  async listReplies(viewer: Viewer, parentId: PostId, page: PageRequest): Promise<Page<Post>> {
     const cursor = decodeCursor(page.cursor);
     const rows = await repo.findPostPage(
       this.db,
-      viewer?.userId ?? null,
+      viewerIdOf(viewer),
       repo.byParent(parentId),
       cursor,
       'oldest',
@@ -133,14 +131,13 @@ export class PostsService {
    * The conversation above a post, root first and its parent last (the nearest MAX_ANCESTORS of a
    * longer one). A post whose parent was deleted starts its own conversation. 404 for an unknown post.
    */
-  async listAncestors(viewer: SessionUser | null, id: string): Promise<{ items: Post[] }> {
-    const postId = dbId(id, postNotFound);
+  async listAncestors(viewer: Viewer, postId: PostId): Promise<{ items: Post[] }> {
     const ids = await repo.findAncestorIds(this.db, postId, MAX_ANCESTORS);
     if (ids.length === 0) {
       if (!(await repo.postExists(this.db, postId))) throw postNotFound();
       return { items: [] };
     }
-    const rows = new Map((await repo.findPostViews(this.db, viewer?.userId ?? null, ids)).map((r) => [r.id, r]));
+    const rows = new Map((await repo.findPostViews(this.db, viewerIdOf(viewer), ids)).map((r) => [r.id, r]));
     // Nearest first from the walk; a conversation reads from its root down.
     const items = ids.toReversed().flatMap((ancestorId) => {
       const row = rows.get(ancestorId);
@@ -150,8 +147,7 @@ export class PostsService {
   }
 
   /** Likes a post (once, however often asked) and notifies its author; answers the updated post. */
-  async like(viewer: SessionUser, id: string): Promise<Post> {
-    const postId = dbId(id, postNotFound);
+  async like(viewer: SessionUser, postId: PostId): Promise<Post> {
     const me = viewer.userId;
     try {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
@@ -165,12 +161,11 @@ export class PostsService {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;
     }
-    return this.get(viewer, id);
+    return this.get(viewer, postId);
   }
 
   /** Takes a like back (a no-op when there was none), with the notification it created. */
-  async unlike(viewer: SessionUser, id: string): Promise<Post> {
-    const postId = dbId(id, postNotFound);
+  async unlike(viewer: SessionUser, postId: PostId): Promise<Post> {
     const me = viewer.userId;
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if (!(await repo.deleteLike(tx, me, postId))) return;
@@ -178,6 +173,6 @@ export class PostsService {
       outbox.add({ type: 'post.unliked', postId, userId: me });
       if (authorId !== null) await this.notifier.withdraw(tx, { userId: authorId, actorId: me, type: 'like', postId });
     });
-    return this.get(viewer, id);
+    return this.get(viewer, postId);
   }
 }

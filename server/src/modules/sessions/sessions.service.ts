@@ -16,6 +16,11 @@ export interface SessionUser {
   expiresAt: Date;
 }
 
+/** Who is asking: the signed-in person, or null for a visitor. The one convention of every service. */
+export type Viewer = SessionUser | null;
+/** The asking person's id for a query, or null for a visitor. */
+export const viewerIdOf = (viewer: Viewer): number | null => viewer?.userId ?? null;
+
 export class SessionsService {
   constructor(
     private readonly db: Database,

@@ -4,7 +4,7 @@ import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
 import { toPost } from '../posts/posts.pack.ts';
 import type { PostRow } from '../posts/posts.repository.ts';
 import type { PageRequest } from '../posts/posts.service.ts';
-import type { SessionUser } from '../sessions/sessions.service.ts';
+import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import * as repo from './timelines.repository.ts';
 
 const keyOf = (row: PostRow) => ({ t: row.cursorTime, id: row.id });
@@ -17,8 +17,8 @@ export class TimelinesService {
   constructor(private readonly db: Database) {}
 
   /** Everyone's posts, replies included; visitors too. */
-  async everyone(viewer: SessionUser | null, page: PageRequest): Promise<Page<Post>> {
-    const rows = await repo.findEveryonePage(this.db, viewer?.userId ?? null, decodeCursor(page.cursor), page.limit);
+  async everyone(viewer: Viewer, page: PageRequest): Promise<Page<Post>> {
+    const rows = await repo.findEveryonePage(this.db, viewerIdOf(viewer), decodeCursor(page.cursor), page.limit);
     return toPage(rows, page.limit, keyOf, toPost);
   }
 

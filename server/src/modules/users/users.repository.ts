@@ -140,8 +140,10 @@ const SUGGESTION_BOUNDS = {
  * bounded index range scan (follows by follower and time, posts by time, users by time), so the cost
  * does not grow with the tables.
  */
-export async function findSuggestions(db: Executor, viewerId: number, limit: number): Promise<UserSummaryRow[]> {
+export async function findSuggestions(db: Executor, viewer: number | null, limit: number): Promise<UserSummaryRow[]> {
   const b = SUGGESTION_BOUNDS;
+  // Ids start at 1: 0 is nobody, so a visitor excludes no one.
+  const viewerId = viewer ?? 0;
   const result = (await db.execute(sql`
     with mine as (
       select f.followee_id from follows f

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { cookieNames } from '../../lib/auth-cookies.ts';
 import { unauthenticated } from '../../lib/errors.ts';
+import { parseUserId } from '../../lib/ids.ts';
 import { requireViewer } from '../../plugins/session.ts';
 
 /** PATCH /api/edit carries up to two images as data URLs; every other route keeps the 64 KB default. */
@@ -44,17 +45,17 @@ export const usersRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   app.get(
     api.users,
     { schema: { querystring: suggestionsQuery, response: { 200: z.array(userSummary) } } },
-    async (request) => users.suggestions(request.viewer?.userId ?? null, request.query.limit),
+    async (request) => users.suggestions(request.viewer, request.query.limit),
   );
 
   app.get(api.user(':id'), { schema: { params: idParams, response: { 200: user } } }, async (request) =>
-    users.profile(request.params.id, request.viewer?.userId ?? null),
+    users.profile(request.viewer, parseUserId(request.params.id)),
   );
 
   app.get(
     api.userByUsername(':username'),
     { schema: { params: usernameParams, response: { 200: user } } },
-    async (request) => users.profileByUsername(request.params.username, request.viewer?.userId ?? null),
+    async (request) => users.profileByUsername(request.viewer, request.params.username),
   );
 
   app.patch(

@@ -1,10 +1,12 @@
 import type { CurrentUser, EditBody, RegisterBody, User, UserSummary } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
-import { AppError, dbId, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
+import { AppError, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
+import type { UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import { type ImageKind, isDataUrl, type MediaService, type PreparedImage } from '../media/media.service.ts';
+import { type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { toCurrentUser, toUser, toUserSummary } from './users.pack.ts';
 import { hashPassword, isCommonPassword } from './users.passwords.ts';
 import * as repo from './users.repository.ts';
@@ -61,25 +63,25 @@ export class UsersService {
   }
 
   /** Who To Follow: never the viewer nor people they follow. */
-  async suggestions(viewerId: number | null, limit: number): Promise<UserSummary[]> {
-    // Ids start at 1: 0 is nobody, so a visitor excludes no one.
-    const rows = await repo.findSuggestions(this.db, viewerId ?? 0, limit);
+  async suggestions(viewer: Viewer, limit: number): Promise<UserSummary[]> {
+    const rows = await repo.findSuggestions(this.db, viewerIdOf(viewer), limit);
     return rows.map(toUserSummary);
   }
 
-  async profile(wireId: string, viewerId: number | null): Promise<User> {
-    const id = dbId(wireId, userNotFound);
-    const row = await repo.findUser(this.db, { id }, viewerId === id ? null : viewerId);
-    if (!row) throw userNotFound();
-    return toUser(row, row.isFollowing);
+  async profile(viewer: Viewer, id: UserId): Promise<User> {
+    return this.profileWhere(viewer, { id });
   }
 
   /** The profile an @mention points at (usernames are unique ignoring case). */
-  async profileByUsername(username: string, viewerId: number | null): Promise<User> {
-    const row = await repo.findUser(this.db, { username }, viewerId);
+  async profileByUsername(viewer: Viewer, username: string): Promise<User> {
+    return this.profileWhere(viewer, { username });
+  }
+
+  private async profileWhere(viewer: Viewer, where: { id: UserId } | { username: string }): Promise<User> {
+    const row = await repo.findUser(this.db, where, viewerIdOf(viewer));
     if (!row) throw userNotFound();
-    // Nobody follows themselves: the viewer's own profile says false, as by id.
-    return toUser(row, row.id === viewerId ? false : row.isFollowing);
+    // Nobody follows themselves: the viewer's own profile says false.
+    return toUser(row, row.id === viewer?.userId ? false : row.isFollowing);
   }
 
   /**
