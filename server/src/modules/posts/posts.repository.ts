@@ -1,18 +1,19 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
 import { likes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 
-/**
- * The columns of a post as one viewer sees it: the post, its author (joined) and whether the viewer
- * liked it (a probe of the likes primary key), so a whole page is one statement.
- */
 /** The author of the post a reply answers. */
 export interface ReplyTo {
   id: string;
   username: string;
 }
 
+/**
+ * The columns of a post as one viewer sees it: the post, its author (joined) and whether the viewer
+ * liked it (a probe of the likes primary key), so a whole page is one statement.
+ */
 export function postViewColumns(viewerId: number | null) {
   return {
     id: posts.id,
@@ -38,21 +39,8 @@ export function postViewColumns(viewerId: number | null) {
   };
 }
 
-export interface PostRow {
-  id: number;
-  text: string;
-  createdAt: Date;
-  cursorTime: string;
-  parentId: number | null;
-  replyCount: number;
-  likeCount: number;
-  authorId: number;
-  authorName: string;
-  authorUsername: string;
-  authorProfileImage: string | null;
-  replyTo: ReplyTo | null;
-  likedByMe: boolean;
-}
+/** A post row as postViewColumns selects it: the type follows the column list, never a copy of it. */
+export type PostRow = SelectResultFields<ReturnType<typeof postViewColumns>>;
 
 export type PageOrder = 'newest' | 'oldest';
 

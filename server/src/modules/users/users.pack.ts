@@ -4,6 +4,7 @@
  * looks the same everywhere and private columns (email, password hash) never leave by accident.
  */
 import type { CurrentUser, User, UserSummary } from '@pipit/contract';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { users } from '../../db/schema.ts';
 
 /** What to select to build a UserSummary (authors, actors, suggestions). */
@@ -28,25 +29,10 @@ export const userColumns = {
 /** What to select to build a CurrentUser. */
 export const currentUserColumns = { ...userColumns, email: users.email };
 
-export interface UserSummaryRow {
-  id: number;
-  name: string;
-  username: string;
-  profileImage: string | null;
-}
-
-export interface UserRow extends UserSummaryRow {
-  bio: string;
-  coverImage: string | null;
-  createdAt: Date;
-  followersCount: number;
-  followingCount: number;
-  postsCount: number;
-}
-
-export interface CurrentUserRow extends UserRow {
-  email: string;
-}
+// Row types follow the column lists above, never a copy of them.
+export type UserSummaryRow = SelectResultFields<typeof userSummaryColumns>;
+export type UserRow = SelectResultFields<typeof userColumns>;
+export type CurrentUserRow = SelectResultFields<typeof currentUserColumns>;
 
 export function toUserSummary(row: UserSummaryRow): UserSummary {
   return { id: String(row.id), name: row.name, username: row.username, profileImage: row.profileImage };

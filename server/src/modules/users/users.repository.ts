@@ -1,13 +1,8 @@
 import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
 import { follows, users } from '../../db/schema.ts';
-import {
-  type CurrentUserRow,
-  currentUserColumns,
-  type UserRow,
-  type UserSummaryRow,
-  userColumns,
-} from './users.pack.ts';
+import { type CurrentUserRow, currentUserColumns, type UserSummaryRow, userColumns } from './users.pack.ts';
 
 // Drizzle renders a column of the selected table unqualified ("id"): inside a subquery that would
 // bind to the subquery's own table, so correlated subqueries name users.id in full.
@@ -62,10 +57,6 @@ export async function findCurrentUser(
   return row ?? null;
 }
 
-export interface UserViewRow extends UserRow {
-  isFollowing: boolean;
-}
-
 /**
  * A person's public columns, and whether `viewerId` follows them: a scalar subquery probing the
  * follows primary key once per row (as EXISTS the planner may hash everyone the viewer follows,
@@ -80,6 +71,9 @@ export function userViewColumns(viewerId: number | null) {
         : sql<boolean>`coalesce((select true from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = ${usersId}), false)`,
   };
 }
+
+/** A person as userViewColumns selects them. */
+export type UserViewRow = SelectResultFields<ReturnType<typeof userViewColumns>>;
 
 export async function userExists(db: Executor, id: number): Promise<boolean> {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
