@@ -71,15 +71,38 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** A page the client asks for: after `cursor` (from the previous page), `limit` items. */
+export interface PageRequest {
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** A row that can key a page: the microsecond time PostgreSQL rendered, and the id. */
+export interface KeyedRow {
+  cursorTime: string;
+  id: number;
+}
+
+/** Reads `limit + 1` rows after the cursor. */
+export type PageFetch<R> = (cursor: Cursor | null, limit: number) => Promise<R[]>;
+
 /**
- * Repositories fetch `limit + 1` rows; the extra row only says whether another page exists.
- * The next cursor is the key of the last row shown.
+ * The one recipe for a list page. `fetch` reads `limit + 1` rows after the cursor (the extra row only
+ * says whether another page exists); the next cursor is the key of the last row shown. `whenEmpty`
+ * runs only for an empty page, to tell "nothing there" from "no such owner" (a 404).
  */
-export function toPage<R, T>(rows: R[], limit: number, keyOf: (row: R) => Cursor, pack: (row: R) => T): Page<T> {
-  const shown = rows.slice(0, limit);
+export async function listPage<R extends KeyedRow, T>(
+  page: PageRequest,
+  fetch: PageFetch<R>,
+  pack: (row: NoInfer<R>) => T,
+  whenEmpty?: () => Promise<void>,
+): Promise<Page<T>> {
+  const rows = await fetch(decodeCursor(page.cursor), page.limit);
+  if (rows.length === 0 && whenEmpty) await whenEmpty();
+  const shown = rows.slice(0, page.limit);
   const last = shown[shown.length - 1];
   return {
     items: shown.map(pack),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null,
+    nextCursor: rows.length > page.limit && last ? encodeCursor({ t: last.cursorTime, id: last.id }) : null,
   };
 }

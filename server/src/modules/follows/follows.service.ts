@@ -1,19 +1,17 @@
 import type { User } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
+import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { AppError, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import type { PageRequest } from '../posts/posts.service.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { findUser, userExists } from '../users/users.repository.ts';
 import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';
 
 const cannotFollowSelf = () => new AppError('CANNOT_FOLLOW_SELF', 'You cannot follow yourself.');
-const keyOf = (row: repo.FollowRow) => ({ t: row.cursorTime, id: row.id });
 
 export class FollowsService {
   constructor(
@@ -58,18 +56,28 @@ export class FollowsService {
 
   /** The people following someone, most recent follow first. */
   async followers(viewer: Viewer, userId: UserId, page: PageRequest): Promise<Page<User>> {
-    const cursor = decodeCursor(page.cursor);
-    const rows = await repo.findFollowersPage(this.db, viewerIdOf(viewer), userId, cursor, page.limit);
-    if (rows.length === 0 && !(await userExists(this.db, userId))) throw userNotFound();
-    return toPage(rows, page.limit, keyOf, toUserView);
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) =>
+        repo.findFollowersPage(this.db, viewerIdOf(viewer), userId, cursor, limit),
+      toUserView,
+      () => this.ensureUser(userId),
+    );
   }
 
   /** The people someone follows, most recent follow first. */
   async following(viewer: Viewer, userId: UserId, page: PageRequest): Promise<Page<User>> {
-    const cursor = decodeCursor(page.cursor);
-    const rows = await repo.findFollowingPage(this.db, viewerIdOf(viewer), userId, cursor, page.limit);
-    if (rows.length === 0 && !(await userExists(this.db, userId))) throw userNotFound();
-    return toPage(rows, page.limit, keyOf, toUserView);
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) =>
+        repo.findFollowingPage(this.db, viewerIdOf(viewer), userId, cursor, limit),
+      toUserView,
+      () => this.ensureUser(userId),
+    );
+  }
+
+  private async ensureUser(id: UserId): Promise<void> {
+    if (!(await userExists(this.db, id))) throw userNotFound();
   }
 
   private async profile(viewer: SessionUser, id: number): Promise<User> {

@@ -1,7 +1,6 @@
 import type { Notification } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
-import type { PageRequest } from '../posts/posts.service.ts';
+import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { toNotification } from './notifications.pack.ts';
 import * as repo from './notifications.repository.ts';
@@ -15,8 +14,11 @@ export class NotificationsService {
 
   /** The viewer's notifications, newest first, with the actor and the post. Listing does not mark them read. */
   async list(viewer: SessionUser, page: PageRequest): Promise<Page<Notification>> {
-    const rows = await repo.findNotificationPage(this.db, viewer.userId, decodeCursor(page.cursor), page.limit);
-    return toPage(rows, page.limit, (row) => ({ t: row.cursorTime, id: row.id }), toNotification);
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) => repo.findNotificationPage(this.db, viewer.userId, cursor, limit),
+      toNotification,
+    );
   }
 
   /** Marks every notification read: hasNotification on GET /api/current turns false. */

@@ -1,6 +1,6 @@
 import { type CreatePostBody, extractMentions, MAX_ANCESTORS, type Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import { decodeCursor, type Page, toPage } from '../../lib/cursor.ts';
+import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
@@ -10,14 +10,6 @@ import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.
 import { userExists } from '../users/users.repository.ts';
 import { toPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
-
-/** A row's page key: the microsecond time PostgreSQL rendered, and the id. */
-const keyOf = (row: repo.PostRow) => ({ t: row.cursorTime, id: row.id });
-
-export interface PageRequest {
-  cursor?: string | undefined;
-  limit: number;
-}
 
 export class PostsService {
   constructor(
@@ -98,33 +90,28 @@ export class PostsService {
 
   /** Someone's posts (replies included), newest first. */
   async listByUser(viewer: Viewer, authorId: UserId, page: PageRequest): Promise<Page<Post>> {
-    const cursor = decodeCursor(page.cursor);
-    const rows = await repo.findPostPage(
-      this.db,
-      viewerIdOf(viewer),
-      repo.byAuthor(authorId),
-      cursor,
-      'newest',
-      page.limit,
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) =>
+        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byAuthor(authorId), cursor, 'newest', limit),
+      toPost,
+      async () => {
+        if (!(await userExists(this.db, authorId))) throw userNotFound();
+      },
     );
-    // Only an empty page needs to tell "nobody" from "no posts".
-    if (rows.length === 0 && !(await userExists(this.db, authorId))) throw userNotFound();
-    return toPage(rows, page.limit, keyOf, toPost);
   }
 
   /** The replies to a post, oldest first (a conversation reads top to bottom). */
   async listReplies(viewer: Viewer, parentId: PostId, page: PageRequest): Promise<Page<Post>> {
-    const cursor = decodeCursor(page.cursor);
-    const rows = await repo.findPostPage(
-      this.db,
-      viewerIdOf(viewer),
-      repo.byParent(parentId),
-      cursor,
-      'oldest',
-      page.limit,
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) =>
+        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byParent(parentId), cursor, 'oldest', limit),
+      toPost,
+      async () => {
+        if (!(await repo.postExists(this.db, parentId))) throw postNotFound();
+      },
     );
-    if (rows.length === 0 && !(await repo.postExists(this.db, parentId))) throw postNotFound();
-    return toPage(rows, page.limit, keyOf, toPost);
   }
 
   /**
