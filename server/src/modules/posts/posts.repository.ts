@@ -139,21 +139,20 @@ export async function deletePostBy(db: Executor, id: number, authorId: number) {
   return deleted;
 }
 
-/** Adds `delta` to a post's reply count; answers its author, or null when the post does not exist. */
-export async function addToReplyCount(db: Executor, id: number, delta: number): Promise<number | null> {
+/**
+ * Adds `delta` to one of a post's counters (replies, likes), in the transaction that changed the rows
+ * it counts; answers the post's author, or null when the post does not exist. Updating the row also
+ * locks it for the rest of the transaction.
+ */
+export async function bumpPostCount(
+  db: Executor,
+  id: number,
+  counter: 'replyCount' | 'likeCount',
+  delta: 1 | -1,
+): Promise<number | null> {
   const [row] = await db
     .update(posts)
-    .set({ replyCount: sql`${posts.replyCount} + ${delta}` })
-    .where(eq(posts.id, id))
-    .returning({ authorId: posts.authorId });
-  return row?.authorId ?? null;
-}
-
-/** Adds `delta` to a post's like count; answers its author, or null when the post does not exist. */
-export async function addToLikeCount(db: Executor, id: number, delta: number): Promise<number | null> {
-  const [row] = await db
-    .update(posts)
-    .set({ likeCount: sql`${posts.likeCount} + ${delta}` })
+    .set({ [counter]: sql`${posts[counter]} + ${delta}` })
     .where(eq(posts.id, id))
     .returning({ authorId: posts.authorId });
   return row?.authorId ?? null;

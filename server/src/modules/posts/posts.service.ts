@@ -33,7 +33,7 @@ export class PostsService {
         let replyTo: { id: number; username: string } | null = null;
         if (parentId !== null) {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.
-          parentAuthorId = await repo.addToReplyCount(tx, parentId, 1);
+          parentAuthorId = await repo.bumpPostCount(tx, parentId, 'replyCount', 1);
           if (parentAuthorId === null) throw postNotFound();
           replyTo = await repo.findPostAuthorName(tx, parentId);
         }
@@ -82,7 +82,7 @@ export class PostsService {
       if (!deleted) {
         throw (await repo.postExists(tx, postId)) ? forbidden('You can only delete your own posts.') : postNotFound();
       }
-      if (deleted.parentId !== null) await repo.addToReplyCount(tx, deleted.parentId, -1);
+      if (deleted.parentId !== null) await repo.bumpPostCount(tx, deleted.parentId, 'replyCount', -1);
       await repo.addToPostsCount(tx, viewer.userId, -1);
       outbox.add({ type: 'post.deleted', postId, authorId: viewer.userId, parentId: deleted.parentId });
     });
@@ -139,7 +139,7 @@ export class PostsService {
     try {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         if (!(await repo.insertLike(tx, me, postId))) return;
-        const authorId = await repo.addToLikeCount(tx, postId, 1);
+        const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', 1);
         outbox.add({ type: 'post.liked', postId, userId: me });
         if (authorId !== null)
           await this.notifier.notify(tx, outbox, { actorId: me, postId }, [{ userId: authorId, type: 'like' }]);
@@ -156,7 +156,7 @@ export class PostsService {
     const me = viewer.userId;
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if (!(await repo.deleteLike(tx, me, postId))) return;
-      const authorId = await repo.addToLikeCount(tx, postId, -1);
+      const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', -1);
       outbox.add({ type: 'post.unliked', postId, userId: me });
       if (authorId !== null) await this.notifier.withdraw(tx, { userId: authorId, actorId: me, type: 'like', postId });
     });
