@@ -1,32 +1,6 @@
 /**
- * Every path of the product API, shared by the server's routes and the web client.
- * Methods and shapes:
- *
- * | call | answer |
- * |---|---|
- * | GET    /api/current                 | CurrentUser (401 when signed out) |
- * | GET    /api/users?limit             | UserSummary[] — Who To Follow suggestions |
- * | GET    /api/users/:id               | User |
- * | GET    /api/users/by-username/:name | User — where an @mention points |
- * | POST   /api/register                | 201 CurrentUser |
- * | PATCH  /api/edit                    | CurrentUser |
- * | POST   /api/posts                   | 201 Post (a reply when parentId is set) |
- * | GET    /api/posts/:id               | Post |
- * | DELETE /api/posts/:id               | 204 |
- * | GET    /api/posts/:id/replies       | Page<Post>, oldest first |
- * | GET    /api/posts/:id/ancestors     | {items: Post[]} — the conversation above it, root first (at most 50) |
- * | PUT    /api/posts/:id/like          | Post (idempotent) |
- * | DELETE /api/posts/:id/like          | Post (idempotent) |
- * | GET    /api/users/:id/posts         | Page<Post>, newest first |
- * | PUT    /api/users/:id/follow        | User (idempotent) |
- * | DELETE /api/users/:id/follow        | User (idempotent) |
- * | GET    /api/users/:id/followers     | Page<User> |
- * | GET    /api/users/:id/following     | Page<User> |
- * | GET    /api/timeline/everyone       | Page<Post> (visitors too) |
- * | GET    /api/timeline/following      | Page<Post> (members only) |
- * | GET    /api/notifications           | Page<Notification>, newest first |
- * | POST   /api/notifications/read      | 204 — marks every notification read |
- *
+ * Every path of the product API, shared by the server's routes and the web client. Methods, inputs,
+ * answers and declared errors: `endpoints` (endpoints.ts), the table the server registers from.
  * Lists take `?cursor=&limit=` (default 20, max 50) and answer `{items, nextCursor}`.
  */
 export const api = {

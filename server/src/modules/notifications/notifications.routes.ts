@@ -1,23 +1,18 @@
-import { api, notificationPage, pageQuery } from '@pipit/contract';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { endpoints as e } from '@pipit/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../lib/endpoint.ts';
 import { requireViewer } from '../../plugins/session.ts';
 
 /**
  * The signed-in person's notifications. Reading is a GET and changes nothing; marking read is an
- * explicit POST (CSRF-checked, rate limited). Errors: 400 INVALID_INPUT (cursor, limit), 401 UNAUTHENTICATED.
+ * explicit POST (CSRF-checked, rate limited). Errors: the contract's endpoint table.
  */
-export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const notificationsRoutes: FastifyPluginAsync = async (app) => {
   const { notifications } = app.services;
 
-  app.get(
-    api.notifications,
-    { schema: { querystring: pageQuery, response: { 200: notificationPage } } },
-    async (request) => notifications.list(requireViewer(request), request.query),
-  );
-
-  app.post(api.notificationsRead, { schema: { response: { 204: z.null() } } }, async (request, reply) => {
+  route(app, e.notifications, {}, async (request) => notifications.list(requireViewer(request), request.query));
+  route(app, e.markNotificationsRead, {}, async (request) => {
     await notifications.markAllRead(requireViewer(request));
-    return reply.code(204).send(null);
+    return null;
   });
 };
