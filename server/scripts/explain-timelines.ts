@@ -387,7 +387,7 @@ async function buildCases(db: Database, pool: pg.Pool, s: Seeded): Promise<Case[
       write: true,
       run: async (db) => {
         await posts.insertLike(db, s.loner, s.hotPost);
-        const author = await posts.addToLikeCount(db, s.hotPost, 1);
+        const author = await posts.bumpPostCount(db, s.hotPost, 'likeCount', 1);
         await notifications.insertNotifications(db, [
           { userId: author!, actorId: s.loner, type: 'like', postId: s.hotPost },
         ]);
@@ -407,7 +407,7 @@ async function buildCases(db: Database, pool: pg.Pool, s: Seeded): Promise<Case[
       name: 'Reply',
       write: true,
       run: async (db) => {
-        await posts.addToReplyCount(db, s.hotPost, 1);
+        await posts.bumpPostCount(db, s.hotPost, 'replyCount', 1);
         await posts.insertPost(db, { authorId: s.loner, parentId: s.hotPost, text: 'hello @u1' });
         await posts.addToPostsCount(db, s.loner, 1);
         return 1;
