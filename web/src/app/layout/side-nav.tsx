@@ -5,6 +5,7 @@ import { Avatar } from '../../components/avatar.tsx';
 import { callbackPath } from '../../lib/callback-url.ts';
 import { cn } from '../../lib/cn.ts';
 import { useCurrentUser } from '../../lib/current-user.ts';
+import { useMembersOnly } from '../../lib/members-only.ts';
 import { openModal } from '../../lib/modals.ts';
 import { signOut, useSession } from '../../lib/session.tsx';
 import { notifyError } from '../../lib/toast.tsx';
@@ -57,6 +58,7 @@ export function SideNav() {
   const navigate = useNavigate();
   const signedIn = status === 'authenticated';
 
+  const ifMember = useMembersOnly();
   const membersOnly = (event: MouseEvent) => {
     if (signedIn && user) return;
     event.preventDefault();
@@ -130,7 +132,7 @@ export function SideNav() {
       )}
       <button
         type="button"
-        onClick={() => openModal(signedIn ? 'compose' : 'login')}
+        onClick={() => ifMember(() => openModal('compose'))}
         className="absolute right-4 bottom-[calc(100%+16px)] flex size-14 items-center justify-center rounded-full bg-accent-strong text-white shadow-lg shadow-black/50 transition-colors hover:bg-accent-hover sm:static sm:mt-3 sm:size-[52px] sm:shadow-none xl:h-[52px] xl:w-full"
       >
         <Feather aria-hidden="true" className="size-6 xl:hidden" />

@@ -7,7 +7,7 @@ import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { useTimeline } from '../../features/timeline/api/get-timeline.ts';
 import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
-import { openModal } from '../../lib/modals.ts';
+import { useMembersOnly } from '../../lib/members-only.ts';
 import type { TimelineKind } from '../../lib/query-keys.ts';
 import { useSession } from '../../lib/session.tsx';
 
@@ -32,10 +32,8 @@ export function HomePage() {
   const kind: TimelineKind = member ? tab : 'everyone';
   const timeline = useTimeline(kind, { enabled: status !== 'loading' });
 
-  const onTab = (next: TimelineKind) => {
-    if (next === 'following' && status === 'unauthenticated') openModal('login');
-    else setTab(next);
-  };
+  const membersOnly = useMembersOnly();
+  const onTab = (next: TimelineKind) => (next === 'following' ? membersOnly(() => setTab(next)) : setTab(next));
 
   return (
     <>

@@ -3,8 +3,7 @@ import { Heart, MessageCircle } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
-import { openModal } from '../../../lib/modals.ts';
-import { useSession } from '../../../lib/session.tsx';
+import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useLikePost } from '../api/like-post.ts';
 
 interface PostActionsProps {
@@ -28,9 +27,7 @@ function Count({ value, one, many }: { value: number; one: string; many: string 
 
 /** Reply and Like; visitors are asked to sign in first. */
 export function PostActions({ post, showCounts = true, className }: PostActionsProps) {
-  // Only a known visitor is asked to sign in: while the session loads, a click waits for it.
-  const { status } = useSession();
-  const askToSignIn = status !== 'authenticated';
+  const membersOnly = useMembersOnly();
   const navigate = useNavigate();
   const like = useLikePost(post.id);
   const liked = post.likedByMe;
@@ -41,11 +38,7 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         <button
           type="button"
           aria-label="Reply"
-          onClick={() => {
-            if (askToSignIn) {
-              if (status === 'unauthenticated') openModal('login');
-            } else navigate(`/posts/${post.id}`, { state: { focusReply: true } });
-          }}
+          onClick={() => membersOnly(() => navigate(`/posts/${post.id}`, { state: { focusReply: true } }))}
           className="-ml-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
         >
           <MessageCircle aria-hidden="true" className="size-[18px]" />
@@ -56,11 +49,7 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         <button
           type="button"
           aria-label={liked ? 'Unlike' : 'Like'}
-          onClick={() => {
-            if (askToSignIn) {
-              if (status === 'unauthenticated') openModal('login');
-            } else like.mutate(!liked);
-          }}
+          onClick={() => membersOnly(() => like.mutate(!liked))}
           className="grid size-9 place-items-center rounded-full group-hover:bg-like/10"
         >
           <Heart aria-hidden="true" className={cn('size-[18px]', liked && 'fill-current')} />

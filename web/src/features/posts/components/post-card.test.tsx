@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
-import { renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { renderApp, SESSION, signedInRoutes } from '../../../test/render.tsx';
 import { usePost } from '../api/get-post.ts';
 import { PostCard } from './post-card.tsx';
 
@@ -71,5 +71,26 @@ describe('a reply', () => {
     const card = await screen.findByRole('article');
     expect(card).toHaveTextContent('Replying to @alice');
     expect(within(card).getByRole('link', { name: '@alice' })).toHaveAttribute('href', '/users/1');
+  });
+});
+
+describe('a click before the session has loaded', () => {
+  it('is not lost: the like is sent once the session says who is signed in', async () => {
+    const session = deferred<Response>();
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/auth/session': () => session.promise,
+      'GET /api/posts/10': () => json(POST),
+      'PUT /api/posts/10/like': () => json({ ...POST, likedByMe: true, likeCount: 1 }),
+    });
+    renderApp(<Shown />);
+    const card = await screen.findByRole('article');
+    await userEvent.setup().click(within(card).getByRole('button', { name: 'Like' }));
+    expect(server.callsTo('PUT', '/api/posts/10/like')).toHaveLength(0);
+    expect(screen.queryByRole('dialog')).toBeNull(); // not taken for a visitor's click
+
+    session.resolve(json(SESSION));
+    await waitFor(() => expect(server.callsTo('PUT', '/api/posts/10/like')).toHaveLength(1));
+    expect(await within(card).findByRole('button', { name: 'Unlike' })).toBeInTheDocument();
   });
 });

@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useCurrentUser } from '../../../lib/current-user.ts';
-import { openModal } from '../../../lib/modals.ts';
-import { useSession } from '../../../lib/session.tsx';
+import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useFollowUser } from '../api/follow-user.ts';
 import { userQueryOptions } from '../api/get-user.ts';
 
@@ -20,7 +19,7 @@ interface FollowButtonProps {
  */
 export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
   const { user: me } = useCurrentUser();
-  const { status } = useSession();
+  const membersOnly = useMembersOnly();
   const { data: profile } = useQuery({ ...userQueryOptions(user.id), enabled: false });
   const follow = useFollowUser(user.id);
   const [armed, setArmed] = useState(false);
@@ -40,9 +39,7 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
       onBlur={() => setArmed(false)}
       onClick={() => {
         setArmed(false);
-        // Only a known visitor is asked to sign in: while the session loads, a click waits for it.
-        if (status === 'unauthenticated') openModal('login');
-        else if (status === 'authenticated') follow.mutate(!following);
+        membersOnly(() => follow.mutate(!following));
       }}
     >
       {unfollow ? 'Unfollow' : following ? 'Following' : 'Follow'}
