@@ -5,4 +5,5 @@ export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './notifications.ts';
 export * from './posts.ts';
+export * from './routes.ts';
 export * from './users.ts';

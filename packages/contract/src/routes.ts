@@ -1,0 +1,37 @@
+import { api } from './api.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+const ID = ':id';
+
+/**
+ * Where each call of the product API lives: its method and path (Fastify's `:param` syntax). Kept
+ * apart from the schemas (endpoints.ts) so the web can send calls by name without bundling zod;
+ * `endpoints` spreads each entry, so the two cannot disagree.
+ */
+export const routes = {
+  register: { method: 'POST', path: api.register },
+  current: { method: 'GET', path: api.current },
+  edit: { method: 'PATCH', path: api.edit },
+  suggestions: { method: 'GET', path: api.users },
+  user: { method: 'GET', path: api.user(ID) },
+  userByUsername: { method: 'GET', path: api.userByUsername(':username') },
+  userPosts: { method: 'GET', path: api.userPosts(ID) },
+  createPost: { method: 'POST', path: api.posts },
+  post: { method: 'GET', path: api.post(ID) },
+  deletePost: { method: 'DELETE', path: api.post(ID) },
+  replies: { method: 'GET', path: api.replies(ID) },
+  ancestors: { method: 'GET', path: api.ancestors(ID) },
+  likePost: { method: 'PUT', path: api.like(ID) },
+  unlikePost: { method: 'DELETE', path: api.like(ID) },
+  follow: { method: 'PUT', path: api.follow(ID) },
+  unfollow: { method: 'DELETE', path: api.follow(ID) },
+  followers: { method: 'GET', path: api.followers(ID) },
+  following: { method: 'GET', path: api.following(ID) },
+  timelineEveryone: { method: 'GET', path: api.timelineEveryone },
+  timelineFollowing: { method: 'GET', path: api.timelineFollowing },
+  notifications: { method: 'GET', path: api.notifications },
+  markNotificationsRead: { method: 'POST', path: api.notificationsRead },
+} as const satisfies Record<string, { method: HttpMethod; path: string }>;
+
+export type RouteName = keyof typeof routes;
