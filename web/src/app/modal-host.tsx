@@ -2,8 +2,8 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { callbackPath } from '../lib/callback-url.ts';
 import { openModal, useModalState } from '../lib/modals.ts';
-import { useSession } from '../lib/session.tsx';
 import { whenIdle } from '../lib/when-idle.ts';
+import { useViewer } from '../state/viewer.tsx';
 
 const modals = {
   login: () => import('../features/auth/components/login-modal.tsx'),
@@ -41,7 +41,7 @@ function afterSignIn(callbackUrl: string | null, here: string): string {
  */
 export function ModalHost() {
   const { name } = useModalState();
-  const { status } = useSession();
+  const { status } = useViewer();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();

@@ -1,24 +1,14 @@
-import { lazy } from 'react';
-import { createBrowserRouter, isRouteErrorResponse, useRouteError } from 'react-router';
+import { createBrowserRouter, isRouteErrorResponse, type RouteObject, useRouteError } from 'react-router';
+import { patterns } from '../lib/paths.ts';
 import { RootLayout } from './layout/root-layout.tsx';
 
-// One chunk per page (1–2 kB gzip each): a first visit loads only the shell and the page it asked
-// for, and the others when someone goes there. Prefetching them all when idle cost ~18 kB on every
-// first visit (bench/README.md, web budget).
-const pages = {
-  home: () => import('./routes/home.tsx'),
-  notifications: () => import('./routes/notifications.tsx'),
-  user: () => import('./routes/user.tsx'),
-  post: () => import('./routes/post.tsx'),
-  hashtag: () => import('./routes/hashtag.tsx'),
-  notFound: () => import('./routes/not-found.tsx'),
-};
-const HomePage = lazy(() => pages.home().then((m) => ({ default: m.HomePage })));
-const NotificationsPage = lazy(() => pages.notifications().then((m) => ({ default: m.NotificationsPage })));
-const UserPage = lazy(() => pages.user().then((m) => ({ default: m.UserPage })));
-const PostPage = lazy(() => pages.post().then((m) => ({ default: m.PostPage })));
-const HashtagPage = lazy(() => pages.hashtag().then((m) => ({ default: m.HashtagPage })));
-const NotFoundPage = lazy(() => pages.notFound().then((m) => ({ default: m.NotFoundPage })));
+// One chunk per page (1–2 kB gzip each), loaded through React Router's own `lazy`: a first visit
+// loads only the shell and the page it asked for, and the others when someone goes there (the
+// router fetches the chunk before it navigates, so the old page stays until the new one can show).
+// Prefetching them all when idle cost ~18 kB on every first visit (bench/README.md, web budget).
+const page =
+  <M,>(load: () => Promise<M>, pick: (module: M) => RouteObject['Component']) =>
+  async () => ({ Component: pick(await load()) });
 
 /** A render error or a page chunk that no longer exists (a deploy happened): offer a reload. */
 function AppError() {
@@ -40,17 +30,55 @@ function AppError() {
   );
 }
 
-export const routes = [
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <AppError />,
+    // While the first page's chunk loads, the shell shows with skeletons in the centre column.
+    hydrateFallbackElement: <RootLayout pending />,
     children: [
-      { index: true, element: <HomePage /> },
-      { path: 'notifications', element: <NotificationsPage /> },
-      { path: 'users/:id', element: <UserPage /> },
-      { path: 'posts/:id', element: <PostPage /> },
-      { path: 'hashtag/:tag', element: <HashtagPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        index: true,
+        lazy: page(
+          () => import('./routes/home.tsx'),
+          (m) => m.HomePage,
+        ),
+      },
+      {
+        path: patterns.notifications,
+        lazy: page(
+          () => import('./routes/notifications.tsx'),
+          (m) => m.NotificationsPage,
+        ),
+      },
+      {
+        path: patterns.user,
+        lazy: page(
+          () => import('./routes/user.tsx'),
+          (m) => m.UserPage,
+        ),
+      },
+      {
+        path: patterns.post,
+        lazy: page(
+          () => import('./routes/post.tsx'),
+          (m) => m.PostPage,
+        ),
+      },
+      {
+        path: patterns.hashtag,
+        lazy: page(
+          () => import('./routes/hashtag.tsx'),
+          (m) => m.HashtagPage,
+        ),
+      },
+      {
+        path: '*',
+        lazy: page(
+          () => import('./routes/not-found.tsx'),
+          (m) => m.NotFoundPage,
+        ),
+      },
     ],
   },
 ];

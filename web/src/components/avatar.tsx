@@ -1,6 +1,7 @@
 import type { UserSummary } from '@pipit/contract';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
+import { paths } from '../lib/paths.ts';
 
 export const PLACEHOLDER_IMAGE = '/images/placeholder.png';
 
@@ -39,7 +40,7 @@ export function Avatar({ user, size = 'normal', border, link = true, className }
   if (!link) return <span className={cn('block shrink-0', className)}>{image}</span>;
   return (
     <Link
-      to={`/users/${user.id}`}
+      to={paths.user(user.id)}
       aria-label={user.name}
       className={cn('block shrink-0 rounded-full', className)}
       onClick={(event) => event.stopPropagation()}

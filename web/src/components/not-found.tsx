@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { paths } from '../lib/paths.ts';
 import { PageHeader } from './page-header.tsx';
 
 /** The 404 view, for unknown routes, users and posts. */
@@ -11,7 +12,7 @@ export function NotFound({ message = 'This page doesn’t exist.' }: { message?:
         <p className="text-[31px] font-extrabold leading-9">{message}</p>
         <p className="mt-2 text-[15px] text-muted">The link may be broken, or the page may have been removed.</p>
         <Link
-          to="/"
+          to={paths.home}
           className="mt-6 inline-flex h-9 items-center rounded-full bg-accent-strong px-4 font-bold text-white hover:bg-accent-hover"
         >
           Go to Home

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { paths } from '../lib/paths.ts';
 
 interface PageHeaderProps {
   title: ReactNode;
@@ -22,7 +23,7 @@ export function PageHeader({ title, subtitle, back, children }: PageHeaderProps)
             type="button"
             aria-label="Back"
             // A deep link has no history inside the app: go home instead of leaving.
-            onClick={() => (location.key === 'default' ? navigate('/') : navigate(-1))}
+            onClick={() => (location.key === 'default' ? navigate(paths.home) : navigate(-1))}
             className="-ml-2 grid size-9 shrink-0 place-items-center rounded-full hover:bg-white/10"
           >
             <ArrowLeft aria-hidden="true" className="size-5" />

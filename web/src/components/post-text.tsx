@@ -2,6 +2,7 @@ import { MENTION_PATTERN } from '@pipit/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
+import { paths } from '../lib/paths.ts';
 
 export type Token =
   | { type: 'text'; value: string }
@@ -58,13 +59,13 @@ export function PostText({ text, className }: { text: string; className?: string
         );
       case 'hashtag':
         return (
-          <Link key={key} to={`/hashtag/${encodeURIComponent(token.tag)}`} className={linkClass}>
+          <Link key={key} to={paths.hashtag(token.tag)} className={linkClass}>
             {token.value}
           </Link>
         );
       case 'mention':
         return (
-          <Link key={key} to={`/users/@${token.username}`} className={linkClass}>
+          <Link key={key} to={paths.mention(token.username)} className={linkClass}>
             {token.value}
           </Link>
         );

@@ -1,4 +1,14 @@
-import { type ApiError, CSRF_HEADER } from '@pipit/contract';
+import {
+  type ApiError,
+  CSRF_HEADER,
+  type EndpointAnswer,
+  type EndpointBody,
+  type EndpointName,
+  type EndpointParams,
+  type EndpointQuery,
+  type HttpMethod,
+  routes,
+} from '@pipit/contract';
 import { getCsrfToken } from './csrf.ts';
 
 /** An error answer of the API (the contract's `ApiError`: `{code, message, field?}`) with its HTTP status. */
@@ -21,10 +31,8 @@ export class ApiRequestError extends Error {
 
 export const isNotFound = (error: unknown) => error instanceof ApiRequestError && error.status === 404;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 interface RequestOptions {
-  method?: Method;
+  method?: HttpMethod;
   /** Sent as JSON. */
   body?: unknown;
   /** Query parameters; undefined and null values are left out. */
@@ -94,4 +102,28 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, query }:
   }
   if (res.status === 204 || res.headers.get('Content-Length') === '0') return undefined as T;
   return (await res.json()) as T;
+}
+
+/** What a call of `N` takes: its path params, query and body, each only where the endpoint has one. */
+export type CallInput<N extends EndpointName> = ([EndpointParams<N>] extends [never]
+  ? { params?: never }
+  : { params: EndpointParams<N> }) &
+  ([EndpointQuery<N>] extends [never] ? { query?: never } : { query?: EndpointQuery<N> }) &
+  ([EndpointBody<N>] extends [never] ? { body?: never } : { body: EndpointBody<N> });
+
+type Args<N extends EndpointName> = object extends CallInput<N> ? [input?: CallInput<N>] : [input: CallInput<N>];
+
+/**
+ * Calls an endpoint of the contract's table by name: its method and path come from the table
+ * (`routes`, zod-free), and what it takes and answers are typed from its schemas.
+ */
+export function call<N extends EndpointName>(name: N, ...[input]: Args<N>): Promise<EndpointAnswer<N>> {
+  const { method, path } = routes[name];
+  const params = (input?.params ?? {}) as Record<string, string>;
+  const url = path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(params[key] ?? ''));
+  return apiFetch<EndpointAnswer<N>>(url, {
+    method,
+    body: input?.body,
+    query: input?.query as RequestOptions['query'],
+  });
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
+import { useViewer } from '../state/viewer.tsx';
 import { openModal } from './modals.ts';
-import { useSession } from './session.tsx';
 
 /**
  * The one "ask visitors to sign in" rule. `membersOnly(action)` runs `action` for a signed-in person
@@ -8,7 +8,7 @@ import { useSession } from './session.tsx';
  * early click (a page just opened) is neither lost nor taken for a visitor's.
  */
 export function useMembersOnly(): (action: () => void) => void {
-  const { status } = useSession();
+  const { status } = useViewer();
   const pending = useRef<(() => void) | null>(null);
 
   useEffect(() => {

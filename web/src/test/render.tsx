@@ -4,6 +4,9 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '../app/providers.tsx';
 import { json } from './fetch-mock.ts';
+import { ALICE } from './fixtures.ts';
+
+export { ALICE };
 
 interface Options {
   route?: string;
@@ -26,22 +29,6 @@ export function renderApp(ui: ReactNode, { route = '/', sessionRefetchInterval =
 export const SESSION = {
   user: { name: 'Alice', email: 'alice@example.com', image: null },
   expires: '2099-01-01T00:00:00.000Z',
-};
-
-export const ALICE = {
-  id: '1',
-  name: 'Alice Anderson',
-  username: 'alice',
-  profileImage: null,
-  bio: 'Birds and bikes.',
-  coverImage: null,
-  createdAt: '2026-01-15T10:00:00.000Z',
-  followersCount: 2,
-  followingCount: 3,
-  postsCount: 4,
-  isFollowing: false,
-  email: 'alice@example.com',
-  hasNotification: false,
 };
 
 /** A member's session and profile, as the server would answer them. */

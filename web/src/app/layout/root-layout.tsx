@@ -1,12 +1,14 @@
-import { Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { PostSkeletons } from '../../components/states.tsx';
 import { WhoToFollow } from '../../features/profile/components/who-to-follow.tsx';
 import { ModalHost } from '../modal-host.tsx';
 import { SideNav } from './side-nav.tsx';
 
-/** Left navigation, the centre column (the page), and Who To Follow on large screens. */
-export function RootLayout() {
+/**
+ * Left navigation, the centre column (the page), and Who To Follow on large screens. `pending`:
+ * the first page's code is still on its way, so the centre column shows skeletons.
+ */
+export function RootLayout({ pending = false }: { pending?: boolean }) {
   return (
     <>
       <div id="app-shell" className="mx-auto flex min-h-dvh w-full max-w-[1265px] justify-center">
@@ -14,9 +16,7 @@ export function RootLayout() {
           <SideNav />
         </header>
         <main className="w-full min-w-0 max-w-[600px] pb-[148px] sm:border-x sm:border-line sm:pb-0">
-          <Suspense fallback={<PostSkeletons />}>
-            <Outlet />
-          </Suspense>
+          {pending ? <PostSkeletons /> : <Outlet />}
         </main>
         <aside className="hidden w-[290px] shrink-0 pl-6 lg:block xl:w-[350px] xl:pl-8">
           <div className="sticky top-0 py-3">

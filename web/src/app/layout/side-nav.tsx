@@ -4,11 +4,12 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
 import { callbackPath } from '../../lib/callback-url.ts';
 import { cn } from '../../lib/cn.ts';
-import { useCurrentUser } from '../../lib/current-user.ts';
 import { useMembersOnly } from '../../lib/members-only.ts';
 import { openModal } from '../../lib/modals.ts';
-import { signOut, useSession } from '../../lib/session.tsx';
+import { paths } from '../../lib/paths.ts';
+import { signOut } from '../../lib/session.ts';
 import { notifyError } from '../../lib/toast.tsx';
+import { useViewer } from '../../state/viewer.tsx';
 
 const SignOutConfirm = lazy(() => import('./sign-out-confirm.tsx').then((m) => ({ default: m.SignOutConfirm })));
 
@@ -52,8 +53,7 @@ function ItemContent({
  * phones. Members-only items open the login modal for visitors.
  */
 export function SideNav() {
-  const { status } = useSession();
-  const { user } = useCurrentUser();
+  const { status, user } = useViewer();
   const location = useLocation();
   const navigate = useNavigate();
   const signedIn = status === 'authenticated';
@@ -89,7 +89,7 @@ export function SideNav() {
     }
   };
 
-  const profilePath = user ? `/users/${user.id}` : '/';
+  const profilePath = user ? paths.user(user.id) : paths.home;
   const onProfile = Boolean(user) && location.pathname === profilePath;
 
   return (
@@ -98,17 +98,17 @@ export function SideNav() {
       className="fixed inset-x-0 bottom-0 z-30 flex h-[60px] items-center justify-around border-t border-line bg-bg/95 pb-[env(safe-area-inset-bottom)] backdrop-blur sm:sticky sm:top-0 sm:h-dvh sm:w-[88px] sm:flex-col sm:items-center sm:justify-start sm:gap-1 sm:border-t-0 sm:bg-bg sm:px-2 sm:py-1 xl:w-[275px] xl:items-stretch xl:px-3"
     >
       <Link
-        to="/"
+        to={paths.home}
         aria-label="Pipit"
         className="hidden size-[52px] items-center justify-center rounded-full text-accent hover:bg-white/10 sm:flex"
       >
         <Bird aria-hidden="true" className="size-8" />
       </Link>
-      <NavLink to="/" end className={itemClass}>
+      <NavLink to={paths.home} end className={itemClass}>
         {({ isActive }) => <ItemContent icon={Home} label="Home" active={isActive} />}
       </NavLink>
       <NavLink
-        to="/notifications"
+        to={paths.notifications}
         onClick={membersOnly}
         className={itemClass}
         aria-describedby={user?.hasNotification ? 'new-notifications' : undefined}

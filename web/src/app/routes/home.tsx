@@ -5,11 +5,11 @@ import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
 import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
-import { useTimeline } from '../../features/timeline/api/get-timeline.ts';
 import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
 import { useMembersOnly } from '../../lib/members-only.ts';
-import type { TimelineKind } from '../../lib/query-keys.ts';
-import { useSession } from '../../lib/session.tsx';
+import type { TimelineKind } from '../../state/keys.ts';
+import { useTimeline } from '../../state/posts.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 const TAB_KEY = 'pipit.timeline';
 
@@ -26,7 +26,7 @@ function useTimelineTab(): [TimelineKind, (kind: TimelineKind) => void] {
 }
 
 export function HomePage() {
-  const { status } = useSession();
+  const { status } = useViewer();
   const member = status === 'authenticated';
   const [tab, setTab] = useTimelineTab();
   const kind: TimelineKind = member ? tab : 'everyone';

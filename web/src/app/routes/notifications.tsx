@@ -5,7 +5,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { NotificationList } from '../../features/notifications/components/notification-list.tsx';
 import { openModal } from '../../lib/modals.ts';
-import { useSession } from '../../lib/session.tsx';
+import { useViewer } from '../../state/viewer.tsx';
 
 /**
  * The seed's "required session missing": the sign-in page with `error=SessionRequired` and the
@@ -38,7 +38,7 @@ function SignInRequired() {
 }
 
 export function NotificationsPage() {
-  const { status } = useSession();
+  const { status } = useViewer();
   return (
     <>
       <title>Notifications / Pipit</title>

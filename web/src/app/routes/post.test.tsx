@@ -1,26 +1,16 @@
-import type { Post } from '@pipit/contract';
 import { screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch } from '../../test/fetch-mock.ts';
+import { makePost, makeUserSummary } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 import { PostPage } from './post.tsx';
 
-const post = (id: string, text: string, author: string, parent: { id: string; author: string } | null): Post => ({
-  id,
-  text,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  author: { id: String(author.length), name: author, username: author.toLowerCase(), profileImage: null },
-  parentId: parent?.id ?? null,
-  replyTo: parent ? { id: String(parent.author.length), username: parent.author.toLowerCase() } : null,
-  replyCount: 0,
-  likeCount: 0,
-  likedByMe: false,
-});
+const person = (name: string) => makeUserSummary({ id: String(name.length), name, username: name.toLowerCase() });
 
-const ROOT = post('1', 'Where do swifts sleep?', 'Alice', null);
-const MIDDLE = post('2', 'On the wing, mostly.', 'Bob', { id: '1', author: 'Alice' });
-const LEAF = post('3', 'Wait, really?', 'Carol', { id: '2', author: 'Bob' });
+const ROOT = makePost({ id: '1', text: 'Where do swifts sleep?', author: person('Alice') });
+const MIDDLE = makePost({ id: '2', text: 'On the wing, mostly.', author: person('Bob'), parent: ROOT });
+const LEAF = makePost({ id: '3', text: 'Wait, really?', author: person('Carol'), parent: MIDDLE });
 
 describe('the post page', () => {
   it('shows the conversation above a reply, root first, and who it answers', async () => {

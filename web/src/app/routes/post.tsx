@@ -4,15 +4,14 @@ import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { Composer } from '../../features/compose/components/composer.tsx';
-import { useAncestors } from '../../features/posts/api/get-ancestors.ts';
-import { usePost } from '../../features/posts/api/get-post.ts';
-import { useReplies } from '../../features/posts/api/get-replies.ts';
 import { PostCard } from '../../features/posts/components/post-card.tsx';
 import { PostDetail } from '../../features/posts/components/post-detail.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
-import { useCurrentUser } from '../../lib/current-user.ts';
 import { isId } from '../../lib/ids.ts';
+import { paths } from '../../lib/paths.ts';
+import { useAncestors, usePost, useReplies } from '../../state/posts.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 /**
  * The conversation above a reply, root first, each post joined to the next by a thread line.
@@ -61,7 +60,7 @@ function Replies({ id }: { id: string }) {
 
 function PostView({ id }: { id: string }) {
   const post = usePost(id);
-  const { user } = useCurrentUser();
+  const { user } = useViewer();
   const navigate = useNavigate();
   const location = useLocation();
   const focusReply = Boolean((location.state as { focusReply?: boolean } | null)?.focusReply);
@@ -83,7 +82,9 @@ function PostView({ id }: { id: string }) {
           <PostDetail
             ref={detailRef}
             post={post.data}
-            onDeleted={() => navigate(post.data.parentId ? `/posts/${post.data.parentId}` : '/', { replace: true })}
+            onDeleted={() =>
+              navigate(post.data.parentId ? paths.post(post.data.parentId) : paths.home, { replace: true })
+            }
           />
           {user ? (
             <Composer

@@ -2,14 +2,15 @@ import { Navigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
-import { useUserPosts } from '../../features/posts/api/get-user-posts.ts';
 import { PostList } from '../../features/posts/components/post-list.tsx';
-import { useUser, useUserByUsername } from '../../features/profile/api/get-user.ts';
 import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
-import { useCurrentUser } from '../../lib/current-user.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { isId } from '../../lib/ids.ts';
+import { paths } from '../../lib/paths.ts';
+import { useUserPosts } from '../../state/posts.ts';
+import { useUser, useUserByUsername } from '../../state/users.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 function UserPosts({ id, name, own }: { id: string; name: string; own: boolean }) {
   const posts = useUserPosts(id);
@@ -30,7 +31,7 @@ function UserPosts({ id, name, own }: { id: string; name: string; own: boolean }
 
 function ProfileView({ id }: { id: string }) {
   const user = useUser(id);
-  const { user: me } = useCurrentUser();
+  const { user: me } = useViewer();
   if (user.isError && isNotFound(user.error)) return <NotFound message="This account doesn’t exist." />;
   if (user.isPending || user.isError) {
     return (
@@ -62,7 +63,7 @@ function ProfileView({ id }: { id: string }) {
 /** `/users/@name`, from a mention: finds the person, then shows their profile at its canonical address. */
 function ByUsername({ username }: { username: string }) {
   const found = useUserByUsername(username);
-  if (found.data) return <Navigate to={`/users/${found.data.id}`} replace />;
+  if (found.data) return <Navigate to={paths.user(found.data.id)} replace />;
   if (found.isError && isNotFound(found.error)) return <NotFound message="This account doesn’t exist." />;
   return (
     <>

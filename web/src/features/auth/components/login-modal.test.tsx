@@ -3,12 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ModalHost } from '../../../app/modal-host.tsx';
 import { openModal } from '../../../lib/modals.ts';
-import { useSession } from '../../../lib/session.tsx';
+import { useViewer } from '../../../state/viewer.tsx';
 import { deferred, formOf, json, mockFetch } from '../../../test/fetch-mock.ts';
 import { renderApp, SESSION } from '../../../test/render.tsx';
 
 function Status() {
-  return <p data-testid="status">{useSession().status}</p>;
+  return <p data-testid="status">{useViewer().status}</p>;
 }
 
 async function openLogin() {

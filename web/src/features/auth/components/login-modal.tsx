@@ -5,7 +5,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
-import { type SignInResult, signIn } from '../../../lib/session.tsx';
+import { type SignInResult, signIn } from '../../../lib/session.ts';
 import { EmailField, isValidEmail } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
 

@@ -14,7 +14,7 @@ import {
   usernameProblem,
 } from '../../../lib/field-rules.ts';
 import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
-import { signIn } from '../../../lib/session.tsx';
+import { signIn } from '../../../lib/session.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useRegister } from '../api/register.ts';
 import { EmailField } from './email-field.tsx';

@@ -2,20 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch } from '../../../test/fetch-mock.ts';
+import { makePost } from '../../../test/fixtures.ts';
 import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
 import { Composer } from './composer.tsx';
 
-const POST = {
-  id: '10',
-  text: 'Hello Pipit',
-  createdAt: new Date().toISOString(),
-  author: { id: ALICE.id, name: ALICE.name, username: ALICE.username, profileImage: null },
-  parentId: null,
-  replyTo: null,
-  replyCount: 0,
-  likeCount: 0,
-  likedByMe: false,
-};
+const POST = makePost({ id: '10', text: 'Hello Pipit', author: ALICE });
 
 function setup() {
   const server = mockFetch({ ...signedInRoutes(), 'POST /api/posts': () => json(POST, 201) });

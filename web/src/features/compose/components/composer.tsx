@@ -4,9 +4,9 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
-import { useCurrentUser } from '../../../lib/current-user.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
 
@@ -33,7 +33,7 @@ export function Composer({
   onPosted,
   className,
 }: ComposerProps) {
-  const { user } = useCurrentUser();
+  const { user } = useViewer();
   const [text, setText] = useState('');
   const create = useCreatePost();
   const textareaRef = useRef<HTMLTextAreaElement>(null);

@@ -1,11 +1,12 @@
 import type { Notification } from '@pipit/contract';
 import { AtSign, Heart, MessageCircle, UserPlus } from 'lucide-react';
-import type { MouseEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { useRowLink } from '../../../components/use-row-link.ts';
 import { cn } from '../../../lib/cn.ts';
+import { paths } from '../../../lib/paths.ts';
 
 const kinds = {
   like: { icon: Heart, colour: 'text-like fill-current', text: 'liked your post' },
@@ -16,18 +17,12 @@ const kinds = {
 
 /** "Alice liked your post", with the post's text; the row opens the post (or the follower). */
 export function NotificationItem({ notification, unread }: { notification: Notification; unread: boolean }) {
-  const navigate = useNavigate();
   const { actor, post } = notification;
   const kind = kinds[notification.type];
   const Icon = kind.icon;
-  const target = post ? `/posts/${post.id}` : `/users/${actor.id}`;
+  const target = post ? paths.post(post.id) : paths.user(actor.id);
 
-  const onClick = (event: MouseEvent<HTMLElement>) => {
-    const clicked = event.target as HTMLElement;
-    if (!event.currentTarget.contains(clicked) || clicked.closest('a, button')) return;
-    if (window.getSelection()?.toString()) return;
-    navigate(target);
-  };
+  const onClick = useRowLink(target);
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the text link is the keyboard path
@@ -42,7 +37,7 @@ export function NotificationItem({ notification, unread }: { notification: Notif
       <div className="min-w-0 flex-1">
         <Avatar user={actor} />
         <p className="mt-2 text-[15px] leading-5">
-          <Link to={`/users/${actor.id}`} className="font-bold hover:underline">
+          <Link to={paths.user(actor.id)} className="font-bold hover:underline">
             {actor.name}
           </Link>{' '}
           <Link to={target} className="hover:underline">

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { InfiniteSentinel } from '../../../components/infinite-sentinel.tsx';
-import { EmptyState, ErrorState, PostSkeletons, Spinner } from '../../../components/states.tsx';
-import { useNotifications } from '../api/get-notifications.ts';
+import { ListFooter } from '../../../components/list-footer.tsx';
+import { EmptyState, ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import { useNotifications } from '../../../state/notifications.ts';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
 import { NotificationItem } from './notification-item.tsx';
 
@@ -50,14 +50,7 @@ export function NotificationList() {
           unread={!notification.read || Boolean(unreadIds.current?.has(notification.id))}
         />
       ))}
-      <InfiniteSentinel
-        enabled={query.hasNextPage && !query.isFetchingNextPage && !query.isFetchNextPageError}
-        onVisible={() => query.fetchNextPage()}
-      />
-      {query.isFetchingNextPage && <Spinner label="Loading more notifications" />}
-      {query.isFetchNextPageError && (
-        <ErrorState message="Couldn’t load more notifications." onRetry={() => query.fetchNextPage()} />
-      )}
+      <ListFooter query={query} noun="notifications" />
     </section>
   );
 }

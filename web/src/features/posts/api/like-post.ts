@@ -1,34 +1,17 @@
-import { api, type Post } from '@pipit/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client.ts';
-import { bump, updatePostEverywhere } from '../../../lib/post-cache.ts';
-import { notifyError } from '../../../lib/toast.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client.ts';
+import { shadowKeys } from '../../../state/keys.ts';
+import { postChanged } from '../../../state/posts.ts';
+import { type PostShadow, useToggle } from '../../../state/shadow.ts';
 
-/** PUT (like) or DELETE (unlike) /api/posts/:id/like; both idempotent, both answer the post. */
-export const setLike = (id: string, liked: boolean) =>
-  apiFetch<Post>(api.like(id), { method: liked ? 'PUT' : 'DELETE' });
-
-const toggled = (liked: boolean) => (post: Post) =>
-  post.likedByMe === liked ? post : { ...post, likedByMe: liked, likeCount: bump(post.likeCount, liked ? 1 : -1) };
-
-/**
- * Likes show at once everywhere the post is on screen, then settle to the server's answer; a
- * failure flips them back. While several toggles of one post are in flight only the last answer
- * counts, so a quick like-unlike never flickers.
- */
+/** Like (PUT) or unlike (DELETE) /api/posts/:id/like: shown at once wherever the post is, then the server's answer. */
 export function useLikePost(id: string) {
   const queryClient = useQueryClient();
-  const mutationKey = ['like', id];
-  return useMutation({
-    mutationKey,
-    mutationFn: (liked: boolean) => setLike(id, liked),
-    onMutate: (liked) => updatePostEverywhere(queryClient, id, toggled(liked)),
-    onSuccess: (post) => {
-      if (queryClient.isMutating({ mutationKey }) <= 1) updatePostEverywhere(queryClient, id, () => post);
-    },
-    onError: (_error, liked) => {
-      updatePostEverywhere(queryClient, id, toggled(!liked));
-      notifyError(liked ? 'Could not like the post. Try again.' : 'Could not unlike the post. Try again.');
-    },
+  return useToggle({
+    shadowKey: shadowKeys.post(id),
+    shadow: (liked): PostShadow => ({ likedByMe: liked }),
+    send: (liked) => call(liked ? 'likePost' : 'unlikePost', { params: { id } }),
+    settled: (post) => postChanged(queryClient, post),
+    failure: (liked) => (liked ? 'Could not like the post. Try again.' : 'Could not unlike the post. Try again.'),
   });
 }

@@ -1,23 +1,13 @@
-import type { Post } from '@pipit/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { useUserPosts } from '../../../state/posts.ts';
 import { json, mockFetch, noContent } from '../../../test/fetch-mock.ts';
+import { makePost } from '../../../test/fixtures.ts';
 import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
-import { useUserPosts } from '../api/get-user-posts.ts';
 import { PostList } from './post-list.tsx';
 
-const mine = (id: string, text: string): Post => ({
-  id,
-  text,
-  createdAt: new Date().toISOString(),
-  author: { id: ALICE.id, name: ALICE.name, username: ALICE.username, profileImage: null },
-  parentId: null,
-  replyTo: null,
-  replyCount: 0,
-  likeCount: 0,
-  likedByMe: false,
-});
+const mine = (id: string, text: string) => makePost({ id, text, author: ALICE });
 
 function MyPosts() {
   return <PostList query={useUserPosts('1')} label="My posts" empty={<p>No posts</p>} />;

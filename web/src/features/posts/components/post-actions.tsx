@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useLikePost } from '../api/like-post.ts';
 
 interface PostActionsProps {
@@ -38,7 +39,7 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         <button
           type="button"
           aria-label="Reply"
-          onClick={() => membersOnly(() => navigate(`/posts/${post.id}`, { state: { focusReply: true } }))}
+          onClick={() => membersOnly(() => navigate(paths.post(post.id), { state: { focusReply: true } }))}
           className="-ml-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
         >
           <MessageCircle aria-hidden="true" className="size-[18px]" />
@@ -49,7 +50,7 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         <button
           type="button"
           aria-label={liked ? 'Unlike' : 'Like'}
-          onClick={() => membersOnly(() => like.mutate(!liked))}
+          onClick={() => membersOnly(() => like(!liked))}
           className="grid size-9 place-items-center rounded-full group-hover:bg-like/10"
         >
           <Heart aria-hidden="true" className={cn('size-[18px]', liked && 'fill-current')} />

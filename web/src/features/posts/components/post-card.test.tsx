@@ -1,23 +1,17 @@
-import type { Post } from '@pipit/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { usePost } from '../../../state/posts.ts';
 import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
+import { makePost, makeUserSummary } from '../../../test/fixtures.ts';
 import { renderApp, SESSION, signedInRoutes } from '../../../test/render.tsx';
-import { usePost } from '../api/get-post.ts';
 import { PostCard } from './post-card.tsx';
 
-const POST: Post = {
+const POST = makePost({
   id: '10',
   text: 'Birds at dawn',
-  createdAt: new Date().toISOString(),
-  author: { id: '2', name: 'Bob Builder', username: 'bob', profileImage: null },
-  parentId: null,
-  replyTo: null,
-  replyCount: 0,
-  likeCount: 0,
-  likedByMe: false,
-};
+  author: makeUserSummary({ id: '2', name: 'Bob Builder', username: 'bob' }),
+});
 
 function Shown() {
   const { data } = usePost('10');

@@ -1,11 +1,13 @@
 import type { Post } from '@pipit/contract';
-import type { MouseEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { useRowLink } from '../../../components/use-row-link.ts';
 import { cn } from '../../../lib/cn.ts';
-import { useCurrentUser } from '../../../lib/current-user.ts';
+import { paths } from '../../../lib/paths.ts';
+import { usePostView } from '../../../state/shadow.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
 
@@ -21,11 +23,11 @@ export function ReplyingTo({ post, className }: { post: Post; className?: string
     <p className={cn('text-[15px] leading-5 text-muted [overflow-wrap:anywhere]', className)}>
       Replying to{' '}
       {post.replyTo ? (
-        <Link to={`/users/${post.replyTo.id}`} className={REPLY_LINK}>
+        <Link to={paths.user(post.replyTo.id)} className={REPLY_LINK}>
           @{post.replyTo.username}
         </Link>
       ) : (
-        <Link to={`/posts/${post.parentId}`} className={REPLY_LINK}>
+        <Link to={paths.post(post.parentId)} className={REPLY_LINK}>
           a post
         </Link>
       )}
@@ -46,18 +48,11 @@ interface PostCardProps {
  * A post in a list. The whole row opens the post; its links and buttons do their own thing, and
  * the time is a real link for the keyboard and for opening in a new tab.
  */
-export function PostCard({ post, threadLine, replyContext = true, onDeleted }: PostCardProps) {
-  const navigate = useNavigate();
-  const { user } = useCurrentUser();
-  const href = `/posts/${post.id}`;
-
-  const onClick = (event: MouseEvent<HTMLElement>) => {
-    const target = event.target as HTMLElement;
-    // Clicks from dialogs rendered in portals bubble here through React, not through the DOM.
-    if (!event.currentTarget.contains(target) || target.closest('a, button')) return;
-    if (window.getSelection()?.toString()) return;
-    navigate(href);
-  };
+export function PostCard({ post: cached, threadLine, replyContext = true, onDeleted }: PostCardProps) {
+  const post = usePostView(cached);
+  const { user } = useViewer();
+  const href = paths.post(post.id);
+  const onClick = useRowLink(href);
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the time link is the keyboard path to the post
@@ -74,7 +69,7 @@ export function PostCard({ post, threadLine, replyContext = true, onDeleted }: P
       </div>
       <div className="min-w-0 flex-1 pb-1">
         <div className="flex items-center gap-1 text-[15px] leading-5">
-          <Link to={`/users/${post.author.id}`} className="min-w-0 truncate font-bold hover:underline">
+          <Link to={paths.user(post.author.id)} className="min-w-0 truncate font-bold hover:underline">
             {post.author.name}
           </Link>
           <span className="min-w-0 truncate text-muted">@{post.author.username}</span>

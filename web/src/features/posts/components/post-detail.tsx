@@ -3,15 +3,26 @@ import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
-import { useCurrentUser } from '../../../lib/current-user.ts';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
+import { paths } from '../../../lib/paths.ts';
+import { usePostView } from '../../../state/shadow.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
-export function PostDetail({ post, onDeleted, ref }: { post: Post; onDeleted?: () => void; ref?: Ref<HTMLElement> }) {
-  const { user } = useCurrentUser();
+export function PostDetail({
+  post: cached,
+  onDeleted,
+  ref,
+}: {
+  post: Post;
+  onDeleted?: () => void;
+  ref?: Ref<HTMLElement>;
+}) {
+  const post = usePostView(cached);
+  const { user } = useViewer();
   return (
     <article
       ref={ref}
@@ -22,7 +33,7 @@ export function PostDetail({ post, onDeleted, ref }: { post: Post; onDeleted?: (
       <div className="flex items-center gap-3">
         <Avatar user={post.author} />
         <div className="min-w-0 flex-1 leading-5">
-          <Link to={`/users/${post.author.id}`} className="block truncate font-bold hover:underline">
+          <Link to={paths.user(post.author.id)} className="block truncate font-bold hover:underline">
             {post.author.name}
           </Link>
           <span className="block truncate text-muted">@{post.author.username}</span>

@@ -1,9 +1,9 @@
 import type { Post } from '@pipit/contract';
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
-import { InfiniteSentinel } from '../../../components/infinite-sentinel.tsx';
-import { ErrorState, PostSkeletons, Spinner } from '../../../components/states.tsx';
-import type { PostPages } from '../../../lib/post-cache.ts';
+import { ListFooter } from '../../../components/list-footer.tsx';
+import { ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import type { PostPages } from '../../../state/posts.ts';
 import { PostCard } from './post-card.tsx';
 
 interface PostListProps {
@@ -43,14 +43,7 @@ export function PostList({ query, empty, label, replyContext = true }: PostListP
       {posts.map((post) => (
         <PostCard key={post.id} post={post} replyContext={replyContext} />
       ))}
-      <InfiniteSentinel
-        enabled={query.hasNextPage && !query.isFetchingNextPage && !query.isFetchNextPageError}
-        onVisible={() => query.fetchNextPage()}
-      />
-      {query.isFetchingNextPage && <Spinner label="Loading more posts" />}
-      {query.isFetchNextPageError && (
-        <ErrorState message="Couldn’t load more posts." onRetry={() => query.fetchNextPage()} />
-      )}
+      <ListFooter query={query} noun="posts" />
     </section>
   );
 }

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ModalHost } from '../../../app/modal-host.tsx';
 import { openModal } from '../../../lib/modals.ts';
+import { useUser } from '../../../state/users.ts';
 import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
 import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
-import { useUser } from '../api/get-user.ts';
 
 function ShownName() {
   const { data } = useUser('1');

@@ -7,11 +7,11 @@ import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/states.tsx';
 import { TextAreaField, TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
-import { useCurrentUser } from '../../../lib/current-user.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import { bioProblem, checkFields, type FieldErrors, nameProblem, usernameProblem } from '../../../lib/field-rules.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useViewer } from '../../../state/viewer.tsx';
 import { useEditProfile } from '../api/edit-profile.ts';
 
 const FIELDS = ['name', 'username', 'bio', 'profileImage', 'coverImage'] as const;
@@ -133,7 +133,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
 /** 'Edit your profile': name, username, bio, profile and cover images; 'Save'. */
 export function EditProfileModal() {
   const { returnFocus } = useModalState();
-  const { user } = useCurrentUser();
+  const { user } = useViewer();
   return (
     <Modal title="Edit your profile" onClose={closeModal} returnFocus={returnFocus}>
       {user ? <EditProfileForm user={user} /> : <Spinner />}

@@ -3,34 +3,29 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ModalHost } from '../../../app/modal-host.tsx';
+import { useUserView } from '../../../state/shadow.ts';
+import { useUser } from '../../../state/users.ts';
 import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
+import { makeUser } from '../../../test/fixtures.ts';
 import { renderApp, signedInRoutes } from '../../../test/render.tsx';
-import { useUser } from '../api/get-user.ts';
 import { FollowButton } from './follow-button.tsx';
 
-const BOB: User = {
-  id: '2',
-  name: 'Bob Builder',
-  username: 'bob',
-  profileImage: null,
-  bio: '',
-  coverImage: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  followersCount: 0,
-  followingCount: 0,
-  postsCount: 0,
-  isFollowing: false,
-};
+const BOB = makeUser({ id: '2', name: 'Bob Builder', username: 'bob' });
+
+/** As the profile page shows a person: the cached profile seen through the overlay of a toggle in flight. */
+function Shown({ user: cached }: { user: User }) {
+  const user = useUserView(cached);
+  return (
+    <div>
+      <p data-testid="followers">{user.followersCount}</p>
+      <FollowButton user={user} />
+    </div>
+  );
+}
 
 function Profile() {
   const { data } = useUser('2');
-  if (!data) return null;
-  return (
-    <div>
-      <p data-testid="followers">{data.followersCount}</p>
-      <FollowButton user={data} />
-    </div>
-  );
+  return data ? <Shown user={data} /> : null;
 }
 
 describe('following someone', () => {

@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useCurrentUser } from '../../../lib/current-user.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
+import { useUserView } from '../../../state/shadow.ts';
+import { userQueryOptions } from '../../../state/users.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 import { useFollowUser } from '../api/follow-user.ts';
-import { userQueryOptions } from '../api/get-user.ts';
 
 interface FollowButtonProps {
   user: Pick<UserSummary, 'id'> & { isFollowing?: boolean };
@@ -14,18 +15,20 @@ interface FollowButtonProps {
 }
 
 /**
- * 'Follow' / 'Following', which says 'Unfollow' under the pointer or keyboard focus. The state is the pending toggle, else the cached profile (kept in
- * step by the mutation), else what the list said; visitors are asked to sign in.
+ * 'Follow' / 'Following', which says 'Unfollow' under the pointer or keyboard focus. The state is the
+ * toggle in flight (state/shadow.ts), else the cached profile, else what the list said; visitors are
+ * asked to sign in.
  */
 export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
-  const { user: me } = useCurrentUser();
+  const { user: me } = useViewer();
   const membersOnly = useMembersOnly();
   const { data: profile } = useQuery({ ...userQueryOptions(user.id), enabled: false });
   const follow = useFollowUser(user.id);
+  const view = useUserView({ id: user.id, isFollowing: profile?.isFollowing ?? user.isFollowing ?? false });
   const [armed, setArmed] = useState(false);
   if (me?.id === user.id) return null;
 
-  const following = follow.isPending ? follow.variables : (profile?.isFollowing ?? user.isFollowing ?? false);
+  const following = view.isFollowing;
   // 'Unfollow' once the pointer or focus comes to a Following button, not right after following.
   const unfollow = following && armed;
   return (
@@ -39,7 +42,7 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
       onBlur={() => setArmed(false)}
       onClick={() => {
         setArmed(false);
-        membersOnly(() => follow.mutate(!following));
+        membersOnly(() => follow(!following));
       }}
     >
       {unfollow ? 'Unfollow' : following ? 'Following' : 'Follow'}

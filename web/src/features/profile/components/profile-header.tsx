@@ -3,14 +3,16 @@ import { CalendarDays } from 'lucide-react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { PostText } from '../../../components/post-text.tsx';
-import { useCurrentUser } from '../../../lib/current-user.ts';
 import { formatCount, joinedDate } from '../../../lib/format-time.ts';
 import { openModal } from '../../../lib/modals.ts';
+import { useUserView } from '../../../state/shadow.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 import { FollowButton } from './follow-button.tsx';
 
 /** Cover, the large bordered avatar over its edge, name, bio, joined date, counts, Edit or Follow. */
-export function ProfileHeader({ user }: { user: User }) {
-  const { user: me } = useCurrentUser();
+export function ProfileHeader({ user: cached }: { user: User }) {
+  const user = useUserView(cached);
+  const { user: me } = useViewer();
   const own = me?.id === user.id;
   return (
     <div className="flex flex-col border-b border-line">

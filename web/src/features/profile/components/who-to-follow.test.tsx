@@ -2,10 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch } from '../../../test/fetch-mock.ts';
+import { makeUser, makeUserSummary } from '../../../test/fixtures.ts';
 import { renderApp, signedInRoutes } from '../../../test/render.tsx';
 import { WhoToFollow } from './who-to-follow.tsx';
 
-const person = (id: string, username: string) => ({ id, name: username.toUpperCase(), username, profileImage: null });
+const person = (id: string, username: string) => makeUserSummary({ id, name: username.toUpperCase(), username });
 
 describe('Who To Follow', () => {
   it('drops a person once followed, and someone new takes the place', async () => {
@@ -15,16 +16,7 @@ describe('Who To Follow', () => {
       'GET /api/users': () => json(suggestions),
       'PUT /api/users/2/follow': () => {
         suggestions = [person('3', 'carol'), person('4', 'dave')];
-        return json({
-          ...person('2', 'bob'),
-          bio: '',
-          coverImage: null,
-          createdAt: '2026-01-01T00:00:00.000Z',
-          followersCount: 1,
-          followingCount: 0,
-          postsCount: 0,
-          isFollowing: true,
-        });
+        return json(makeUser({ ...person('2', 'bob'), followersCount: 1, isFollowing: true }));
       },
     });
     const user = userEvent.setup();

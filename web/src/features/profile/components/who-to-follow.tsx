@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
-import { useSuggestions } from '../api/get-suggestions.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useSuggestions } from '../../../state/users.ts';
 import { FollowButton } from './follow-button.tsx';
 
 /** The right column's suggestions; nothing at all when there is nobody to suggest. */
@@ -19,7 +20,7 @@ export function WhoToFollow() {
           <li key={person.id} className="flex items-center gap-3 px-4 py-3 transition-colors hover:bg-white/[0.03]">
             <Avatar user={person} />
             <div className="min-w-0 flex-1 leading-5">
-              <Link to={`/users/${person.id}`} className="block truncate font-bold hover:underline">
+              <Link to={paths.user(person.id)} className="block truncate font-bold hover:underline">
                 {person.name}
               </Link>
               <span className="block truncate text-muted">@{person.username}</span>

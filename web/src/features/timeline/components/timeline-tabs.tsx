@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useRef } from 'react';
 import { cn } from '../../../lib/cn.ts';
-import type { TimelineKind } from '../../../lib/query-keys.ts';
+import type { TimelineKind } from '../../../state/keys.ts';
 
 const TABS: Array<{ kind: TimelineKind; label: string }> = [
   { kind: 'following', label: 'Following' },

@@ -1,11 +1,14 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BROADCAST_KEY, pageNavigation, signIn, signOut } from '../lib/session.ts';
 import { formOf, json, mockFetch } from '../test/fetch-mock.ts';
 import { SESSION } from '../test/render.tsx';
-import { BROADCAST_KEY, pageNavigation, SessionProvider, signIn, signOut, useSession } from './session.tsx';
+import { useUpdateSession, useViewer, ViewerSync } from './viewer.tsx';
 
 function Probe() {
-  const { status, data, update } = useSession();
+  const { status, session: data } = useViewer();
+  const update = useUpdateSession();
   return (
     <div>
       <p data-testid="status">{status}</p>
@@ -14,6 +17,17 @@ function Probe() {
         update
       </button>
     </div>
+  );
+}
+
+/** The session as the app holds it: a query, kept current by <ViewerSync>. */
+function renderViewer(sync: { refetchInterval?: number; refetchOnWindowFocus?: boolean } = {}) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <Probe />
+      <ViewerSync {...sync} />
+    </QueryClientProvider>,
   );
 }
 
@@ -31,7 +45,7 @@ function otherTabSays(key: string, value: unknown) {
 
 function setVisibility(state: 'visible' | 'hidden') {
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
-  document.dispatchEvent(new Event('visibilitychange'));
+  document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
 }
 
 afterEach(() => {
@@ -39,14 +53,10 @@ afterEach(() => {
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
 });
 
-describe('session client', () => {
+describe('the viewer (session client)', () => {
   it('moves from loading to authenticated and tells other tabs it fetched', async () => {
     const server = signedInServer();
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     expect(status()).toBe('loading');
     await waitFor(() => expect(status()).toBe('authenticated'));
     expect(screen.getByTestId('name')).toHaveTextContent('Alice');
@@ -58,22 +68,14 @@ describe('session client', () => {
 
   it('is unauthenticated when the server answers {}', async () => {
     mockFetch();
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('unauthenticated'));
   });
 
   it('treats a failing session call as signed out and logs CLIENT_FETCH_ERROR', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const server = mockFetch({ 'GET /api/auth/session': () => json({ message: 'down' }, 500) });
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('unauthenticated'));
     expect(errors.mock.calls[0]?.[0]).toContain('CLIENT_FETCH_ERROR');
     await waitFor(() => expect(server.callsTo('POST', '/api/auth/_log')).toHaveLength(1));
@@ -87,11 +89,7 @@ describe('session client', () => {
 
   it('refetches when the window becomes visible again', async () => {
     const server = signedInServer();
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('authenticated'));
     act(() => setVisibility('hidden'));
     expect(server.callsTo('GET', '/api/auth/session')).toHaveLength(1);
@@ -101,11 +99,7 @@ describe('session client', () => {
 
   it('does not refetch on focus when refetchOnWindowFocus is off', async () => {
     const server = signedInServer();
-    render(
-      <SessionProvider refetchOnWindowFocus={false}>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer({ refetchOnWindowFocus: false });
     await waitFor(() => expect(status()).toBe('authenticated'));
     act(() => setVisibility('visible'));
     await new Promise((r) => setTimeout(r, 20));
@@ -115,11 +109,7 @@ describe('session client', () => {
   it('refetches on a nextauth.message storage event from another tab, without echoing it', async () => {
     let answer: object = SESSION;
     const server = mockFetch({ 'GET /api/auth/session': () => json(answer) });
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('authenticated'));
     localStorage.removeItem(BROADCAST_KEY);
 
@@ -132,11 +122,7 @@ describe('session client', () => {
 
   it('ignores other storage keys and messages that are not session events', async () => {
     const server = signedInServer();
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('authenticated'));
     act(() => {
       otherTabSays('something.else', { event: 'session', data: {} });
@@ -151,11 +137,7 @@ describe('session client', () => {
   it('polls on the refetch interval while signed in', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const server = signedInServer();
-    render(
-      <SessionProvider refetchInterval={30}>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer({ refetchInterval: 30 });
     await waitFor(() => expect(status()).toBe('authenticated'));
     await act(() => vi.advanceTimersByTimeAsync(29_000));
     expect(server.callsTo('GET', '/api/auth/session')).toHaveLength(1);
@@ -168,11 +150,7 @@ describe('session client', () => {
   it('does not poll while signed out', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const server = mockFetch();
-    render(
-      <SessionProvider refetchInterval={30}>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer({ refetchInterval: 30 });
     await waitFor(() => expect(status()).toBe('unauthenticated'));
     await act(() => vi.advanceTimersByTimeAsync(90_000));
     expect(server.callsTo('GET', '/api/auth/session')).toHaveLength(1);
@@ -187,11 +165,7 @@ describe('session client', () => {
         return json({ url: 'http://localhost/' });
       },
     });
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('unauthenticated'));
     let result: Awaited<ReturnType<typeof signIn>>;
     await act(async () => {
@@ -209,7 +183,7 @@ describe('session client', () => {
       callbackUrl: window.location.href,
       json: 'true',
     });
-    expect(status()).toBe('authenticated');
+    await waitFor(() => expect(status()).toBe('authenticated'));
   });
 
   it('signIn reads a failure from the query of the answered url', async () => {
@@ -273,11 +247,7 @@ describe('session client', () => {
         return json({ url: 'http://localhost/somewhere' });
       },
     });
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('authenticated'));
     let result: { url?: string } = {};
     await act(async () => {
@@ -293,7 +263,7 @@ describe('session client', () => {
       event: 'session',
       data: { trigger: 'signout' },
     });
-    expect(status()).toBe('unauthenticated');
+    await waitFor(() => expect(status()).toBe('unauthenticated'));
   });
 
   it('update() posts the csrf token and data as JSON and takes the new session', async () => {
@@ -301,11 +271,7 @@ describe('session client', () => {
       'GET /api/auth/session': () => json(SESSION),
       'POST /api/auth/session': () => json({ ...SESSION, user: { ...SESSION.user, name: 'Alicia' } }),
     });
-    render(
-      <SessionProvider>
-        <Probe />
-      </SessionProvider>,
-    );
+    renderViewer();
     await waitFor(() => expect(status()).toBe('authenticated'));
     act(() => screen.getByRole('button', { name: 'update' }).click());
     await waitFor(() => expect(screen.getByTestId('name')).toHaveTextContent('Alicia'));

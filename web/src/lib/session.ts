@@ -1,20 +1,11 @@
 import { AUTH_BASE_PATH, type Session } from '@pipit/contract';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { getCsrfToken } from './csrf.ts';
 
 /**
- * A small client for the session protocol under /api/auth (the one `next-auth/react` v4 speaks,
- * see docs/spec/auth-protocol.md §2–3), so the app does not bundle next-auth.
+ * The wire side of the session protocol under /api/auth (the one `next-auth/react` v4 speaks, see
+ * docs/spec/auth-protocol.md §2–3), so the app does not bundle next-auth. No React here: the
+ * session is held as a query by state/viewer.tsx, which listens to `onSessionChange`.
  */
-
-export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
-
-export interface SessionContextValue {
-  data: Session | null;
-  status: SessionStatus;
-  /** POSTs `{csrfToken, data}` to /api/auth/session; resolves to the new session or null. */
-  update: (data?: unknown) => Promise<Session | null>;
-}
 
 /** The localStorage key next-auth uses to tell other tabs to refetch their session. */
 export const BROADCAST_KEY = 'nextauth.message';
@@ -30,8 +21,19 @@ function broadcast(trigger: Trigger) {
   }
 }
 
+/** Whether a storage event is another tab's "the session changed" message. */
+export function isSessionBroadcast(event: StorageEvent): boolean {
+  if (event.key !== BROADCAST_KEY || !event.newValue) return false;
+  try {
+    const message = JSON.parse(event.newValue) as { event?: string; data?: unknown };
+    return message?.event === 'session' && Boolean(message.data);
+  } catch {
+    return false;
+  }
+}
+
 /** Client errors are logged to the console and, like next-auth, to POST /api/auth/_log. */
-function logError(code: 'CLIENT_FETCH_ERROR' | 'CLIENT_SESSION_ERROR', metadata: Record<string, unknown>) {
+export function logError(code: 'CLIENT_FETCH_ERROR' | 'CLIENT_SESSION_ERROR', metadata: Record<string, unknown>) {
   console.error(`[next-auth][error][${code}]`, metadata);
   const body = new URLSearchParams({ level: 'error', code, client: 'true' });
   for (const [key, value] of Object.entries(metadata)) body.set(key, String(value));
@@ -69,10 +71,23 @@ export async function getSession({ broadcast: shouldBroadcast = true } = {}): Pr
   return session;
 }
 
-/** Mounted providers, so signIn/signOut can refresh them. */
-const mountedRefreshers = new Set<(options: { broadcast: boolean }) => Promise<void>>();
-const refreshMounted = (options: { broadcast: boolean }) =>
-  Promise.all([...mountedRefreshers].map((refresh) => refresh(options)));
+type SessionListener = (change: { broadcast: boolean }) => Promise<unknown>;
+const listeners = new Set<SessionListener>();
+
+/** Called after this tab signed in or out, to fetch the session again; answers how to stop. */
+export function onSessionChange(listener: SessionListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+const sessionChanged = (change: { broadcast: boolean }) => Promise.all([...listeners].map((l) => l(change)));
+
+/** POSTs `{csrfToken, data}` to /api/auth/session; resolves to the new session (told to other tabs) or null. */
+export async function updateSession(data?: unknown): Promise<Session | null> {
+  const csrfToken = await getCsrfToken();
+  const session = await fetchData<Session>('session', { method: 'POST', body: { csrfToken, data } });
+  if (session) broadcast('getSession');
+  return session;
+}
 
 async function postForm(path: string, fields: Record<string, string>) {
   const res = await fetch(`${AUTH_BASE_PATH}/${path}`, {
@@ -150,7 +165,7 @@ export async function signIn(
   const csrfRefused = url ? new URL(url, window.location.href).searchParams.get('csrf') === 'true' : false;
   const ok = res.ok && !error && !csrfRefused;
   // Unlike next-auth, a sign-in is announced to the other tabs as well.
-  if (ok) await refreshMounted({ broadcast: true });
+  if (ok) await sessionChanged({ broadcast: true });
   const retryAfter = res.status === 429 ? Number(res.headers.get('Retry-After')) || null : null;
   return {
     error: error ?? (csrfRefused ? 'CsrfRefused' : null),
@@ -177,103 +192,6 @@ export async function signOut({ callbackUrl = window.location.href, redirect = t
     go(data.url ?? callbackUrl);
     return data;
   }
-  await refreshMounted({ broadcast: false });
+  await sessionChanged({ broadcast: false });
   return data;
-}
-
-const SessionContext = createContext<SessionContextValue | null>(null);
-
-interface SessionProviderProps {
-  children: ReactNode;
-  /** Poll the session every N seconds while signed in; 0 (the default) never polls. */
-  refetchInterval?: number;
-  /** Refetch when the tab becomes visible again (on by default). */
-  refetchOnWindowFocus?: boolean;
-}
-
-export function SessionProvider({ children, refetchInterval = 0, refetchOnWindowFocus = true }: SessionProviderProps) {
-  const [state, setState] = useState<{ data: Session | null; loading: boolean }>({ data: null, loading: true });
-  const sessionRef = useRef<Session | null>(null);
-  // Answers can arrive out of order; only the latest request may set the state.
-  const latestRequest = useRef(0);
-
-  const refresh = useCallback(async ({ broadcast: shouldBroadcast }: { broadcast: boolean }) => {
-    const request = ++latestRequest.current;
-    try {
-      const data = await getSession({ broadcast: shouldBroadcast });
-      if (request !== latestRequest.current) return;
-      sessionRef.current = data;
-      setState({ data, loading: false });
-    } catch (error) {
-      logError('CLIENT_SESSION_ERROR', { message: error instanceof Error ? error.message : String(error) });
-      if (request === latestRequest.current) setState((s) => ({ ...s, loading: false }));
-    }
-  }, []);
-
-  useEffect(() => {
-    refresh({ broadcast: true });
-    mountedRefreshers.add(refresh);
-    const onStorage = (event: StorageEvent) => {
-      if (event.key !== BROADCAST_KEY || !event.newValue) return;
-      try {
-        const message = JSON.parse(event.newValue) as { event?: string; data?: unknown };
-        if (message?.event !== 'session' || !message.data) return;
-      } catch {
-        return;
-      }
-      // The message only says "something changed": refetch our own session, without echoing.
-      refresh({ broadcast: false });
-    };
-    window.addEventListener('storage', onStorage);
-    return () => {
-      mountedRefreshers.delete(refresh);
-      window.removeEventListener('storage', onStorage);
-    };
-  }, [refresh]);
-
-  useEffect(() => {
-    if (!refetchOnWindowFocus) return;
-    const onVisibility = () => {
-      if (document.visibilityState === 'visible') refresh({ broadcast: true });
-    };
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, [refetchOnWindowFocus, refresh]);
-
-  useEffect(() => {
-    if (!refetchInterval) return;
-    const timer = setInterval(() => {
-      if (sessionRef.current) refresh({ broadcast: true });
-    }, refetchInterval * 1000);
-    return () => clearInterval(timer);
-  }, [refetchInterval, refresh]);
-
-  const update = useCallback(async (data?: unknown) => {
-    if (!sessionRef.current) return null;
-    const csrfToken = await getCsrfToken();
-    const session = await fetchData<Session>('session', { method: 'POST', body: { csrfToken, data } });
-    if (session) {
-      latestRequest.current++;
-      sessionRef.current = session;
-      setState({ data: session, loading: false });
-      broadcast('getSession');
-    }
-    return session;
-  }, []);
-
-  const value = useMemo<SessionContextValue>(
-    () => ({
-      data: state.data,
-      status: state.loading ? 'loading' : state.data ? 'authenticated' : 'unauthenticated',
-      update,
-    }),
-    [state, update],
-  );
-  return <SessionContext value={value}>{children}</SessionContext>;
-}
-
-export function useSession(): SessionContextValue {
-  const value = useContext(SessionContext);
-  if (!value) throw new Error('useSession must be used inside <SessionProvider>');
-  return value;
 }

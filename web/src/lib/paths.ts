@@ -1,0 +1,21 @@
+/**
+ * Every address of the web app, in one place: the router's patterns and the links that point at
+ * them are written from the same table.
+ */
+export const paths = {
+  home: '/',
+  notifications: '/notifications',
+  user: (id: string) => `/users/${id}`,
+  /** Where an @mention points; the page finds the person and moves to `user(id)`. */
+  mention: (username: string) => `/users/@${username}`,
+  post: (id: string) => `/posts/${id}`,
+  hashtag: (tag: string) => `/hashtag/${encodeURIComponent(tag)}`,
+} as const;
+
+/** The router's patterns for the same pages (React Router's `:param` syntax). */
+export const patterns = {
+  notifications: 'notifications',
+  user: 'users/:id',
+  post: 'posts/:id',
+  hashtag: 'hashtag/:tag',
+} as const;

@@ -1,0 +1,49 @@
+/**
+ * The query keys of every resource, in one file because an event on one resource touches the
+ * caches of others (a new post bumps its author's count; a follow changes the Following timeline).
+ * Each resource's file (posts.ts, users.ts, notifications.ts, viewer.tsx) owns the options and
+ * events that use them.
+ */
+
+export type TimelineKind = 'following' | 'everyone';
+
+export const viewerKeys = {
+  all: ['viewer'] as const,
+  session: () => [...viewerKeys.all, 'session'] as const,
+  /** Every profile query of any session (for updates that do not care whose). */
+  me: () => [...viewerKeys.all, 'me'] as const,
+  meOf: (email: string | null) => [...viewerKeys.me(), email ?? ''] as const,
+};
+
+export const postKeys = {
+  all: ['posts'] as const,
+  detail: (id: string) => [...postKeys.all, 'detail', id] as const,
+  lists: () => [...postKeys.all, 'list'] as const,
+  replies: (id: string) => [...postKeys.lists(), 'replies', id] as const,
+  /** The conversation above a post, cached as a one-page list so likes and deletes reach it too. */
+  ancestors: (id: string) => [...postKeys.lists(), 'ancestors', id] as const,
+  byUser: (userId: string) => [...postKeys.lists(), 'user', userId] as const,
+  timeline: (kind: TimelineKind) => [...postKeys.lists(), 'timeline', kind] as const,
+};
+
+export const userKeys = {
+  all: ['users'] as const,
+  detail: (id: string) => [...userKeys.all, 'detail', id] as const,
+  byUsername: (username: string) => [...userKeys.all, 'username', username.toLowerCase()] as const,
+  suggestions: () => [...userKeys.all, 'suggestions'] as const,
+};
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  list: () => [...notificationKeys.all, 'list'] as const,
+};
+
+/**
+ * Optimistic state, kept apart from the server's answers and merged at render (state/shadow.ts):
+ * one entry per post or person, wherever they are shown.
+ */
+export const shadowKeys = {
+  all: ['shadow'] as const,
+  post: (id: string) => [...shadowKeys.all, 'post', id] as const,
+  user: (id: string) => [...shadowKeys.all, 'user', id] as const,
+};

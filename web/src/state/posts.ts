@@ -1,0 +1,193 @@
+import type { Page, Post } from '@pipit/contract';
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  type QueryClient,
+  type QueryKey,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { call } from '../lib/api-client.ts';
+import { postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
+
+/**
+ * Posts: where they are cached, how they are asked for, and what happens to the cache when
+ * something happens to a post. The event functions (`postCreated`, `postDeleted`, `postChanged`)
+ * are what a mutation calls on success, and what a pushed live event will call.
+ */
+
+export type PostPages = InfiniteData<Page<Post>>;
+
+/** A cursor-paged list: the first page, then each answer's nextCursor. */
+const pagedPosts = <K extends QueryKey>(queryKey: K, fetchPage: (cursor: string | undefined) => Promise<Page<Post>>) =>
+  infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam ?? undefined),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: Page<Post>) => last.nextCursor,
+  });
+
+/** GET /api/timeline/{following|everyone}: newest first. */
+export const timelineQueryOptions = (kind: TimelineKind) => ({
+  ...pagedPosts(postKeys.timeline(kind), (cursor) =>
+    call(kind === 'following' ? 'timelineFollowing' : 'timelineEveryone', { query: { cursor } }),
+  ),
+  // Refetching every loaded page on focus would move the list under the reader's eyes.
+  refetchOnWindowFocus: false,
+  staleTime: 60_000,
+});
+
+/** GET /api/users/:id/posts: newest first. */
+export const userPostsQueryOptions = (userId: string) =>
+  pagedPosts(postKeys.byUser(userId), (cursor) => call('userPosts', { params: { id: userId }, query: { cursor } }));
+
+/** GET /api/posts/:id/replies: oldest first. */
+export const repliesQueryOptions = (id: string) =>
+  pagedPosts(postKeys.replies(id), (cursor) => call('replies', { params: { id }, query: { cursor } }));
+
+/**
+ * GET /api/posts/:id/ancestors: the conversation above a post, root first. Kept in the shape of
+ * every other list (one page, no cursor), so a like or a delete anywhere reaches these posts too.
+ */
+export const ancestorsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: postKeys.ancestors(id),
+    queryFn: async (): Promise<PostPages> => {
+      const { items } = await call('ancestors', { params: { id } });
+      return { pages: [{ items, nextCursor: null }], pageParams: [null] };
+    },
+  });
+
+export const postQueryOptions = (id: string) =>
+  queryOptions({ queryKey: postKeys.detail(id), queryFn: () => call('post', { params: { id } }) });
+
+export const useTimeline = (kind: TimelineKind, { enabled = true } = {}) =>
+  useInfiniteQuery({ ...timelineQueryOptions(kind), enabled });
+export const useUserPosts = (userId: string) => useInfiniteQuery(userPostsQueryOptions(userId));
+export const useReplies = (id: string) => useInfiniteQuery(repliesQueryOptions(id));
+/** Asked only for a reply: a post without a parent has nothing above it. */
+export const useAncestors = (id: string) => useQuery(ancestorsQueryOptions(id));
+
+/** A post opened from a list shows at once from that list, then refreshes if the list was old. */
+export function usePost(id: string | null | undefined) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    ...postQueryOptions(id ?? ''),
+    enabled: Boolean(id),
+    initialData: () => (id ? findCachedPost(queryClient, id)?.post : undefined),
+    initialDataUpdatedAt: () => (id ? findCachedPost(queryClient, id)?.updatedAt : undefined),
+  });
+}
+
+/** Counts move by one at a time and never below zero. */
+export const bump = (count: number, by: number) => Math.max(0, count + by);
+
+type CachedPosts = Post | PostPages | undefined;
+const isPages = (data: Post | PostPages): data is PostPages => 'pages' in data;
+
+/** Applies `update` to the post wherever it is cached: its own page and every list. */
+function updatePostEverywhere(queryClient: QueryClient, id: string, update: (post: Post) => Post) {
+  queryClient.setQueriesData<CachedPosts>({ queryKey: postKeys.all }, (data) => {
+    if (!data) return data;
+    if (!isPages(data)) return data.id === id ? update(data) : data;
+    let changed = false;
+    const pages = data.pages.map((page) => {
+      if (!page.items.some((post) => post.id === id)) return page;
+      changed = true;
+      return { ...page, items: page.items.map((post) => (post.id === id ? update(post) : post)) };
+    });
+    return changed ? { ...data, pages } : data;
+  });
+}
+
+/** Puts a new post at the top of a loaded newest-first list (a cursor list stays consistent). */
+function prependPost(queryClient: QueryClient, key: QueryKey, post: Post) {
+  queryClient.setQueryData<PostPages>(key, (data) => {
+    const [first, ...rest] = data?.pages ?? [];
+    if (!data || !first || first.items.some((p) => p.id === post.id)) return data;
+    return { ...data, pages: [{ ...first, items: [post, ...first.items] }, ...rest] };
+  });
+}
+
+/** Adds a reply at the end of an oldest-first list once its last page is loaded. */
+function appendPost(queryClient: QueryClient, key: QueryKey, post: Post) {
+  queryClient.setQueryData<PostPages>(key, (data) => {
+    const last = data?.pages.at(-1);
+    if (!data || !last || last.nextCursor !== null || last.items.some((p) => p.id === post.id)) return data;
+    return { ...data, pages: [...data.pages.slice(0, -1), { ...last, items: [...last.items, post] }] };
+  });
+}
+
+/**
+ * The post as a list on screen already has it, with when that list was fetched: its page can
+ * show at once, and refetch in the background if that is old.
+ */
+function findCachedPost(queryClient: QueryClient, id: string): { post: Post; updatedAt: number } | undefined {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: postKeys.lists() })) {
+    const data = query.state.data as PostPages | undefined;
+    for (const page of data?.pages ?? []) {
+      const post = page.items.find((p) => p.id === id);
+      if (post) return { post, updatedAt: query.state.dataUpdatedAt };
+    }
+  }
+  return undefined;
+}
+
+/** The author's counts (posts) live on their profile and, for the viewer, on their own profile. */
+function authorChanged(queryClient: QueryClient, post: Pick<Post, 'author'>) {
+  queryClient.invalidateQueries({ queryKey: viewerKeys.me() });
+  queryClient.invalidateQueries({ queryKey: userKeys.detail(post.author.id) });
+}
+
+/**
+ * A post was written: it goes straight into the lists already on screen (top of the timelines and
+ * the author's posts; end of its parent's replies), so nothing refetches or jumps.
+ */
+export function postCreated(queryClient: QueryClient, post: Post) {
+  queryClient.setQueryData(postKeys.detail(post.id), post);
+  if (post.parentId) {
+    appendPost(queryClient, postKeys.replies(post.parentId), post);
+    updatePostEverywhere(queryClient, post.parentId, (parent) => ({
+      ...parent,
+      replyCount: bump(parent.replyCount, 1),
+    }));
+    queryClient.invalidateQueries({ queryKey: postKeys.byUser(post.author.id) });
+  } else {
+    prependPost(queryClient, postKeys.timeline('following'), post);
+    prependPost(queryClient, postKeys.timeline('everyone'), post);
+    prependPost(queryClient, postKeys.byUser(post.author.id), post);
+  }
+  authorChanged(queryClient, post);
+}
+
+/** A post was deleted: out of every list, its page forgotten; a reply also leaves its parent's count. */
+export function postDeleted(queryClient: QueryClient, post: Pick<Post, 'id' | 'parentId' | 'author'>) {
+  queryClient.removeQueries({ queryKey: postKeys.detail(post.id), exact: true });
+  queryClient.setQueriesData<CachedPosts>({ queryKey: postKeys.lists() }, (data) => {
+    if (!data || !isPages(data)) return data;
+    if (!data.pages.some((page) => page.items.some((p) => p.id === post.id))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({ ...page, items: page.items.filter((p) => p.id !== post.id) })),
+    };
+  });
+  if (post.parentId) {
+    updatePostEverywhere(queryClient, post.parentId, (parent) => ({
+      ...parent,
+      replyCount: bump(parent.replyCount, -1),
+    }));
+  }
+  authorChanged(queryClient, post);
+}
+
+/** The server's newest word on a post (a like's answer): it replaces the post wherever it is cached. */
+export function postChanged(queryClient: QueryClient, post: Post) {
+  updatePostEverywhere(queryClient, post.id, () => post);
+}
+
+/** Someone's name or picture changed: every post carries them, so every list is fetched again. */
+export function authorsChanged(queryClient: QueryClient) {
+  queryClient.invalidateQueries({ queryKey: postKeys.all });
+}
