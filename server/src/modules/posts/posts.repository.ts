@@ -105,6 +105,17 @@ export async function findPostViews(db: Executor, viewerId: number | null, ids: 
     .where(inArray(posts.id, ids));
 }
 
+/** The author of a post with their username (null when the post is gone). */
+export async function findPostAuthorName(db: Executor, id: number): Promise<{ id: number; username: string } | null> {
+  const [row] = await db
+    .select({ id: users.id, username: users.username })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findPostAuthor(db: Executor, id: number): Promise<number | null> {
   const [row] = await db.select({ authorId: posts.authorId }).from(posts).where(eq(posts.id, id)).limit(1);
   return row?.authorId ?? null;

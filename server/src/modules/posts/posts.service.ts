@@ -30,14 +30,16 @@ export class PostsService {
     try {
       const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         let parentAuthorId: number | null = null;
+        let replyTo: { id: number; username: string } | null = null;
         if (parentId !== null) {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.
           parentAuthorId = await repo.bumpPostCount(tx, parentId, 'replyCount', 1);
           if (parentAuthorId === null) throw postNotFound();
+          replyTo = await repo.findPostAuthorName(tx, parentId);
         }
-        const { id } = await repo.insertPost(tx, { authorId: me, parentId, text });
+        const post = await repo.insertPost(tx, { authorId: me, parentId, text });
         await repo.addToPostsCount(tx, me, 1);
-        outbox.add({ type: 'post.created', postId: id, authorId: me, parentId });
+        outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId });
 
         const candidates: Candidate[] = [
           ...(parentAuthorId !== null ? [{ userId: parentAuthorId, type: 'reply' as const }] : []),
@@ -46,12 +48,18 @@ export class PostsService {
             type: 'mention' as const,
           })),
         ];
-        await this.notifier.notify(tx, outbox, { actorId: me, postId: id }, candidates);
-        // The answer is the post as every other read shows it (one view: postViewColumns).
-        return repo.findPostView(tx, me, id);
+        await this.notifier.notify(tx, outbox, { actorId: me, postId: post.id }, candidates);
+        return { post, replyTo };
       });
-      if (!created) throw new Error('a post just written was not found in its own transaction');
-      return toPost(created);
+      return toPost({
+        ...created.post,
+        replyTo: created.replyTo ? { id: String(created.replyTo.id), username: created.replyTo.username } : null,
+        authorId: me,
+        authorName: viewer.name,
+        authorUsername: viewer.username,
+        authorProfileImage: viewer.profileImage,
+        likedByMe: false,
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;
