@@ -17,6 +17,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { streamRoutes } from './modules/stream/stream.routes.ts';
 import { timelinesRoutes } from './modules/timelines/timelines.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { requireCsrfToken } from './plugins/csrf.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(timelinesRoutes);
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);
+    await api.register(streamRoutes, { config });
   });
   await app.register(mediaRoutes);
   await app.register(webPlugin, { config });

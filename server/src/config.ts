@@ -37,6 +37,21 @@ export interface Config {
   webDist: string | null;
   /** Session lifetime (renewed on use). */
   sessionMaxAgeMs: number;
+  /** Redis server: events cross processes and rate-limit counters are shared; null: one process, in memory. */
+  redisUrl: string | null;
+  /** Live updates (GET /api/stream). */
+  stream: {
+    /** Open streams per member (tabs and devices); one more is refused with 429. */
+    maxPerMember: number;
+    /** Open streams per visitor address. */
+    maxPerAddress: number;
+    /** A comment line this often keeps proxies from closing an idle stream. */
+    heartbeatMs: number;
+    /** Events kept for a reconnect to resume from (`Last-Event-ID`); older than that, the client reloads. */
+    replayWindow: number;
+    /** A reader this far behind (bytes not yet taken by its socket) is dropped, never buffered further. */
+    maxBufferedBytes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -149,5 +164,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist:
       env.WEB_DIST === 'none' ? null : path.resolve(env.WEB_DIST || path.join(import.meta.dirname, '../../web/dist')),
     sessionMaxAgeMs: 30 * 86_400_000,
+    redisUrl: env.REDIS_URL || null,
+    stream: {
+      maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
+      maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),
+      heartbeatMs: parseCount(env.STREAM_HEARTBEAT_MS, 25_000, 'STREAM_HEARTBEAT_MS'),
+      replayWindow: 1_000,
+      maxBufferedBytes: 1024 * 1024,
+    },
   };
+}
+
+/** A positive whole number from the environment, or the fallback when unset. */
+function parseCount(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigError('INVALID_CONFIG', `${name} must be a whole number ≥ 1, got "${value}"`);
+  return n;
 }

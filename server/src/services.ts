@@ -11,6 +11,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import { Notifier } from './modules/notifications/notifier.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
+import { StreamHub } from './modules/stream/stream.hub.ts';
 import { TimelinesService } from './modules/timelines/timelines.service.ts';
 import { UsersService } from './modules/users/users.service.ts';
 
@@ -27,6 +28,8 @@ export interface Services {
   follows: FollowsService;
   timelines: TimelinesService;
   notifications: NotificationsService;
+  /** Live updates for the open streams of this process. */
+  stream: StreamHub;
 }
 
 export async function createServices(
@@ -39,6 +42,9 @@ export async function createServices(
   const notifier = new Notifier();
   const sessions = new SessionsService(db, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
+  const posts = new PostsService(db, events, notifier);
+  const stream = new StreamHub(db, posts, config.stream, deps.log);
+  stream.listen(events);
   return {
     events,
     jobs,
@@ -47,9 +53,10 @@ export async function createServices(
     auth: await AuthService.create(db, sessions),
     media,
     users: new UsersService(db, media, jobs, events, config.publicUrl),
-    posts: new PostsService(db, events, notifier),
+    posts,
     follows: new FollowsService(db, events, notifier),
     timelines: new TimelinesService(db),
     notifications: new NotificationsService(db),
+    stream,
   };
 }

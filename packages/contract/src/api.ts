@@ -24,4 +24,6 @@ export const api = {
   timelineFollowing: '/api/timeline/following',
   notifications: '/api/notifications',
   notificationsRead: '/api/notifications/read',
+  /** Live updates: Server-Sent Events (live.ts). */
+  stream: '/api/stream',
 } as const;

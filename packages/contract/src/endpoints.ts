@@ -178,6 +178,8 @@ export const endpoints = defineEndpoints({
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
   },
+  /** text/event-stream, not JSON: registered by hand (modules/stream/stream.routes.ts). */
+  stream: { ...routes.stream, status: 200, answer: z.string(), errors: ['RATE_LIMITED'] },
 });
 
 export type Endpoints = typeof endpoints;

@@ -16,4 +16,6 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config }: { conf
   // onClose hooks run in reverse order of registration: registered after the database plugin, this
   // one finishes the jobs before the database closes.
   app.addHook('onClose', async () => app.services.jobs.drain());
+  // Open live streams never finish by themselves: ended as the drain starts, or it would wait for them.
+  app.addHook('preClose', async () => app.services.stream.closeAll());
 });

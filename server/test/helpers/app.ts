@@ -3,7 +3,8 @@
  * this worker's own when PIPIT_TEST_DB=pg (TEST_DATABASE_URL names the server). Nothing is mocked.
  */
 import { hash } from '@node-rs/argon2';
-import type { InjectOptions } from 'fastify';
+import { api } from '@pipit/contract';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeEach } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
@@ -34,6 +35,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logFormat: 'json',
     webDist: null,
     sessionMaxAgeMs: 30 * 86_400_000,
+    redisUrl: null,
+    stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
     ...overrides,
   };
 }
@@ -124,6 +127,31 @@ export async function insertUser(handle: DbHandle, seed: SeedUser) {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
+ * `app.inject`, except that a live stream (GET /api/stream) that opens is read up to its first
+ * frame and then hung up, as a browser tab that closes: an open stream never ends, so a plain
+ * inject would wait for ever. The answer carries that first frame as its body.
+ */
+export async function inject(app: App, options: InjectOptions): Promise<LightMyRequestResponse> {
+  const path = String(options.url ?? options.path ?? '').split('?')[0];
+  if (path !== api.stream || (options.method ?? 'GET') !== 'GET') return app.inject(options);
+  const res = await app.inject({ ...options, payloadAsStream: true });
+  const stream = res.stream();
+  let body = '';
+  for await (const chunk of stream) {
+    body += String(chunk);
+    if (body.includes('\n\n')) break;
+  }
+  // Hang up as a client does: the server sees the connection close and frees its place.
+  (res.raw.res as unknown as { destroy(): void }).destroy();
+  return Object.assign(Object.create(res), {
+    body,
+    payload: body,
+    rawPayload: Buffer.from(body),
+    json: () => JSON.parse(body),
+  }) as LightMyRequestResponse;
+}
+
+/**
  * A browser-like client over inject: keeps cookies, sends the CSRF header on state-changing calls.
  */
 export class TestClient {
@@ -152,7 +180,7 @@ export class TestClient {
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
     if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookies.header();
     if (method !== 'GET' && this.csrfToken && !('x-csrf-token' in headers)) headers['x-csrf-token'] = this.csrfToken;
-    const res = await this.ctx.app.inject({
+    const res = await inject(this.ctx.app, {
       ...options,
       method,
       url,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
-import { TestClient, useTestApp } from '../helpers/app.ts';
+import { inject, TestClient, useTestApp } from '../helpers/app.ts';
 import { fillParams, listRoutes, UNSAFE_METHODS } from './support.ts';
 
 function directives(csp: string): Map<string, string[]> {
@@ -87,7 +87,7 @@ function cases(app: App): { what: string; req: InjectOptions }[] {
 
 async function checkAll(ctx: { app: App; config: { secureCookies: boolean } }, https: boolean) {
   for (const { what, req } of cases(ctx.app)) {
-    const res = await ctx.app.inject(req);
+    const res = await inject(ctx.app, req);
     expectSecurityHeaders(res, https, `${req.method} ${req.url} — ${what}`);
   }
   // Answers produced after the body parser and by the error handler.

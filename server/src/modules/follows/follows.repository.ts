@@ -98,3 +98,23 @@ export function findFollowingPage(
     limit,
   );
 }
+
+/** Which of `ids` follow `followeeId` (who among the people online sees a new post in Following). */
+export async function followerIdsAmong(db: Executor, followeeId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: follows.followerId })
+    .from(follows)
+    .where(and(eq(follows.followeeId, followeeId), inArray(follows.followerId, ids)));
+  return rows.map((r) => r.id);
+}
+
+/** Which of `ids` `followerId` follows. */
+export async function followeeIdsAmong(db: Executor, followerId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: follows.followeeId })
+    .from(follows)
+    .where(and(eq(follows.followerId, followerId), inArray(follows.followeeId, ids)));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,19 @@
+import type { Post } from './posts.ts';
+
+/** Which timelines a new post belongs to, for the person the stream is for. */
+export type LiveTimeline = 'following' | 'everyone';
+
+/**
+ * What GET /api/stream sends (Server-Sent Events: the SSE `event` is `type`, `data` the JSON of the
+ * rest, `id` what a reconnect sends back as Last-Event-ID). Visitors receive posts for Everyone and
+ * deletions; members also posts for Following and their own notifications.
+ */
+export type LiveEvent =
+  | { type: 'post.created'; post: Post; timelines: LiveTimeline[] }
+  | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
+  /** Something new in the member's notifications: the dot and the list are asked again. */
+  | { type: 'notification'; notificationType: string }
+  /** The stream could not resume from Last-Event-ID (too old, or another server process): reload the lists. */
+  | { type: 'reset' };
+
+export type LiveEventType = LiveEvent['type'];

@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import type { LiveEvent, LiveTimeline, Post } from '@pipit/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { DomainEvent, EventBus } from '../../lib/events.ts';
+import type { PostId } from '../../lib/ids.ts';
+import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
+import type { PostsService } from '../posts/posts.service.ts';
+
+/** One open stream: who it is for, and how to write to it. */
+export interface StreamClient {
+  /** The member, or null for a visitor. */
+  userId: number | null;
+  address: string;
+  /** Writes one event; false when the client is too far behind (it is then dropped). */
+  send(id: string, event: LiveEvent): boolean;
+  close(): void;
+}
+
+/** What happened, as kept for live delivery and for a reconnect's replay. */
+type Entry =
+  | { seq: number; kind: 'post'; post: Post; authorId: number }
+  | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
+  | { seq: number; kind: 'notification'; userId: number; notificationType: string };
+
+export type OpenResult = { ok: true; close: () => void } | { ok: false; reason: 'member' | 'address' };
+
+/**
+ * Live updates for the open streams of this process. It listens to the domain events (from every
+ * process when the bus is Redis), turns each into what a stream shows — a new post with the
+ * timelines it belongs to for that reader, a deletion, a notification for its recipient — and keeps
+ * the last `replayWindow` of them so a reconnect resumes from its Last-Event-ID. Work happens after
+ * the publishing request has answered, one event at a time, in order.
+ *
+ * Event ids are `<boot>.<seq>`: a reconnect carrying another boot's id (this process restarted, or
+ * the client reconnected to another process) cannot be resumed exactly and is told to reload.
+ */
+export class StreamHub {
+  private readonly boot = randomBytes(4).toString('hex');
+  private seq = 0;
+  private readonly entries: Entry[] = [];
+  private readonly clients = new Set<StreamClient>();
+  private readonly perMember = new Map<number, number>();
+  private readonly perAddress = new Map<string, number>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly posts: PostsService,
+    private readonly config: Config['stream'],
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  listen(events: EventBus): void {
+    events.subscribe((event) => {
+      // Never held up by delivery: the publishing request answers first; order is kept.
+      this.queue = this.queue
+        .then(() => this.handle(event))
+        .catch((error) => {
+          this.log.error({ err: error, event: event.type }, 'live update failed');
+        });
+    });
+  }
+
+  /** Resolves once every event published so far has been delivered (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Admits a stream within the caps (per member; per address for visitors). */
+  open(client: StreamClient): OpenResult {
+    if (client.userId !== null) {
+      const open = this.perMember.get(client.userId) ?? 0;
+      if (open >= this.config.maxPerMember) return { ok: false, reason: 'member' };
+      this.perMember.set(client.userId, open + 1);
+    } else {
+      const open = this.perAddress.get(client.address) ?? 0;
+      if (open >= this.config.maxPerAddress) return { ok: false, reason: 'address' };
+      this.perAddress.set(client.address, open + 1);
+    }
+    this.clients.add(client);
+    let closed = false;
+    return {
+      ok: true,
+      close: () => {
+        if (closed) return;
+        closed = true;
+        this.clients.delete(client);
+        if (client.userId !== null) decrement(this.perMember, client.userId);
+        else decrement(this.perAddress, client.address);
+      },
+    };
+  }
+
+  /** Ends every stream (the server is stopping: open streams would hold the drain). */
+  closeAll(): void {
+    for (const client of [...this.clients]) client.close();
+  }
+
+  /**
+   * What a reconnect missed since `lastEventId`, in order, as this reader sees it; a `reset` when
+   * that id is not from this process's window.
+   */
+  async replay(client: StreamClient, lastEventId: string): Promise<void> {
+    const [boot, seqText] = lastEventId.split('.');
+    const since = Number(seqText);
+    const oldest = this.entries[0]?.seq ?? this.seq + 1;
+    if (boot !== this.boot || !Number.isInteger(since) || since > this.seq || since < oldest - 1) {
+      client.send(this.id(this.seq), { type: 'reset' });
+      return;
+    }
+    const missed = this.entries.filter((e) => e.seq > since);
+    const authors = [...new Set(missed.flatMap((e) => (e.kind === 'post' ? [e.authorId] : [])))];
+    const followed =
+      client.userId === null ? new Set<number>() : new Set(await followeeIdsAmong(this.db, client.userId, authors));
+    for (const entry of missed) {
+      const event = this.eventFor(entry, client, (authorId) => followed.has(authorId));
+      if (event && !client.send(this.id(entry.seq), event)) return;
+    }
+  }
+
+  private id(seq: number): string {
+    return `${this.boot}.${seq}`;
+  }
+
+  private async handle(event: DomainEvent): Promise<void> {
+    const entry = await this.entryOf(event);
+    if (!entry) return;
+    this.entries.push(entry);
+    if (this.entries.length > this.config.replayWindow) this.entries.shift();
+    if (this.clients.size === 0) return;
+
+    let followers = new Set<number>();
+    if (entry.kind === 'post' && this.perMember.size > 0) {
+      const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
+      followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
+    }
+    for (const client of [...this.clients]) {
+      const live = this.eventFor(entry, client, () => client.userId !== null && followers.has(client.userId));
+      if (live && !client.send(this.id(entry.seq), live)) client.close();
+    }
+  }
+
+  private async entryOf(event: DomainEvent): Promise<Entry | null> {
+    switch (event.type) {
+      case 'post.created': {
+        let post: Post;
+        try {
+          post = await this.posts.get(null, event.postId as PostId);
+        } catch {
+          return null; // Deleted before it could be announced.
+        }
+        return { seq: ++this.seq, kind: 'post', post, authorId: event.authorId };
+      }
+      case 'post.deleted':
+        return {
+          seq: ++this.seq,
+          kind: 'deleted',
+          event: {
+            type: 'post.deleted',
+            id: String(event.postId),
+            parentId: event.parentId === null ? null : String(event.parentId),
+            authorId: String(event.authorId),
+          },
+        };
+      case 'notification.created':
+        return {
+          seq: ++this.seq,
+          kind: 'notification',
+          userId: event.userId,
+          notificationType: event.notificationType,
+        };
+      default:
+        return null;
+    }
+  }
+
+  /** The entry as `client` sees it, or null when it is none of their business. */
+  private eventFor(entry: Entry, client: StreamClient, followsAuthor: (authorId: number) => boolean): LiveEvent | null {
+    switch (entry.kind) {
+      case 'post': {
+        const timelines: LiveTimeline[] = ['everyone'];
+        const mine = client.userId === entry.authorId;
+        if (client.userId !== null && (mine || followsAuthor(entry.authorId))) {
+          timelines.unshift('following');
+        }
+        return { type: 'post.created', post: entry.post, timelines };
+      }
+      case 'deleted':
+        return entry.event;
+      case 'notification':
+        return client.userId === entry.userId
+          ? { type: 'notification', notificationType: entry.notificationType }
+          : null;
+    }
+  }
+}
+
+function decrement<K>(counts: Map<K, number>, key: K) {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
+}

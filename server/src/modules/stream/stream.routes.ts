@@ -1,0 +1,56 @@
+import fastifySSE from '@fastify/sse';
+import { endpoints, type LiveEvent } from '@pipit/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../lib/errors.ts';
+import { CACHE_PRIVATE } from '../../plugins/security.ts';
+import type { StreamClient } from './stream.hub.ts';
+
+/** How long a browser waits before reconnecting a dropped stream (the SSE `retry` field). */
+const RETRY_MS = 3_000;
+
+/**
+ * GET /api/stream: live updates as Server-Sent Events (@fastify/sse: heartbeats, Last-Event-ID),
+ * for the member of the session cookie or a visitor. See modules/stream/stream.hub.ts.
+ */
+export async function streamRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  await app.register(fastifySSE, { heartbeatInterval: config.stream.heartbeatMs });
+
+  app.route({
+    method: endpoints.stream.method,
+    url: endpoints.stream.path,
+    // 'manual': no Accept negotiation (its 406 would not be the contract's error shape).
+    sse: { kind: 'manual' },
+    handler: async (request, reply) => {
+      const hub = app.services.stream;
+      const sse = reply.sse;
+      const client: StreamClient = {
+        userId: request.viewer?.userId ?? null,
+        address: request.ip,
+        send(id: string, event: LiveEvent) {
+          if (!sse.isConnected) return false;
+          // A reader this far behind is dropped rather than buffered without bound.
+          if (reply.raw.writableLength > config.stream.maxBufferedBytes) return false;
+          sse.send({ id, event: event.type, data: event }).catch(() => {});
+          return true;
+        },
+        close: () => sse.close(),
+      };
+      const opened = hub.open(client);
+      if (!opened.ok) {
+        throw new AppError(
+          'RATE_LIMITED',
+          opened.reason === 'member'
+            ? `Too many live connections: at most ${config.stream.maxPerMember} at once. Close a tab and try again.`
+            : `Too many live connections from this address: at most ${config.stream.maxPerAddress}.`,
+        );
+      }
+      sse.keepAlive();
+      sse.onClose(opened.close);
+      reply.header('Cache-Control', CACHE_PRIVATE);
+      sse.sendHeaders();
+      reply.raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
+      if (sse.lastEventId) await hub.replay(client, sse.lastEventId);
+    },
+  });
+}

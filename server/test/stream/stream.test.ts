@@ -1,0 +1,150 @@
+/**
+ * GET /api/stream: live updates as Server-Sent Events, read by a real HTTP client from a listening
+ * server. Each wait is for a message or for the hub to be idle (every event so far delivered),
+ * never for a guessed time.
+ */
+import type { LiveEvent } from '@pipit/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.ts';
+import type { StreamClient } from '../../src/modules/stream/stream.hub.ts';
+import { seedTrio, type TestClient, useTestApp } from '../helpers/app.ts';
+import { openStream, type Received } from './sse-client.ts';
+
+describe('the live stream', () => {
+  const ctx = useTestApp();
+  const open: Awaited<ReturnType<typeof openStream>>[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+
+  let address: Promise<string> | null = null;
+  let addressOf: App | null = null;
+  function baseUrl(app: App) {
+    if (addressOf !== app) {
+      addressOf = app;
+      address = app.listen({ port: 0, host: '127.0.0.1' });
+    }
+    return address as Promise<string>;
+  }
+
+  /** A stream as `client` (a member's cookies, or none for a visitor) opens it. */
+  async function stream(client?: TestClient, headers: Record<string, string> = {}) {
+    const cookie: Record<string, string> = client && client.cookies.size > 0 ? { cookie: client.cookies.header() } : {};
+    const s = await openStream(`${await baseUrl(ctx.app)}/api/stream`, { ...cookie, ...headers });
+    open.push(s);
+    return s;
+  }
+
+  const isPost = (id: string) => (r: Received) => r.data.type === 'post.created' && r.data.post.id === id;
+  const hubIdle = () => ctx.app.services.stream.idle();
+
+  async function post(client: TestClient, text: string, parentId?: string) {
+    const res = await client.post('/api/posts', parentId ? { text, parentId } : { text });
+    expect(res.statusCode).toBe(201);
+    return res.json<{ id: string }>().id;
+  }
+
+  it('opens as an event stream that is never cached', async () => {
+    const s = await stream();
+    expect(s.res.status).toBe(200);
+    expect(s.res.headers.get('content-type')).toContain('text/event-stream');
+    expect(s.res.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it('brings a new post to a visitor for Everyone, and to a follower for Following too', async () => {
+    const { alice, clients } = await seedTrio(ctx);
+    expect((await clients.bob.put(`/api/users/${alice.id}/follow`)).statusCode).toBe(200);
+    const [visitor, bob, carol, own] = [
+      await stream(),
+      await stream(clients.bob),
+      await stream(clients.carol),
+      await stream(clients.alice),
+    ];
+    const id = await post(clients.alice, 'Swifts are back');
+
+    const seenBy = async (s: typeof visitor) =>
+      (await s.next(isPost(id))).data as Extract<LiveEvent, { type: 'post.created' }>;
+    expect((await seenBy(visitor)).timelines).toEqual(['everyone']);
+    expect((await seenBy(carol)).timelines).toEqual(['everyone']);
+    expect((await seenBy(bob)).timelines).toEqual(['following', 'everyone']);
+    expect((await seenBy(own)).timelines).toEqual(['following', 'everyone']);
+    const shown = await seenBy(visitor);
+    expect(shown.post).toMatchObject({ id, text: 'Swifts are back', likedByMe: false, author: { username: 'alice' } });
+    // Each message carries its id for a reconnect.
+    expect((await visitor.next(isPost(id))).id).toMatch(/^[0-9a-f]+\.\d+$/);
+  });
+
+  it('tells everyone of a deletion', async () => {
+    const { alice, clients } = await seedTrio(ctx);
+    const id = await post(clients.alice, 'Oops');
+    const visitor = await stream();
+    expect((await clients.alice.delete(`/api/posts/${id}`)).statusCode).toBe(204);
+    const { data } = await visitor.next((r) => r.data.type === 'post.deleted');
+    expect(data).toEqual({ type: 'post.deleted', id, parentId: null, authorId: String(alice.id) });
+  });
+
+  it('tells only the recipient of a notification', async () => {
+    const { clients } = await seedTrio(ctx);
+    const id = await post(clients.alice, 'Like me');
+    const [aliceStream, carolStream] = [await stream(clients.alice), await stream(clients.carol)];
+    expect((await clients.bob.put(`/api/posts/${id}/like`)).statusCode).toBe(200);
+    const { data } = await aliceStream.next((r) => r.data.type === 'notification');
+    expect(data).toEqual({ type: 'notification', notificationType: 'like' });
+    await hubIdle();
+    expect(carolStream.received.filter((r) => r.data.type === 'notification')).toEqual([]);
+  });
+
+  it('resumes from Last-Event-ID: what was missed, once, in order', async () => {
+    const { clients } = await seedTrio(ctx);
+    const first = await stream();
+    const one = await post(clients.alice, 'one');
+    const seen = await first.next(isPost(one));
+    await first.close();
+
+    const two = await post(clients.alice, 'two');
+    const three = await post(clients.bob, 'three');
+    await hubIdle();
+    const again = await stream(undefined, { 'last-event-id': seen.id as string });
+    await again.next(isPost(three));
+    const posts = again.received.filter((r) => r.data.type === 'post.created');
+    expect(posts.map((r) => (r.data as { post: { id: string } }).post.id)).toEqual([two, three]);
+  });
+
+  it('asks to reload when it cannot resume (an id from another process or past the window)', async () => {
+    await seedTrio(ctx);
+    const s = await stream(undefined, { 'last-event-id': 'deadbeef.12' });
+    expect((await s.next()).data).toEqual({ type: 'reset' });
+  });
+
+  it('refuses one stream too many for a member with 429 RATE_LIMITED', async () => {
+    const { clients } = await seedTrio(ctx);
+    for (let i = 0; i < ctx.config.stream.maxPerMember; i++) expect((await stream(clients.bob)).res.status).toBe(200);
+    const extra = await stream(clients.bob);
+    expect(extra.res.status).toBe(429);
+    expect(await extra.res.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // Closing one makes room again.
+    await open[0]?.close();
+    await expect.poll(() => ctx.app.services.stream.size).toBe(ctx.config.stream.maxPerMember - 1);
+    expect((await stream(clients.bob)).res.status).toBe(200);
+  });
+
+  it('drops a reader that has fallen too far behind instead of buffering for it', async () => {
+    const { clients } = await seedTrio(ctx);
+    let closed = false;
+    const slow: StreamClient = { userId: null, address: 'slow', send: () => false, close: () => (closed = true) };
+    const opened = ctx.app.services.stream.open(slow);
+    if (!opened.ok) throw new Error('not admitted');
+    await post(clients.alice, 'Too much');
+    await hubIdle();
+    expect(closed).toBe(true);
+    opened.close();
+  });
+
+  it('ends open streams when the server stops, so the drain does not wait for them', async () => {
+    const { clients } = await seedTrio(ctx);
+    const s = await stream(clients.alice);
+    ctx.app.services.stream.closeAll();
+    await s.ended();
+    expect(ctx.app.services.stream.size).toBe(0);
+  });
+});
