@@ -1,6 +1,7 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
+import { LiveSync } from '../state/live.tsx';
 import { ViewerSync } from '../state/viewer.tsx';
 
 interface AppProvidersProps {
@@ -16,6 +17,7 @@ export function AppProviders({ queryClient, children, sessionRefetchInterval = 0
       {children}
       {/* After the app, so its effects run after theirs (state/viewer.tsx). */}
       <ViewerSync refetchInterval={sessionRefetchInterval} />
+      <LiveSync />
       <Toaster theme="dark" position="bottom-center" containerAriaLabel="Messages" duration={4000} />
     </QueryClientProvider>
   );

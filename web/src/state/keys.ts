@@ -33,6 +33,12 @@ export const userKeys = {
   suggestions: () => [...userKeys.all, 'suggestions'] as const,
 };
 
+/** New posts pushed by the live stream, held until the reader asks to see them (state/posts.ts). */
+export const liveKeys = {
+  all: ['live'] as const,
+  pending: (kind: TimelineKind) => [...liveKeys.all, 'pending', kind] as const,
+};
+
 export const notificationKeys = {
   all: ['notifications'] as const,
   list: () => [...notificationKeys.all, 'list'] as const,

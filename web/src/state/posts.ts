@@ -5,12 +5,13 @@ import {
   type QueryClient,
   type QueryKey,
   queryOptions,
+  skipToken,
   useInfiniteQuery,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
-import { postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
+import { liveKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
 
 /**
  * Posts: where they are cached, how they are asked for, and what happens to the cache when
@@ -136,7 +137,10 @@ function findCachedPost(queryClient: QueryClient, id: string): { post: Post; upd
 }
 
 /** The author's counts (posts) live on their profile and, for the viewer, on their own profile. */
-function authorChanged(queryClient: QueryClient, post: Pick<Post, 'author'>) {
+/** A post by its id, its parent and its author's id: what an event about it needs to know. */
+export type PostRef = Pick<Post, 'id' | 'parentId'> & { author: Pick<Post['author'], 'id'> };
+
+function authorChanged(queryClient: QueryClient, post: Pick<PostRef, 'author'>) {
   queryClient.invalidateQueries({ queryKey: viewerKeys.me() });
   queryClient.invalidateQueries({ queryKey: userKeys.detail(post.author.id) });
 }
@@ -163,7 +167,7 @@ export function postCreated(queryClient: QueryClient, post: Post) {
 }
 
 /** A post was deleted: out of every list, its page forgotten; a reply also leaves its parent's count. */
-export function postDeleted(queryClient: QueryClient, post: Pick<Post, 'id' | 'parentId' | 'author'>) {
+export function postDeleted(queryClient: QueryClient, post: PostRef) {
   queryClient.removeQueries({ queryKey: postKeys.detail(post.id), exact: true });
   queryClient.setQueriesData<CachedPosts>({ queryKey: postKeys.lists() }, (data) => {
     if (!data || !isPages(data)) return data;
@@ -189,5 +193,52 @@ export function postChanged(queryClient: QueryClient, post: Post) {
 
 /** Someone's name or picture changed: every post carries them, so every list is fetched again. */
 export function authorsChanged(queryClient: QueryClient) {
+  queryClient.invalidateQueries({ queryKey: postKeys.all });
+}
+
+const inList = (data: PostPages | undefined, id: string) =>
+  Boolean(data?.pages.some((page) => page.items.some((p) => p.id === id)));
+
+/**
+ * Someone else's post, pushed live. It never moves what the reader is looking at: for the timelines
+ * it belongs to it waits in `liveKeys.pending` until "Show new posts"; a reply joins the end of its
+ * parent's loaded replies and counts there.
+ */
+export function postArrived(queryClient: QueryClient, post: Post, timelines: readonly TimelineKind[]) {
+  for (const kind of timelines) {
+    if (!queryClient.getQueryData(postKeys.timeline(kind))) continue; // Not loaded: its first fetch will have it.
+    if (inList(queryClient.getQueryData<PostPages>(postKeys.timeline(kind)), post.id)) continue;
+    queryClient.setQueryData<Post[]>(liveKeys.pending(kind), (pending = []) =>
+      pending.some((p) => p.id === post.id) ? pending : [post, ...pending],
+    );
+  }
+  // Known already (this tab wrote it: postCreated cached it): its reply is counted.
+  if (!post.parentId || queryClient.getQueryData(postKeys.detail(post.id))) return;
+  queryClient.setQueryData(postKeys.detail(post.id), post);
+  appendPost(queryClient, postKeys.replies(post.parentId), post);
+  updatePostEverywhere(queryClient, post.parentId, (parent) => ({ ...parent, replyCount: bump(parent.replyCount, 1) }));
+}
+
+/** A post gone live: out of the lists (postDeleted) and out of what is waiting to be shown. */
+export function postRemoved(queryClient: QueryClient, post: PostRef) {
+  postDeleted(queryClient, post);
+  queryClient.setQueriesData<Post[]>({ queryKey: liveKeys.all }, (pending) => pending?.filter((p) => p.id !== post.id));
+}
+
+/** New posts waiting above a timeline. */
+export const usePendingPosts = (kind: TimelineKind) =>
+  useQuery<Post[]>({ queryKey: liveKeys.pending(kind), queryFn: skipToken, staleTime: Number.POSITIVE_INFINITY })
+    .data ?? [];
+
+/** The reader asked to see them: they go on top of the timeline, newest first. */
+export function showPendingPosts(queryClient: QueryClient, kind: TimelineKind) {
+  const pending = queryClient.getQueryData<Post[]>(liveKeys.pending(kind)) ?? [];
+  for (const post of [...pending].reverse()) prependPost(queryClient, postKeys.timeline(kind), post);
+  queryClient.setQueryData<Post[]>(liveKeys.pending(kind), []);
+}
+
+/** The stream could not resume: what is cached may have missed events, so the lists are asked again. */
+export function postsMissed(queryClient: QueryClient) {
+  queryClient.setQueriesData<Post[]>({ queryKey: liveKeys.all }, () => []);
   queryClient.invalidateQueries({ queryKey: postKeys.all });
 }

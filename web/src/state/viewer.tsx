@@ -70,6 +70,15 @@ export function useViewer(): Viewer {
   };
 }
 
+/**
+ * Whose session this is: undefined while loading, '' for a visitor, else the session's email. For
+ * what depends on the session alone (the live stream), without asking for the profile.
+ */
+export function useSessionIdentity(): string | undefined {
+  const session = useQuery(sessionQuery);
+  return session.isPending ? undefined : (session.data?.user.email ?? '');
+}
+
 /** Fetches the session again now, replacing any fetch under way (its answer may predate a change). */
 async function refreshSession(queryClient: QueryClient, { broadcast }: { broadcast: boolean }) {
   await queryClient.cancelQueries({ queryKey: viewerKeys.session(), exact: true });

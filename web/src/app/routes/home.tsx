@@ -5,6 +5,7 @@ import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
 import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
+import { NewPostsButton } from '../../features/timeline/components/new-posts-button.tsx';
 import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
 import { useMembersOnly } from '../../lib/members-only.ts';
 import type { TimelineKind } from '../../state/keys.ts';
@@ -44,6 +45,7 @@ export function HomePage() {
       {status === 'unauthenticated' && <WelcomeBox />}
       <div role="tabpanel" id={panelId} aria-labelledby={tabId(kind)}>
         {member && <Composer className="border-b border-line" />}
+        {status !== 'loading' && <NewPostsButton kind={kind} />}
         {status === 'loading' ? (
           <PostSkeletons />
         ) : (

@@ -7,12 +7,13 @@ import { NotificationItem } from './notification-item.tsx';
 
 /**
  * The notifications, newest first. Once the first page has arrived everything is marked read
- * (the dot clears); what was unread at that moment stays highlighted while the page is open.
+ * (the dot clears), and again when a new one arrives live; what was unread stays highlighted while
+ * the page is open.
  */
 export function NotificationList() {
   const query = useNotifications();
   const markRead = useMarkNotificationsRead();
-  const marked = useRef(false);
+  const marked = useRef<string | null>(null);
   const unreadIds = useRef<Set<string> | null>(null);
 
   const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
@@ -21,14 +22,15 @@ export function NotificationList() {
     unreadIds.current = new Set(items.filter((n) => !n.read).map((n) => n.id));
   }
 
-  const hasData = Boolean(query.data);
+  // Marks read once the first page is here, and again when a newer one arrives live while open.
+  const newest = items[0]?.id;
   const { mutate } = markRead;
   useEffect(() => {
-    if (hasData && !marked.current) {
-      marked.current = true;
+    if (newest !== undefined && marked.current !== newest) {
+      marked.current = newest;
       mutate();
     }
-  }, [hasData, mutate]);
+  }, [newest, mutate]);
 
   if (query.isPending) return <PostSkeletons />;
   if (query.isError && !query.data) {

@@ -1,0 +1,41 @@
+import type { LiveEvent } from '@pipit/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { connectLive } from '../lib/live.ts';
+import { notificationKeys } from './keys.ts';
+import { notificationsChanged } from './notifications.ts';
+import { postArrived, postRemoved, postsMissed } from './posts.ts';
+import { useSessionIdentity } from './viewer.tsx';
+
+/**
+ * Keeps the caches current from the live stream: each pushed event goes to the same event function
+ * a mutation calls (state/posts.ts, state/notifications.ts). The stream is opened again when the
+ * person behind the session changes (it was authorised by the old cookie).
+ */
+export function LiveSync() {
+  const queryClient = useQueryClient();
+  const identity = useSessionIdentity();
+
+  useEffect(() => {
+    if (identity === undefined) return;
+    return connectLive((event: LiveEvent) => {
+      switch (event.type) {
+        case 'post.created':
+          postArrived(queryClient, event.post, event.timelines);
+          break;
+        case 'post.deleted':
+          postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });
+          break;
+        case 'notification':
+          notificationsChanged(queryClient);
+          queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+          break;
+        case 'reset':
+          postsMissed(queryClient);
+          notificationsChanged(queryClient);
+          break;
+      }
+    });
+  }, [identity, queryClient]);
+  return null;
+}
