@@ -35,7 +35,8 @@ describe('the app-wide modals', () => {
 
     const login = await screen.findByRole('dialog', { name: 'Login' });
     expect(login).toHaveAttribute('aria-modal', 'true');
-    expect(within(login).getByLabelText('Email')).toHaveFocus();
+    // Focus moves in an effect after the dialog appears: wait for it rather than race it.
+    await waitFor(() => expect(within(login).getByLabelText('Email')).toHaveFocus());
     expect(login).toHaveTextContent('First time using Pipit?');
     await user.click(within(login).getByRole('button', { name: 'Create an account' }));
 
@@ -52,7 +53,7 @@ describe('the app-wide modals', () => {
     expect(screen.queryByRole('dialog', { name: 'Create an account' })).not.toBeInTheDocument();
     await user.click(within(loginAgain).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(opener).toHaveFocus();
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 
   it('closes on Escape and keeps Tab inside the dialog', async () => {
