@@ -25,6 +25,7 @@ import { dbPlugin } from './plugins/db.ts';
 import { errorsPlugin, frameworkErrorAnswer } from './plugins/errors.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { limitWrites, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { redisPlugin } from './plugins/redis.ts';
 import { securityHeadersFor, securityPlugin } from './plugins/security.ts';
 import { servicesPlugin } from './plugins/services.ts';
 import { sessionPlugin } from './plugins/session.ts';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(securityPlugin, { config });
   await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
+  await app.register(redisPlugin, { config });
   await app.register(servicesPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(rateLimitPlugin, { config });

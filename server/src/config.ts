@@ -38,7 +38,12 @@ export interface Config {
   /** Session lifetime (renewed on use). */
   sessionMaxAgeMs: number;
   /** Redis server: events cross processes and rate-limit counters are shared; null: one process, in memory. */
+  /** Redis shared by every process (events, rate-limit counters); null = one process, all in memory. */
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel, so several apps (or test runs) can share one Redis. */
+  redisPrefix: string;
+  /** Server processes `npm start` runs (node:cluster, one port); more than one needs PostgreSQL and Redis. */
+  workers: number;
   /** Live updates (GET /api/stream). */
   stream: {
     /** Open streams per member (tabs and devices); one more is refused with 429. */
@@ -137,6 +142,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const rateLimitsEnabled = env.RATE_LIMIT_ENABLED !== 'false';
+  const workers = parseCount(env.WORKERS, 1, 'WORKERS');
+  if (workers > 1 && (!env.DATABASE_URL || !env.REDIS_URL)) {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      `WORKERS=${workers} needs DATABASE_URL and REDIS_URL: several processes share one PostgreSQL server and one Redis (the embedded database belongs to one process)`,
+    );
+  }
   return {
     env: nodeEnv,
     port,
@@ -165,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.WEB_DIST === 'none' ? null : path.resolve(env.WEB_DIST || path.join(import.meta.dirname, '../../web/dist')),
     sessionMaxAgeMs: 30 * 86_400_000,
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: env.REDIS_PREFIX || 'pipit:',
+    workers,
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
       maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),

@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
+import { runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/client.ts';
 
@@ -14,6 +16,11 @@ async function main() {
       process.exit(1);
     }
     throw error;
+  }
+
+  if (config.workers > 1 && cluster.isPrimary) {
+    runPrimary(config);
+    return;
   }
 
   let app: Awaited<ReturnType<typeof buildApp>>;

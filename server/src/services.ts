@@ -3,6 +3,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type EventBus, InProcessEventBus } from './lib/events.ts';
 import { InProcessJobs, type Jobs } from './lib/jobs.ts';
+import type { RedisConnection } from './lib/redis.ts';
+import { RedisEventBus } from './lib/redis-event-bus.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { MediaService } from './modules/media/media.service.ts';
@@ -35,9 +37,10 @@ export interface Services {
 export async function createServices(
   db: Database,
   config: Config,
-  deps: { log: FastifyBaseLogger },
+  deps: { log: FastifyBaseLogger; redis: RedisConnection | null },
 ): Promise<Services> {
-  const events = new InProcessEventBus(deps.log);
+  // With Redis, events reach every process (their visitors' caches and live streams); else this one.
+  const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
   const jobs = new InProcessJobs(deps.log);
   const notifier = new Notifier();
   const sessions = new SessionsService(db, config.sessionMaxAgeMs);
@@ -56,7 +59,7 @@ export async function createServices(
     posts,
     follows: new FollowsService(db, events, notifier),
     timelines: new TimelinesService(db),
-    notifications: new NotificationsService(db),
+    notifications: new NotificationsService(db, events),
     stream,
   };
 }

@@ -24,6 +24,7 @@ export const api = {
   timelineFollowing: '/api/timeline/following',
   notifications: '/api/notifications',
   notificationsRead: '/api/notifications/read',
+  notificationsUnread: '/api/notifications/unread',
   /** Live updates: Server-Sent Events (live.ts). */
   stream: '/api/stream',
 } as const;

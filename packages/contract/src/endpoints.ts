@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
-import { notificationPage } from './notifications.ts';
+import { notificationPage, unreadCount } from './notifications.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
 import { currentUser, editBody, registerBody, suggestionsQuery, user, usernameParams, userSummary } from './users.ts';
@@ -171,6 +171,12 @@ export const endpoints = defineEndpoints({
     status: 200,
     answer: notificationPage,
     errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  unreadNotifications: {
+    ...routes.unreadNotifications,
+    status: 200,
+    answer: unreadCount,
+    errors: ['UNAUTHENTICATED'],
   },
   markNotificationsRead: {
     ...routes.markNotificationsRead,

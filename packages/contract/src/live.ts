@@ -13,6 +13,8 @@ export type LiveEvent =
   | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
   /** Something new in the member's notifications: the dot and the list are asked again. */
   | { type: 'notification'; notificationType: string }
+  /** The member read their notifications (in this tab or another): the dot clears everywhere. */
+  | { type: 'notifications.read' }
   /** The stream could not resume from Last-Event-ID (too old, or another server process): reload the lists. */
   | { type: 'reset' };
 

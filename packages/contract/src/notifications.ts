@@ -17,5 +17,12 @@ export const notification = z.object({
 });
 export type Notification = z.infer<typeof notification>;
 
+/** Most unread notifications counted (the title shows "(99+)" past 99). */
+export const UNREAD_COUNT_CAP = 100;
+
+/** GET /api/notifications/unread: how many are unread, counted up to UNREAD_COUNT_CAP. */
+export const unreadCount = z.object({ count: z.number().int().min(0).max(UNREAD_COUNT_CAP) });
+export type UnreadCount = z.infer<typeof unreadCount>;
+
 /** GET /api/notifications: newest first. */
 export const notificationPage = page(notification);

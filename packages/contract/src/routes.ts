@@ -32,6 +32,7 @@ export const routes = {
   timelineFollowing: { method: 'GET', path: api.timelineFollowing },
   notifications: { method: 'GET', path: api.notifications },
   markNotificationsRead: { method: 'POST', path: api.notificationsRead },
+  unreadNotifications: { method: 'GET', path: api.notificationsUnread },
   stream: { method: 'GET', path: api.stream },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 

@@ -91,6 +91,28 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
+/** Any fixed number: the advisory lock every Pipit process takes while it migrates. */
+const MIGRATION_LOCK = 0x70697069;
+
+/**
+ * Applies the migrations holding a session-level advisory lock on one connection, so processes
+ * starting together (WORKERS=N, or several behind a proxy) migrate one after the other: the
+ * first applies them, the others find nothing left to do.
+ */
+async function migrateExclusively(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   const queries = new QueryCounter();
   if (options.databaseUrl) {
@@ -103,7 +125,7 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, logger: queries }) as unknown as Database;
-    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
+    await migrateExclusively(pool);
     return {
       db,
       kind: 'pg',

@@ -15,6 +15,7 @@ export type DomainEvent =
   | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.unfollowed'; followerId: number; followeeId: number }
   | { type: 'user.updated'; userId: number }
+  | { type: 'notifications.read'; userId: number }
   | {
       type: 'notification.created';
       userId: number;
@@ -27,8 +28,8 @@ export type DomainEventType = DomainEvent['type'];
 export type Subscriber = (event: DomainEvent) => void | Promise<void>;
 
 /**
- * Where events are published. In process today; a Redis pub/sub implementation of the same
- * interface will carry them to every server process.
+ * Where events are published: `InProcessEventBus` for one process, `RedisEventBus`
+ * (lib/redis-event-bus.ts) to carry them to every server process.
  */
 export interface EventBus {
   /**
@@ -39,6 +40,11 @@ export interface EventBus {
   publish(events: readonly DomainEvent[]): Promise<void>;
   /** Calls `subscriber` for every event published from now on; returns the unsubscribe function. */
   subscribe(subscriber: Subscriber): () => void;
+  /**
+   * Calls `listener` when events from other processes may have been missed (Redis was away and is
+   * back): whoever keeps state built from events rebuilds it. Never called in one process.
+   */
+  onGap(listener: () => void): () => void;
 }
 
 export class InProcessEventBus implements EventBus {
@@ -61,6 +67,10 @@ export class InProcessEventBus implements EventBus {
   subscribe(subscriber: Subscriber): () => void {
     this.subscribers.add(subscriber);
     return () => this.subscribers.delete(subscriber);
+  }
+
+  onGap(_listener: () => void): () => void {
+    return () => {};
   }
 }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import type { Config, RateLimit } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
+import { sharedRateLimitStore } from '../lib/rate-limit-store.ts';
 
 type Bucket = keyof Omit<Config['rateLimits'], 'enabled'>;
 type KeyOf = (request: FastifyRequest) => string | null | undefined;
@@ -18,14 +19,20 @@ declare module 'fastify' {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Counters kept in this process (the LRU store, or the fallback while Redis is away). */
+const LOCAL_ENTRIES = 50_000;
 
 /**
  * Limits of docs/spec/product.md §2, configurable. Counters live in process memory (@fastify/rate-limit's
- * LRU store); with several processes, pass its `redis` option instead. The client IP is the
- * socket address unless TRUST_PROXY is set.
+ * LRU store), or with REDIS_URL in Redis, shared by every process (lib/rate-limit-store.ts). The client
+ * IP is the socket address unless TRUST_PROXY is set.
  */
 export const rateLimitPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
-  await app.register(rateLimit, { global: false, cache: 50_000 });
+  await app.register(rateLimit, {
+    global: false,
+    cache: LOCAL_ENTRIES,
+    ...(app.redis ? { store: sharedRateLimitStore(app.redis, LOCAL_ENTRIES) } : {}),
+  });
 
   app.decorate('limit', (bucket: Bucket, keyOf: KeyOf): preHandlerAsyncHookHandler => {
     const limit: RateLimit = config.rateLimits[bucket];

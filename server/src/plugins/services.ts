@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 /** Builds the services on the app's database; closing the app waits for the jobs already started. */
 export const servicesPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
-  app.decorate('services', await createServices(app.db, config, { log: app.log }));
+  app.decorate('services', await createServices(app.db, config, { log: app.log, redis: app.redis }));
   // onClose hooks run in reverse order of registration: registered after the database plugin, this
   // one finishes the jobs before the database closes.
   app.addHook('onClose', async () => app.services.jobs.drain());

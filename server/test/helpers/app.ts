@@ -36,6 +36,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webDist: null,
     sessionMaxAgeMs: 30 * 86_400_000,
     redisUrl: null,
+    redisPrefix: `pipit-test-${process.pid}:`,
+    workers: 1,
     stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
     ...overrides,
   };

@@ -1,5 +1,6 @@
 import type { Notification } from '@pipit/contract';
 import { describe, expect, it } from 'vitest';
+import { notifications, posts } from '../../src/db/schema.ts';
 import { insertUser, seedTrio, TestClient, useTestApp } from '../helpers/app.ts';
 import { createPost, follow, getAll, getPage, getPost, like, notificationsOf } from '../helpers/social.ts';
 
@@ -122,6 +123,7 @@ describe('notifications', () => {
     const { clients } = await seedTrio(ctx);
     for (const res of [
       await clients.visitor.get('/api/notifications'),
+      await clients.visitor.get('/api/notifications/unread'),
       await clients.visitor.post('/api/notifications/read'),
     ]) {
       expect(res.statusCode).toBe(401);
@@ -166,5 +168,32 @@ describe('notifications', () => {
     // Unfollowing removes the only unread notification: the dot goes away.
     await clients.carol.delete(`/api/users/${alice.id}/follow`);
     expect((await clients.alice.get('/api/current')).json()).toMatchObject({ hasNotification: false });
+  });
+
+  it('GET /api/notifications/unread counts the unread ones, up to 100', async () => {
+    const { alice, bob, clients } = await seedTrio(ctx);
+    const unread = async () => {
+      const res = await clients.alice.get('/api/notifications/unread');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toMatch(/^private,.*no-store/);
+      return res.json().count as number;
+    };
+    expect(await unread()).toBe(0);
+    const post = await createPost(clients.alice, 'count me');
+    await like(clients.bob, post.id);
+    await follow(clients.carol, alice.id);
+    expect(await unread()).toBe(2);
+    await clients.alice.post('/api/notifications/read');
+    expect(await unread()).toBe(0);
+
+    // Past the cap the count stops at 100 (the title says "(99+)"); counting more would be wasted work.
+    const liked = await ctx.db.db
+      .insert(posts)
+      .values(Array.from({ length: 105 }, (_, i) => ({ authorId: alice.id, text: `post ${i}` })))
+      .returning({ id: posts.id });
+    await ctx.db.db
+      .insert(notifications)
+      .values(liked.map(({ id }) => ({ userId: alice.id, actorId: bob.id, type: 'like', postId: id })));
+    expect(await unread()).toBe(100);
   });
 });

@@ -94,6 +94,23 @@ describe('the live stream', () => {
     expect(carolStream.received.filter((r) => r.data.type === 'notification')).toEqual([]);
   });
 
+  it('tells every stream of a member (their other tabs) that they read their notifications, and nobody else', async () => {
+    const { clients } = await seedTrio(ctx);
+    const [tabA, tabB, bobStream] = [
+      await stream(clients.alice),
+      await stream(clients.alice),
+      await stream(clients.bob),
+    ];
+    expect((await clients.alice.post('/api/notifications/read')).statusCode).toBe(204);
+    for (const tab of [tabA, tabB]) {
+      expect((await tab.next((r) => r.data.type === 'notifications.read')).data).toEqual({
+        type: 'notifications.read',
+      });
+    }
+    await hubIdle();
+    expect(bobStream.received.filter((r) => r.data.type === 'notifications.read')).toEqual([]);
+  });
+
   it('resumes from Last-Event-ID: what was missed, once, in order', async () => {
     const { clients } = await seedTrio(ctx);
     const first = await stream();

@@ -91,6 +91,18 @@ export async function findNotificationPage(
 }
 
 /** Marks every unread notification read (the partial index on unread rows finds them). */
+/** Unread notifications of a person, counted up to `cap` (the partial index on unread ones). */
+export async function countUnread(db: Executor, userId: number, cap: number): Promise<number> {
+  const unread = db
+    .select({ one: sql`1`.as('one') })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .limit(cap)
+    .as('unread');
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(unread);
+  return row?.count ?? 0;
+}
+
 export async function markAllRead(db: Executor, userId: number): Promise<void> {
   await db
     .update(notifications)

@@ -11,6 +11,7 @@ export const notificationsRoutes: FastifyPluginAsync = async (app) => {
   const { notifications } = app.services;
 
   route(app, e.notifications, {}, async (request) => notifications.list(requireViewer(request), request.query));
+  route(app, e.unreadNotifications, {}, async (request) => notifications.unreadCount(requireViewer(request)));
   route(app, e.markNotificationsRead, {}, async (request) => {
     await notifications.markAllRead(requireViewer(request));
     return null;

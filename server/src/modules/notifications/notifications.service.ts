@@ -1,6 +1,7 @@
-import type { Notification } from '@pipit/contract';
+import { type Notification, UNREAD_COUNT_CAP, type UnreadCount } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
+import type { EventBus } from '../../lib/events.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { toNotification } from './notifications.pack.ts';
 import * as repo from './notifications.repository.ts';
@@ -10,7 +11,10 @@ import * as repo from './notifications.repository.ts';
  * follows.service: follow) in the same transaction; this service reads them and marks them read.
  */
 export class NotificationsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
 
   /** The viewer's notifications, newest first, with the actor and the post. Listing does not mark them read. */
   async list(viewer: SessionUser, page: PageRequest): Promise<Page<Notification>> {
@@ -21,8 +25,17 @@ export class NotificationsService {
     );
   }
 
-  /** Marks every notification read: hasNotification on GET /api/current turns false. */
+  /** How many of the viewer's notifications are unread, counted up to UNREAD_COUNT_CAP. */
+  async unreadCount(viewer: SessionUser): Promise<UnreadCount> {
+    return { count: await repo.countUnread(this.db, viewer.userId, UNREAD_COUNT_CAP) };
+  }
+
+  /**
+   * Marks every notification read: hasNotification on GET /api/current turns false, and the
+   * member's other tabs and devices hear of it (`notifications.read`) so their dots clear too.
+   */
   async markAllRead(viewer: SessionUser): Promise<void> {
     await repo.markAllRead(this.db, viewer.userId);
+    await this.events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
   }
 }

@@ -22,7 +22,8 @@ export interface StreamClient {
 type Entry =
   | { seq: number; kind: 'post'; post: Post; authorId: number }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
-  | { seq: number; kind: 'notification'; userId: number; notificationType: string };
+  /** For one member only: a notification for them, or their notifications read. */
+  | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
 
 export type OpenResult = { ok: true; close: () => void } | { ok: false; reason: 'member' | 'address' };
 
@@ -61,6 +62,21 @@ export class StreamHub {
           this.log.error({ err: error, event: event.type }, 'live update failed');
         });
     });
+    events.onGap(() => {
+      this.queue = this.queue.then(() => this.resetAll());
+    });
+  }
+
+  /**
+   * Events from other processes were missed (Redis was away): nothing kept can be resumed from, and
+   * every open stream is told to reload. A reconnect from the reset's id resumes exactly.
+   */
+  private resetAll(): void {
+    this.entries.length = 0;
+    const id = this.id(++this.seq);
+    for (const client of [...this.clients]) {
+      if (!client.send(id, { type: 'reset' })) client.close();
+    }
   }
 
   /** Resolves once every event published so far has been delivered (tests, shutdown). */
@@ -171,10 +187,12 @@ export class StreamHub {
       case 'notification.created':
         return {
           seq: ++this.seq,
-          kind: 'notification',
+          kind: 'personal',
           userId: event.userId,
-          notificationType: event.notificationType,
+          event: { type: 'notification', notificationType: event.notificationType },
         };
+      case 'notifications.read':
+        return { seq: ++this.seq, kind: 'personal', userId: event.userId, event: { type: 'notifications.read' } };
       default:
         return null;
     }
@@ -193,10 +211,8 @@ export class StreamHub {
       }
       case 'deleted':
         return entry.event;
-      case 'notification':
-        return client.userId === entry.userId
-          ? { type: 'notification', notificationType: entry.notificationType }
-          : null;
+      case 'personal':
+        return client.userId === entry.userId ? entry.event : null;
     }
   }
 }
