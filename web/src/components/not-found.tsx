@@ -1,12 +1,13 @@
 import { Link } from 'react-router';
 import { paths } from '../lib/paths.ts';
 import { PageHeader } from './page-header.tsx';
+import { PageTitle } from './page-title.tsx';
 
 /** The 404 view, for unknown routes, users and posts. */
 export function NotFound({ message = 'This page doesn’t exist.' }: { message?: string }) {
   return (
     <>
-      <title>Page not found / Pipit</title>
+      <PageTitle>Page not found</PageTitle>
       <PageHeader title="Not found" back />
       <div className="mx-auto max-w-sm px-8 py-12">
         <p className="text-[31px] font-extrabold leading-9">{message}</p>

@@ -1,6 +1,13 @@
 import { api, type LiveEvent, type LiveEventType } from '@pipit/contract';
 
-const TYPES: readonly LiveEventType[] = ['post.created', 'post.deleted', 'notification', 'reset'];
+/** Every event type the stream sends (an SSE listener is per type): a type left out fails to compile. */
+const TYPES = Object.keys({
+  'post.created': true,
+  'post.deleted': true,
+  notification: true,
+  'notifications.read': true,
+  reset: true,
+} satisfies Record<LiveEventType, true>);
 
 /**
  * Opens the live stream (GET /api/stream, Server-Sent Events) and hands each event to `onEvent`.

@@ -42,6 +42,7 @@ export const liveKeys = {
 export const notificationKeys = {
   all: ['notifications'] as const,
   list: () => [...notificationKeys.all, 'list'] as const,
+  unread: () => [...notificationKeys.all, 'unread'] as const,
 };
 
 /**

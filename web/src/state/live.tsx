@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { connectLive } from '../lib/live.ts';
 import { notificationKeys } from './keys.ts';
-import { notificationsChanged } from './notifications.ts';
+import { notificationsChanged, notificationsRead } from './notifications.ts';
 import { postArrived, postRemoved, postsMissed } from './posts.ts';
 import { useSessionIdentity } from './viewer.tsx';
 
@@ -27,12 +27,15 @@ export function LiveSync() {
           postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });
           break;
         case 'notification':
-          notificationsChanged(queryClient);
+          void notificationsChanged(queryClient);
           queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+          break;
+        case 'notifications.read':
+          void notificationsRead(queryClient);
           break;
         case 'reset':
           postsMissed(queryClient);
-          notificationsChanged(queryClient);
+          void notificationsChanged(queryClient);
           break;
       }
     });

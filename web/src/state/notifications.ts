@@ -1,7 +1,14 @@
-import type { CurrentUser } from '@pipit/contract';
-import { infiniteQueryOptions, type QueryClient, useInfiniteQuery } from '@tanstack/react-query';
+import type { CurrentUser, UnreadCount } from '@pipit/contract';
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
 import { notificationKeys, viewerKeys } from './keys.ts';
+import { useViewer } from './viewer.tsx';
 
 /** GET /api/notifications: newest first, by cursor. */
 export const notificationsQueryOptions = () =>
@@ -17,15 +24,44 @@ export const notificationsQueryOptions = () =>
 
 export const useNotifications = () => useInfiniteQuery(notificationsQueryOptions());
 
-/** The viewer has seen their notifications: the alert dot clears at once. */
+/** GET /api/notifications/unread: how many are unread (up to 100). */
+export const unreadCountQueryOptions = () =>
+  queryOptions({
+    queryKey: notificationKeys.unread(),
+    queryFn: () => call('unreadNotifications'),
+    // As the dot: fresh on every live event, and polled while the app stays open without a stream.
+    refetchInterval: 60_000,
+  });
+
+/**
+ * How many notifications the viewer has unread: 0 for visitors, and not even asked while the dot
+ * (hasNotification on the current user) says there are none.
+ */
+export function useUnreadCount(): number {
+  const { user } = useViewer();
+  const some = user?.hasNotification ?? false;
+  const query = useQuery({ ...unreadCountQueryOptions(), enabled: some });
+  return some ? (query.data?.count ?? 0) : 0;
+}
+
+/**
+ * The viewer has seen their notifications (here, or in another tab or device, told by the live
+ * stream): the alert dot and the title's count clear at once.
+ */
 export async function notificationsRead(queryClient: QueryClient) {
   // A fetch already under way could bring the dot back.
   await queryClient.cancelQueries({ queryKey: viewerKeys.me() });
+  await queryClient.cancelQueries({ queryKey: notificationKeys.unread() });
   queryClient.setQueriesData<CurrentUser | null>({ queryKey: viewerKeys.me() }, (me) =>
     me ? { ...me, hasNotification: false } : me,
   );
+  queryClient.setQueryData<UnreadCount>(notificationKeys.unread(), { count: 0 });
 }
 
 /** Something may have come in (or the dot was cleared on the server): ask again. */
-export const notificationsChanged = (queryClient: QueryClient) =>
-  queryClient.invalidateQueries({ queryKey: viewerKeys.me() });
+export async function notificationsChanged(queryClient: QueryClient) {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: viewerKeys.me() }),
+    queryClient.invalidateQueries({ queryKey: notificationKeys.unread() }),
+  ]);
+}

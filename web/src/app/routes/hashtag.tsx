@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { paths } from '../../lib/paths.ts';
 
@@ -8,7 +9,7 @@ export function HashtagPage() {
   const { tag = '' } = useParams();
   return (
     <>
-      <title>{`#${tag} / Pipit`}</title>
+      <PageTitle>{`#${tag}`}</PageTitle>
       <PageHeader title={`#${tag}`} back />
       <EmptyState title={`#${tag}`}>
         Searching posts by hashtag isn’t available yet. Meanwhile the{' '}

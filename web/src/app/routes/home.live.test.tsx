@@ -5,7 +5,7 @@ import { liveKeys } from '../../state/keys.ts';
 import { mockEventSource } from '../../test/event-source.ts';
 import { json, mockFetch } from '../../test/fetch-mock.ts';
 import { makePage, makePost, makeUserSummary } from '../../test/fixtures.ts';
-import { renderApp } from '../../test/render.tsx';
+import { ALICE, renderApp, signedInRoutes } from '../../test/render.tsx';
 import { HomePage } from './home.tsx';
 
 const bob = makeUserSummary({ id: '2', username: 'bob' });
@@ -73,5 +73,27 @@ describe('live updates on Home', () => {
     await waitFor(() => expect(screen.queryByText('An older post')).toBeNull());
     expect(screen.getByText('No posts yet')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /new post/ })).toBeNull();
+  });
+
+  it('puts the unread count in the document title, raises it live, and clears it when they are read in another tab', async () => {
+    const live = mockEventSource();
+    let unread = 3;
+    mockFetch({
+      ...signedInRoutes(),
+      'GET /api/current': () => json({ ...ALICE, hasNotification: unread > 0 }),
+      'GET /api/notifications/unread': () => json({ count: unread }),
+      'GET /api/timeline/following': () => json(makePage([OLD])),
+    });
+    renderApp(<HomePage />);
+    await waitFor(() => expect(document.title).toBe('(3) Home / Pipit'));
+    await waitFor(() => expect(live.opened.filter((s) => !s.closed)).toHaveLength(1));
+
+    unread = 4;
+    act(() => live.push({ type: 'notification', notificationType: 'like' }));
+    await waitFor(() => expect(document.title).toBe('(4) Home / Pipit'));
+
+    unread = 0;
+    act(() => live.push({ type: 'notifications.read' }));
+    await waitFor(() => expect(document.title).toBe('Home / Pipit'));
   });
 });

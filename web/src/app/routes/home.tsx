@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
 import { Composer } from '../../features/compose/components/composer.tsx';
@@ -38,7 +39,7 @@ export function HomePage() {
 
   return (
     <>
-      <title>Home / Pipit</title>
+      <PageTitle>Home</PageTitle>
       <PageHeader title="Home">
         <TimelineTabs value={kind} onChange={onTab} />
       </PageHeader>

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { NotificationList } from '../../features/notifications/components/notification-list.tsx';
 import { openModal } from '../../lib/modals.ts';
@@ -41,7 +42,7 @@ export function NotificationsPage() {
   const { status } = useViewer();
   return (
     <>
-      <title>Notifications / Pipit</title>
+      <PageTitle>Notifications</PageTitle>
       <PageHeader title="Notifications" />
       {status === 'loading' ? (
         <PostSkeletons />

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
 import { ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostCard } from '../../features/posts/components/post-card.tsx';
@@ -77,7 +78,7 @@ function PostView({ id }: { id: string }) {
         <ErrorState message="Couldn’t load this post." onRetry={() => post.refetch()} />
       ) : (
         <>
-          <title>{`${post.data.author.name} on Pipit: “${post.data.text.slice(0, 60)}” / Pipit`}</title>
+          <PageTitle>{`${post.data.author.name} on Pipit: “${post.data.text.slice(0, 60)}”`}</PageTitle>
           {post.data.parentId && <Conversation id={id} onShown={showPost} />}
           <PostDetail
             ref={detailRef}

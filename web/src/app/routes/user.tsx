@@ -1,6 +1,7 @@
 import { Navigate, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
@@ -48,7 +49,7 @@ function ProfileView({ id }: { id: string }) {
   const { data } = user;
   return (
     <>
-      <title>{`${data.name} (@${data.username}) / Pipit`}</title>
+      <PageTitle>{`${data.name} (@${data.username})`}</PageTitle>
       <PageHeader
         title={data.name}
         subtitle={`${formatCount(data.postsCount)} ${data.postsCount === 1 ? 'post' : 'posts'}`}
