@@ -68,6 +68,8 @@ export interface ServerOptions {
   /** Directory for a V8 CPU profile of the whole run (written when the server exits). */
   cpuProfDir?: string | undefined;
   startTimeoutMs?: number;
+  /** More environment for the server (e.g. stream caps). */
+  env?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -99,6 +101,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     DATA_DIR: options.dataDir,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  Object.assign(env, options.env);
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT_DIR,

@@ -44,7 +44,8 @@ async function redisAnswers(): Promise<boolean> {
 }
 const redisAvailable = await redisAnswers();
 // Named explicitly (CI does), a Redis that does not answer is a failure, not a reason to skip.
-if (!redisAvailable && process.env.TEST_REDIS_URL) throw new Error(`no Redis answers at TEST_REDIS_URL (${REDIS.host})`);
+if (!redisAvailable && process.env.TEST_REDIS_URL)
+  throw new Error(`no Redis answers at TEST_REDIS_URL (${REDIS.host})`);
 if (!redisAvailable) console.warn(`several-processes: skipped, no Redis at ${REDIS.host} (set TEST_REDIS_URL)`);
 
 /** A TCP relay to Redis that the test can cut (every connection dropped, new ones refused) and restore. */

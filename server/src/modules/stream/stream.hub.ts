@@ -13,8 +13,8 @@ export interface StreamClient {
   /** The member, or null for a visitor. */
   userId: number | null;
   address: string;
-  /** Writes one event; false when the client is too far behind (it is then dropped). */
-  send(id: string, event: LiveEvent): boolean;
+  /** Writes one event, already framed (`frame`); false when the client is too far behind (it is then dropped). */
+  send(frame: string): boolean;
   close(): void;
 }
 
@@ -75,7 +75,7 @@ export class StreamHub {
     this.entries.length = 0;
     const id = this.id(++this.seq);
     for (const client of [...this.clients]) {
-      if (!client.send(id, { type: 'reset' })) client.close();
+      if (!client.send(frame(id, { type: 'reset' }))) client.close();
     }
   }
 
@@ -127,7 +127,7 @@ export class StreamHub {
     const since = Number(seqText);
     const oldest = this.entries[0]?.seq ?? this.seq + 1;
     if (boot !== this.boot || !Number.isInteger(since) || since > this.seq || since < oldest - 1) {
-      client.send(this.id(this.seq), { type: 'reset' });
+      client.send(frame(this.id(this.seq), { type: 'reset' }));
       return;
     }
     const missed = this.entries.filter((e) => e.seq > since);
@@ -136,7 +136,7 @@ export class StreamHub {
       client.userId === null ? new Set<number>() : new Set(await followeeIdsAmong(this.db, client.userId, authors));
     for (const entry of missed) {
       const event = this.eventFor(entry, client, (authorId) => followed.has(authorId));
-      if (event && !client.send(this.id(entry.seq), event)) return;
+      if (event && !client.send(frame(this.id(entry.seq), event))) return;
     }
   }
 
@@ -156,9 +156,24 @@ export class StreamHub {
       const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
       followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
     }
+    // Each distinct event is serialized once, however many streams it goes to (a post has two
+    // variants: with and without Following), then written as it is to each.
+    const id = this.id(entry.seq);
+    const frames = new Map<LiveEvent, string>();
+    const variants = new Map<string, LiveEvent>();
     for (const client of [...this.clients]) {
-      const live = this.eventFor(entry, client, () => client.userId !== null && followers.has(client.userId));
-      if (live && !client.send(this.id(entry.seq), live)) client.close();
+      let live = this.eventFor(entry, client, () => client.userId !== null && followers.has(client.userId));
+      if (!live) continue;
+      if (live.type === 'post.created') {
+        const key = live.timelines.join();
+        live = variants.get(key) ?? (variants.set(key, live), live);
+      }
+      let text = frames.get(live);
+      if (text === undefined) {
+        text = frame(id, live);
+        frames.set(live, text);
+      }
+      if (!client.send(text)) client.close();
     }
   }
 
@@ -215,6 +230,11 @@ export class StreamHub {
         return client.userId === entry.userId ? entry.event : null;
     }
   }
+}
+
+/** One Server-Sent Events frame: `id`, `event` (the type) and the event as one line of JSON. */
+export function frame(id: string, event: LiveEvent): string {
+  return `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 function decrement<K>(counts: Map<K, number>, key: K) {

@@ -1,5 +1,5 @@
 import fastifySSE from '@fastify/sse';
-import { endpoints, type LiveEvent } from '@pipit/contract';
+import { endpoints } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -27,11 +27,12 @@ export async function streamRoutes(app: FastifyInstance, { config }: { config: C
       const client: StreamClient = {
         userId: request.viewer?.userId ?? null,
         address: request.ip,
-        send(id: string, event: LiveEvent) {
+        send(frame: string) {
           if (!sse.isConnected) return false;
           // A reader this far behind is dropped rather than buffered without bound.
           if (reply.raw.writableLength > config.stream.maxBufferedBytes) return false;
-          sse.send({ id, event: event.type, data: event }).catch(() => {});
+          // Framed once by the hub for every stream it goes to; written as it is.
+          reply.raw.write(frame);
           return true;
         },
         close: () => sse.close(),
