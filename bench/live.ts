@@ -68,7 +68,13 @@ const MARKER = /"text":"live-bench (\d+)"/;
 function openStream(i: number): Promise<void> {
   return new Promise((resolve) => {
     const req = http.get(
-      { host: '127.0.0.1', port, path: api.stream, agent: false, headers: { ...headersOf(i), accept: 'text/event-stream' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: api.stream,
+        agent: false,
+        headers: { ...headersOf(i), accept: 'text/event-stream' },
+      },
       (res) => {
         if (res.statusCode !== 200) {
           failedToOpen++;

@@ -166,7 +166,9 @@ export class StreamHub {
       if (!live) continue;
       if (live.type === 'post.created') {
         const key = live.timelines.join();
-        live = variants.get(key) ?? (variants.set(key, live), live);
+        const known = variants.get(key);
+        if (known) live = known;
+        else variants.set(key, live);
       }
       let text = frames.get(live);
       if (text === undefined) {
