@@ -59,12 +59,10 @@ export class RedisEventBus implements EventBus {
     if (events.length === 0) return;
     await this.local.publish(events);
     const envelope: Envelope = { origin: this.origin, events: [...events] };
-    try {
-      await this.redis.commands.publish(this.channel, JSON.stringify(envelope));
-    } catch {
-      // Redis is away (RedisConnection logs the outage once): other processes catch up through
-      // their caches' lifetimes and their streams' reset when the subscription returns.
-    }
+    // Not awaited: the answer waits for this process's subscribers only, never for Redis. If Redis is
+    // away (RedisConnection logs the outage once), other processes catch up through their caches'
+    // lifetimes and their streams' reset when the subscription returns.
+    this.redis.commands.publish(this.channel, JSON.stringify(envelope)).catch(() => {});
   }
 
   subscribe(subscriber: Subscriber): () => void {

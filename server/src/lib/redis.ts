@@ -3,12 +3,15 @@ import { Redis } from 'ioredis';
 
 /** How long start-up waits for Redis before serving without it (it keeps reconnecting). */
 const FIRST_CONNECT_MS = 5_000;
+/** A command on the shared connection that takes longer fails (and its caller falls back). */
+const COMMAND_TIMEOUT_MS = 1_000;
 /** A health check's PING that takes longer than this counts as Redis being unavailable. */
 const PING_TIMEOUT_MS = 1_000;
 
 /**
- * The two connections a process holds to Redis: `commands` (publish, rate-limit counters) fails fast
- * while Redis is away (no offline queue: a request never waits on a dead Redis, it falls back), and
+ * The two connections a process holds to Redis: `commands` (publish, rate-limit counters, feeds) fails
+ * fast while Redis is away (no offline queue, a time limit per command: a request never waits on a
+ * dead or stuck Redis, it falls back), and
  * `subscriber`, which ioredis reconnects and re-subscribes by itself.
  */
 export class RedisConnection {
@@ -25,6 +28,8 @@ export class RedisConnection {
     this.commands = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
+      // A Redis that accepts but does not answer must not hold requests: they fall back instead.
+      commandTimeout: COMMAND_TIMEOUT_MS,
       retryStrategy,
       lazyConnect: true,
       connectionName: 'pipit',
