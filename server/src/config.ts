@@ -44,6 +44,20 @@ export interface Config {
   redisPrefix: string;
   /** Server processes `npm start` runs (node:cluster, one port); more than one needs PostgreSQL and Redis. */
   workers: number;
+  /** Home feeds written ahead (modules/feeds): on with PostgreSQL and Redis unless FEEDS=off. */
+  feeds: {
+    enabled: boolean;
+    /** Post ids kept per feed; older pages come from the query. */
+    size: number;
+    /** A feed not read for this long expires, and is no longer written to. */
+    activeDays: number;
+    /** Accounts with more followers are not fanned out; their posts are merged when a page is read. */
+    pullAboveFollowers: number;
+    /** A job whose process died is run again this long after it started. */
+    jobExpireSeconds: number;
+    /** How often expired jobs are looked for. */
+    jobMaintenanceSeconds: number;
+  };
   /** Live updates (GET /api/stream). */
   stream: {
     /** Open streams per member (tabs and devices); one more is refused with 429. */
@@ -179,6 +193,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'pipit:',
     workers,
+    feeds: {
+      enabled: Boolean(env.DATABASE_URL && env.REDIS_URL) && env.FEEDS !== 'off',
+      size: parseCount(env.FEED_SIZE, 100, 'FEED_SIZE'),
+      activeDays: parseCount(env.FEED_ACTIVE_DAYS, 14, 'FEED_ACTIVE_DAYS'),
+      pullAboveFollowers: parseCount(env.FEED_PULL_ABOVE_FOLLOWERS, 10_000, 'FEED_PULL_ABOVE_FOLLOWERS'),
+      jobExpireSeconds: parseCount(env.JOB_EXPIRE_SECONDS, 60, 'JOB_EXPIRE_SECONDS'),
+      jobMaintenanceSeconds: parseCount(env.JOB_MAINTENANCE_SECONDS, 30, 'JOB_MAINTENANCE_SECONDS'),
+    },
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
       maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),

@@ -3,9 +3,12 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type EventBus, InProcessEventBus } from './lib/events.ts';
 import { InProcessJobs, type Jobs } from './lib/jobs.ts';
+import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { FeedsService } from './modules/feeds/feeds.service.ts';
+import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { MediaService } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
@@ -32,6 +35,10 @@ export interface Services {
   notifications: NotificationsService;
   /** Live updates for the open streams of this process. */
   stream: StreamHub;
+  /** Home feeds written ahead: with PostgreSQL and Redis (config.feeds), else null. */
+  feeds: FeedsService | null;
+  /** Stops what runs in the background (the job workers); the app's onClose calls it. */
+  stop(): Promise<void>;
 }
 
 export async function createServices(
@@ -43,11 +50,13 @@ export async function createServices(
   const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
   const jobs = new InProcessJobs(deps.log);
   const notifier = new Notifier();
+  const feeds = await createFeeds(db, config, deps);
   const sessions = new SessionsService(db, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
-  const posts = new PostsService(db, events, notifier);
+  const posts = new PostsService(db, events, notifier, feeds?.service ?? null);
   const stream = new StreamHub(db, posts, config.stream, deps.log);
   stream.listen(events);
+  await feeds?.service.start(events);
   return {
     events,
     jobs,
@@ -58,8 +67,32 @@ export async function createServices(
     users: new UsersService(db, media, jobs, events, config.publicUrl),
     posts,
     follows: new FollowsService(db, events, notifier),
-    timelines: new TimelinesService(db),
+    timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     stream,
+    feeds: feeds?.service ?? null,
+    async stop() {
+      await feeds?.queue.stop();
+    },
   };
+}
+
+/** The feeds service and its job queue, when PostgreSQL and Redis are both there. */
+async function createFeeds(
+  db: Database,
+  config: Config,
+  deps: { log: FastifyBaseLogger; redis: RedisConnection | null },
+) {
+  if (!config.feeds.enabled || !config.databaseUrl || !deps.redis) return null;
+  const queue = await DurableQueue.start(config.databaseUrl, deps.log, {
+    expireInSeconds: config.feeds.jobExpireSeconds,
+    maintenanceIntervalSeconds: config.feeds.jobMaintenanceSeconds,
+  });
+  const store = new FeedStore(
+    deps.redis.commands,
+    config.redisPrefix,
+    config.feeds.size,
+    config.feeds.activeDays * 86_400,
+  );
+  return { queue, service: new FeedsService(db, store, queue, config.feeds, deps.log) };
 }

@@ -15,7 +15,10 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config }: { conf
   app.decorate('services', await createServices(app.db, config, { log: app.log, redis: app.redis }));
   // onClose hooks run in reverse order of registration: registered after the database plugin, this
   // one finishes the jobs before the database closes.
-  app.addHook('onClose', async () => app.services.jobs.drain());
+  app.addHook('onClose', async () => {
+    await app.services.jobs.drain();
+    await app.services.stop();
+  });
   // Open live streams never finish by themselves: ended as the drain starts, or it would wait for them.
   app.addHook('preClose', async () => app.services.stream.closeAll());
 });

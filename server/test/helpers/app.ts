@@ -38,6 +38,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: null,
     redisPrefix: `pipit-test-${process.pid}:`,
     workers: 1,
+    feeds: {
+      enabled: false,
+      size: 100,
+      activeDays: 14,
+      pullAboveFollowers: 10_000,
+      jobExpireSeconds: 60,
+      jobMaintenanceSeconds: 30,
+    },
     stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
     ...overrides,
   };
@@ -45,12 +53,24 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export const usingPostgres = process.env.PIPIT_TEST_DB === 'pg';
 
+const testDatabaseName = () => `pipit_test_${process.ppid}_${process.env.VITEST_POOL_ID ?? '0'}`;
+
+/** This worker's PostgreSQL test database (PIPIT_TEST_DB=pg), for what connects on its own (the job queue). */
+export function testDatabaseUrl(): string {
+  const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/${testDatabaseName()}`;
+  return url.toString();
+}
+
+/** A Redis for the tests that need one (CI sets it; elsewhere they are skipped). */
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? null;
+
 async function openTestDatabase(): Promise<DbHandle> {
   if (!usingPostgres) return openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
   const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   // One database per run and worker (the run is the vitest process, our parent), so two runs on one
   // server never share data; test/global-setup.ts drops them when the run ends.
-  const name = `pipit_test_${process.ppid}_${process.env.VITEST_POOL_ID ?? '0'}`;
+  const name = testDatabaseName();
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
@@ -59,9 +79,7 @@ async function openTestDatabase(): Promise<DbHandle> {
   } finally {
     await admin.end();
   }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return openDatabase({ databaseUrl: url.toString(), pgliteDir: 'memory://', poolSize: 5 });
+  return openDatabase({ databaseUrl: testDatabaseUrl(), pgliteDir: 'memory://', poolSize: 5 });
 }
 
 let shared: Promise<DbHandle> | null = null;

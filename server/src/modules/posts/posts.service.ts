@@ -5,6 +5,7 @@ import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
+import type { FeedsService } from '../feeds/feeds.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
@@ -16,6 +17,8 @@ export class PostsService {
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly notifier: Notifier,
+    /** Home feeds: a post's fan-out job is enqueued in its transaction. Null without feeds. */
+    private readonly feeds: FeedsService | null = null,
   ) {}
 
   /**
@@ -40,6 +43,7 @@ export class PostsService {
         const post = await repo.insertPost(tx, { authorId: me, parentId, text });
         await repo.addToPostsCount(tx, me, 1);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId });
+        await this.feeds?.enqueueFanOut(tx, post.id);
 
         const candidates: Candidate[] = [
           ...(parentAuthorId !== null ? [{ userId: parentAuthorId, type: 'reply' as const }] : []),

@@ -1,6 +1,7 @@
 import type { Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
+import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toPost } from '../posts/posts.pack.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import * as repo from './timelines.repository.ts';
@@ -10,7 +11,11 @@ import * as repo from './timelines.repository.ts';
  * while someone scrolls are newer than any cursor, so the next pages neither skip nor repeat.
  */
 export class TimelinesService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Home feeds written ahead (with PostgreSQL and Redis); the per-followee query otherwise. */
+    private readonly feeds: FeedsService | null,
+  ) {}
 
   /** Everyone's posts, replies included; visitors too. */
   async everyone(viewer: Viewer, page: PageRequest): Promise<Page<Post>> {
@@ -25,7 +30,10 @@ export class TimelinesService {
   async following(viewer: SessionUser, page: PageRequest): Promise<Page<Post>> {
     return listPage(
       page,
-      (cursor: Cursor | null, limit: number) => repo.findFollowingPage(this.db, viewer.userId, cursor, limit),
+      (cursor: Cursor | null, limit: number) =>
+        this.feeds
+          ? this.feeds.page(viewer.userId, cursor, limit)
+          : repo.findFollowingPage(this.db, viewer.userId, cursor, limit),
       toPost,
     );
   }

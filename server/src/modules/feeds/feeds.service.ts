@@ -1,0 +1,171 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Database, Tx } from '../../db/client.ts';
+import type { Cursor } from '../../lib/cursor.ts';
+import type { EventBus } from '../../lib/events.ts';
+import type { DurableQueue } from '../../lib/queue.ts';
+import type { PostRow } from '../posts/posts.repository.ts';
+import { findFollowingPage } from '../timelines/timelines.repository.ts';
+import * as repo from './feeds.repository.ts';
+import { COMPLETE, type FeedKey, type FeedStore, micros, newer, padId } from './feeds.store.ts';
+
+export const FANOUT = 'feed-fanout';
+export const REBUILD = 'feed-rebuild';
+
+/** How many more entries a read asks for than it needs, for ties on the cursor's microsecond. */
+const TIE_SLACK = 8;
+
+export interface FeedStats {
+  fromFeed: number;
+  fallback: number;
+  /** Reads that failed (Redis away, a bug): answered by the query, logged. */
+  errors: number;
+}
+
+/**
+ * Home feeds written ahead (fan-out on write), with the per-followee query (timelines.repository
+ * `findFollowingPage`) as the answer whenever a feed cannot give an exact page: missing or being
+ * built (a rebuild is queued), a page past the kept window, or an entry gone stale (deleted post,
+ * unfollowed author) — the stale entries are removed as they are found.
+ *
+ * - A post is fanned out by one job (`feed-fanout`, enqueued in the post's transaction) to the
+ *   existing feeds of its author's followers and the author's own; a feed exists only for members
+ *   who read their home within the activity window.
+ * - Accounts with more than `pullAboveFollowers` followers are not fanned out: their posts are read
+ *   from the database with each page and merged (FeedStore.markPulled).
+ * - A follow or unfollow drops the follower's feed; the next read answers from the query and queues
+ *   a rebuild (`feed-rebuild`).
+ */
+export class FeedsService {
+  /** Pages answered from a feed, and by the fallback query (for tests and the benchmark). */
+  readonly stats: FeedStats = { fromFeed: 0, fallback: 0, errors: 0 };
+
+  constructor(
+    private readonly db: Database,
+    private readonly store: FeedStore,
+    private readonly queue: DurableQueue,
+    private readonly config: Config['feeds'],
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Starts this process's workers and follows the events that change feeds. */
+  async start(events: EventBus): Promise<void> {
+    await this.queue.work<{ postId: number }>(FANOUT, ({ postId }) => this.fanOut(postId));
+    await this.queue.work<{ userId: number }>(REBUILD, ({ userId }) => this.rebuild(userId));
+    events.subscribe(async (event) => {
+      switch (event.type) {
+        case 'post.created':
+          // Committed: this process's worker takes the job now instead of at its next poll.
+          this.queue.wake(FANOUT);
+          break;
+        case 'user.followed':
+        case 'user.unfollowed':
+          await this.store.drop(event.followerId).catch((error) => this.warn(error, 'drop'));
+          break;
+      }
+    });
+  }
+
+  /** Called inside the transaction that creates a post: its fan-out is committed with it. */
+  enqueueFanOut(tx: Tx, postId: number): Promise<void> {
+    return this.queue.sendIn(tx, FANOUT, { postId }, { singletonKey: `post:${postId}` });
+  }
+
+  /** Jobs not finished yet (tests and the benchmark wait for 0). */
+  pendingJobs(): Promise<number> {
+    return this.queue.pending([FANOUT, REBUILD]);
+  }
+
+  /**
+   * `limit + 1` rows of the viewer's Following timeline after `cursor` (the shape listPage wants), from
+   * the feed when it can answer exactly, else from the query.
+   */
+  async page(viewerId: number, cursor: Cursor | null, limit: number): Promise<PostRow[]> {
+    try {
+      const rows = await this.fromFeed(viewerId, cursor, limit);
+      if (rows) {
+        this.stats.fromFeed++;
+        return rows;
+      }
+    } catch (error) {
+      // Redis away, or anything unexpected: the query answers; nothing is lost.
+      this.stats.errors++;
+      this.warn(error, 'read');
+    }
+    this.stats.fallback++;
+    return findFollowingPage(this.db, viewerId, cursor, limit);
+  }
+
+  private async fromFeed(viewerId: number, cursor: Cursor | null, limit: number): Promise<PostRow[] | null> {
+    const n = limit + 1;
+    const before = cursor ? { score: micros(cursor.t), member: padId(cursor.id) } : null;
+    const read = await this.store.read(viewerId, before, n + TIE_SLACK);
+    if (!read.entries || !read.floor) {
+      await this.queue
+        .send(REBUILD, { userId: viewerId }, { singletonKey: `user:${viewerId}` })
+        .catch((error) => this.warn(error, 'queue a rebuild'));
+      return null;
+    }
+    // Ties on the cursor's microsecond filtered out more than the slack covers: let the query answer.
+    if (read.full && read.entries.length < n) return null;
+    const pulled =
+      read.pulled.length > 0 ? await repo.findPulledPage(this.db, viewerId, read.pulled, cursor, limit) : [];
+
+    // Merge the feed's entries and the pulled posts, newest first, each post once.
+    const pulledKeys = pulled.map((row) => ({ key: keyOf(row), row }));
+    const seen = new Set(pulled.map((row) => row.id));
+    const merged: { key: FeedKey; row?: PostRow }[] = [
+      ...read.entries.filter((e) => !seen.has(Number(e.member))).map((key) => ({ key })),
+      ...pulledKeys,
+    ].sort((a, b) => (newer(a.key, b.key) ? -1 : newer(b.key, a.key) ? 1 : 0));
+    const page = merged.slice(0, n);
+
+    // Every post newer than the floor is in the feed: the page is exact if it does not reach below it.
+    if (read.floor !== COMPLETE) {
+      const floor = read.floor;
+      const shown = page.slice(0, limit);
+      const last = shown[shown.length - 1];
+      if (page.length < n || !last || !newer(last.key, floor)) return null;
+    }
+
+    const ids = page.filter((p) => !p.row).map((p) => Number(p.key.member));
+    const found = new Map((await repo.findFeedPosts(this.db, viewerId, ids)).map((row) => [row.id, row]));
+    const stale = ids.filter((id) => !found.get(id)?.inHome);
+    if (stale.length > 0) {
+      // Deleted, or by someone no longer followed: gone from the feed, and this page from the query.
+      await this.store.remove(viewerId, stale.map(padId));
+      return null;
+    }
+    return page.map((p) => {
+      if (p.row) return p.row;
+      const { inHome: _, ...row } = found.get(Number(p.key.member)) as PostRow & { inHome: boolean };
+      return row;
+    });
+  }
+
+  /** The job of one post: into the feeds of its author and their followers, unless the author is pulled. */
+  async fanOut(postId: number): Promise<void> {
+    const post = await repo.findFanOutPost(this.db, postId);
+    if (!post) return; // Deleted before its fan-out: nothing to do.
+    if (post.followersCount > this.config.pullAboveFollowers) await this.store.markPulled(post.authorId);
+    if (await this.store.isPulled(post.authorId)) return;
+    const followers = await repo.findFollowerIds(this.db, post.authorId);
+    await this.store.add([post.authorId, ...followers], { score: micros(post.cursorTime), member: padId(post.id) });
+  }
+
+  /** The job of a missing feed: claimed first (fan-outs from now on land in it), then filled from the query. */
+  async rebuild(userId: number): Promise<void> {
+    if ((await this.store.claim(userId)) === 0) return; // Built, or being built.
+    const rows = await findFollowingPage(this.db, userId, null, this.config.size);
+    await this.store.finish(userId, rows.map(keyOf), rows.length <= this.config.size);
+  }
+
+  private warn(error: unknown, what: string) {
+    this.log.warn({ err: error }, `home feed: ${what} failed; answered from the database`);
+  }
+}
+
+const keyOf = (row: { cursorTime: string; id: number }): FeedKey => ({
+  score: micros(row.cursorTime),
+  member: padId(row.id),
+});

@@ -1,0 +1,253 @@
+/**
+ * Home feeds written ahead (modules/feeds), on PostgreSQL and Redis: the Following pages they answer
+ * are the pages the per-followee query answers, whatever happened — posts, replies, follows,
+ * unfollows, deletes, accounts pulled for their follower count, feeds cold or past their window.
+ * Runs with PIPIT_TEST_DB=pg and TEST_REDIS_URL (CI's PostgreSQL run); skipped elsewhere.
+ */
+import type { Post } from '@pipit/contract';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
+import type { FeedsService } from '../../src/modules/feeds/feeds.service.ts';
+import {
+  insertUser,
+  resetDb,
+  TestClient,
+  testConfig,
+  testDatabaseUrl,
+  testDb,
+  testRedisUrl,
+  usingPostgres,
+} from '../helpers/app.ts';
+
+const PREFIX = `pipit-test-feeds-${process.pid}:`;
+const SIZE = 5;
+const PULL_ABOVE = 2;
+const PAGE = 3;
+
+interface Page {
+  items: Post[];
+  nextCursor: string | null;
+}
+
+describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and Redis', () => {
+  // Two apps on one database: `feeds` answers from the feeds, `query` (feeds off) is the reference.
+  let feedsApp: App;
+  let queryApp: App;
+  let feedsConfig: Config;
+  let queryConfig: Config;
+  let redis: Redis;
+  let feeds: FeedsService;
+
+  beforeAll(async () => {
+    const db = await testDb();
+    const base = { databaseUrl: testDatabaseUrl(), redisUrl: testRedisUrl, redisPrefix: PREFIX };
+    feedsConfig = testConfig({
+      ...base,
+      feeds: {
+        enabled: true,
+        size: SIZE,
+        activeDays: 1,
+        pullAboveFollowers: PULL_ABOVE,
+        jobExpireSeconds: 60,
+        jobMaintenanceSeconds: 30,
+      },
+    });
+    queryConfig = testConfig({ redisPrefix: `${PREFIX}query:` });
+    feedsApp = await buildApp(feedsConfig, { db });
+    queryApp = await buildApp(queryConfig, { db });
+    await Promise.all([feedsApp.ready(), queryApp.ready()]);
+    feeds = feedsApp.services.feeds as FeedsService;
+    redis = new Redis(testRedisUrl as string);
+  });
+  afterAll(async () => {
+    await feedsApp?.close();
+    await queryApp?.close();
+    await redis?.quit();
+  });
+
+  async function reset() {
+    await drain();
+    await resetDb(await testDb());
+    const keys = await redis.keys(`${PREFIX}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    feedsApp.sharedCache.invalidate();
+    queryApp.sharedCache.invalidate();
+  }
+
+  /** Waits until every fan-out and rebuild job has run (a bounded wait on the queue's own count). */
+  async function drain() {
+    for (let i = 0; i < 400; i++) {
+      if ((await feeds.pendingJobs()) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('jobs still pending after 10 s');
+  }
+
+  async function member(username: string) {
+    const user = await insertUser(await testDb(), { username });
+    return {
+      id: user.id,
+      viaFeeds: await new TestClient({ app: feedsApp, config: feedsConfig }).signInAs(user.id),
+      viaQuery: await new TestClient({ app: queryApp, config: queryConfig }).signInAs(user.id),
+    };
+  }
+
+  /** Every Following page of a member, from one app. */
+  async function allPages(client: TestClient): Promise<Page[]> {
+    const pages: Page[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 50; i++) {
+      const query: string = cursor ? `&cursor=${cursor}` : '';
+      const res = await client.get(`/api/timeline/following?limit=${PAGE}${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json<Page>();
+      pages.push(page);
+      cursor = page.nextCursor;
+      if (!cursor) return pages;
+    }
+    throw new Error('more than 50 pages');
+  }
+
+  const ids = (pages: Page[]) => pages.map((p) => p.items.map((post) => post.id));
+
+  it('answer the same pages as the per-followee query, through random posts, replies, follows, unfollows and deletes', async () => {
+    type Op =
+      | { kind: 'post'; by: number }
+      | { kind: 'reply'; by: number; to: number }
+      | { kind: 'follow' | 'unfollow'; by: number; whom: number }
+      | { kind: 'delete'; by: number; which: number }
+      | { kind: 'read'; by: number };
+    const MEMBERS = 4;
+    const who = fc.integer({ min: 0, max: MEMBERS - 1 });
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      { weight: 5, arbitrary: who.map((by) => ({ kind: 'post' as const, by })) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('reply' as const), by: who, to: fc.nat() }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('follow' as const), by: who, whom: who }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('unfollow' as const), by: who, whom: who }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), by: who, which: fc.nat() }) },
+      { weight: 2, arbitrary: who.map((by) => ({ kind: 'read' as const, by })) },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 35 }), async (ops) => {
+        await reset();
+        const people = [];
+        for (let i = 0; i < MEMBERS; i++) people.push(await member(`m${i}`));
+        // Everyone reads once first, so their feeds exist (are built) while the ops happen.
+        for (const p of people) await p.viaFeeds.get('/api/timeline/following');
+        await drain();
+        const posts: { id: string; by: number }[] = [];
+        let n = 0;
+        for (const o of ops) {
+          const me = people[o.by] as (typeof people)[number];
+          if (o.kind === 'post' || (o.kind === 'reply' && posts.length === 0)) {
+            const res = await me.viaFeeds.post('/api/posts', { text: `post ${n++}` });
+            posts.push({ id: res.json<Post>().id, by: o.by });
+          } else if (o.kind === 'reply') {
+            const parent = posts[o.to % posts.length] as { id: string };
+            const res = await me.viaFeeds.post('/api/posts', { text: `reply ${n++}`, parentId: parent.id });
+            if (res.statusCode === 201) posts.push({ id: res.json<Post>().id, by: o.by });
+          } else if (o.kind === 'follow' || o.kind === 'unfollow') {
+            if (o.by === o.whom) continue;
+            const them = people[o.whom] as (typeof people)[number];
+            const res = await (o.kind === 'follow'
+              ? me.viaFeeds.put(`/api/users/${them.id}/follow`)
+              : me.viaFeeds.delete(`/api/users/${them.id}/follow`));
+            expect(res.statusCode).toBe(200);
+          } else if (o.kind === 'delete') {
+            const mine = posts.filter((p) => p.by === o.by);
+            if (mine.length === 0) continue;
+            const victim = mine[o.which % mine.length] as { id: string };
+            expect((await me.viaFeeds.delete(`/api/posts/${victim.id}`)).statusCode).toBe(204);
+            posts.splice(posts.indexOf(victim as (typeof posts)[number]), 1);
+          } else {
+            await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
+          }
+        }
+        await drain();
+        // Read twice: the first read of a dropped feed comes from the query and queues its rebuild.
+        for (const p of people) await allPages(p.viaFeeds);
+        await drain();
+        for (const p of people) {
+          const fromFeeds = await allPages(p.viaFeeds);
+          const fromQuery = await allPages(p.viaQuery);
+          expect(ids(fromFeeds), `member ${p.id}`).toEqual(ids(fromQuery));
+          expect(fromFeeds.map((page) => page.nextCursor)).toEqual(fromQuery.map((page) => page.nextCursor));
+        }
+      }),
+      { numRuns: Number(process.env.FEED_RUNS ?? 25) },
+    );
+    // The feeds answered (not only the fallback), and pages past their window came from the query.
+    expect(feeds.stats.errors).toBe(0);
+    expect(feeds.stats.fromFeed).toBeGreaterThan(0);
+    expect(feeds.stats.fallback).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('merge the posts of an account with too many followers (pulled) into each page, before and after it crossed the line', async () => {
+    await reset();
+    const [ana, ben, cal, dan] = [await member('ana'), await member('ben'), await member('cal'), await member('dan')];
+    for (const p of [ben, cal]) await p.viaFeeds.put(`/api/users/${ana.id}/follow`);
+    for (const p of [ben, cal, dan]) await p.viaFeeds.get('/api/timeline/following');
+    await drain();
+    await ana.viaFeeds.post('/api/posts', { text: 'fanned out (2 followers)' });
+    await drain();
+    // A third follower: more than PULL_ABOVE, so the next post is not fanned out but read with the page.
+    await dan.viaFeeds.put(`/api/users/${ana.id}/follow`);
+    await ana.viaFeeds.post('/api/posts', { text: 'pulled (3 followers)' });
+    await ben.viaFeeds.post('/api/posts', { text: 'ben, fanned out' });
+    await drain();
+    expect(await redis.smembers(`${PREFIX}feed-pulled`)).toEqual([String(ana.id)]);
+    for (const p of [ben, cal, dan]) {
+      await allPages(p.viaFeeds); // dan's feed was dropped by his follow: rebuilt now
+      await drain();
+      const before = feeds.stats.fromFeed;
+      const fromFeeds = await allPages(p.viaFeeds);
+      expect(feeds.stats.fromFeed, `member ${p.id}`).toBeGreaterThan(before);
+      expect(ids(fromFeeds)).toEqual(ids(await allPages(p.viaQuery)));
+    }
+    const texts = (await allPages(ben.viaFeeds)).flatMap((p) => p.items.map((post) => post.text));
+    expect(texts).toEqual(['ben, fanned out', 'pulled (3 followers)', 'fanned out (2 followers)']);
+    expect(feeds.stats.errors).toBe(0);
+  });
+
+  it('answer a cold feed from the query and build it in the background', async () => {
+    await reset();
+    const [ana, ben] = [await member('ana'), await member('ben')];
+    await ben.viaFeeds.put(`/api/users/${ana.id}/follow`);
+    await ana.viaFeeds.post('/api/posts', { text: 'before the feed existed' });
+    await drain();
+    const before = { ...feeds.stats };
+    const first = await allPages(ben.viaFeeds);
+    expect(first[0]?.items.map((p) => p.text)).toEqual(['before the feed existed']);
+    expect(feeds.stats.fallback).toBe(before.fallback + 1);
+    await drain();
+    await allPages(ben.viaFeeds);
+    expect(feeds.stats.fromFeed).toBe(before.fromFeed + 1);
+  });
+
+  it('take a deleted post and an unfollowed person off the page, and bring a newly followed one in', async () => {
+    await reset();
+    const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
+    await ben.viaFeeds.put(`/api/users/${ana.id}/follow`);
+    await ben.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const kept = (await ana.viaFeeds.post('/api/posts', { text: 'kept' })).json<Post>();
+    const gone = (await ana.viaFeeds.post('/api/posts', { text: 'deleted' })).json<Post>();
+    await cal.viaFeeds.post('/api/posts', { text: 'by cal' });
+    await drain();
+    const texts = async () => (await allPages(ben.viaFeeds)).flatMap((p) => p.items.map((post) => post.text));
+    expect(await texts()).toEqual(['deleted', 'kept']);
+
+    await ana.viaFeeds.delete(`/api/posts/${gone.id}`);
+    expect(await texts()).toEqual(['kept']);
+
+    await ben.viaFeeds.put(`/api/users/${cal.id}/follow`);
+    expect(await texts()).toEqual(['by cal', 'kept']);
+    await ben.viaFeeds.delete(`/api/users/${ana.id}/follow`);
+    expect(await texts()).toEqual(['by cal']);
+    expect(kept.id).toBeTruthy();
+  });
+});
