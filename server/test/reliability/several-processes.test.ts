@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStream } from '../stream/sse-client.ts';
 import {
@@ -19,6 +18,9 @@ import {
   PASSWORD,
   type PrivatePostgres,
   postgresAvailable,
+  REDIS,
+  Relay,
+  redisAnswers,
   type ServerProcess,
   sleep,
   startPrivatePostgres,
@@ -26,62 +28,11 @@ import {
   tempDir,
 } from './support.ts';
 
-const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-
-/** Whether a Redis answers at REDIS (CI runs one; elsewhere the file is skipped, saying so). */
-async function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(Number(REDIS.port || 6379), REDIS.hostname);
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(2_000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
 const redisAvailable = await redisAnswers();
 // Named explicitly (CI does), a Redis that does not answer is a failure, not a reason to skip.
 if (!redisAvailable && process.env.TEST_REDIS_URL)
   throw new Error(`no Redis answers at TEST_REDIS_URL (${REDIS.host})`);
 if (!redisAvailable) console.warn(`several-processes: skipped, no Redis at ${REDIS.host} (set TEST_REDIS_URL)`);
-
-/** A TCP relay to Redis that the test can cut (every connection dropped, new ones refused) and restore. */
-class Relay {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(readonly port: number) {}
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(Number(REDIS.port || 6379), REDIS.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', resolve);
-    });
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
-}
 
 /** Waits for a promise, failing with `what` after `ms` (a bound on a signal, not a guess at timing). */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -132,6 +132,68 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   }
   await proc.stop('SIGKILL');
   throw new Error(`server was not ready within 45 s:\n${out}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redis: the machine's (TEST_REDIS_URL), reached through a relay a test can cut or stall.
+
+export const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+
+/** Whether a Redis answers at REDIS (CI runs one; elsewhere the file is skipped, saying so). */
+export async function redisAnswers(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(REDIS.port || 6379), REDIS.hostname);
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2_000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+/** A TCP relay to Redis that the test can cut (every connection dropped, new ones refused) and restore. */
+export class Relay {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(readonly port: number) {}
+
+  /** While true, bytes are swallowed both ways: Redis looks alive (connected) but never answers. */
+  stalled = false;
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(REDIS.port || 6379), REDIS.hostname);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.on('data', (data) => {
+        if (!this.stalled) upstream.write(data);
+      });
+      upstream.on('data', (data) => {
+        if (!this.stalled) client.write(data);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', resolve);
+    });
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
