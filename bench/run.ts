@@ -1,4 +1,4 @@
-// npm run bench [-- --scale full|smoke] [--target pg|pglite|all] [--only a,b] [--no-web] [--no-curve] [--cpu-prof]
+// npm run bench [-- --scale full|smoke] [--target pg|pglite|all] [--only a,b] [--no-web] [--no-curve] [--cpu-prof] [--no-redis]
 //
 // Runs the load scenarios against the real server (NODE_ENV=production, a child process on
 // 127.0.0.1) on the seeded data sets, with their floors (a bare node:http server answering the same
@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { api } from '@pipit/contract';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildWebIfStale } from '../scripts/web-build.mjs';
 import { memberHeaders } from './lib/auth.ts';
@@ -161,6 +162,69 @@ async function deepFollowingCursor(server: RunningServer, headers: Record<string
   return cursor;
 }
 
+const BENCH_REDIS_PREFIX = 'pipit-bench:';
+
+/** BENCH_REDIS_URL (default the local Redis) if it answers a PING. */
+async function reachableRedis(): Promise<string | null> {
+  const url = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+    return url;
+  } catch {
+    console.log(`  no Redis at ${url}: the PostgreSQL target runs without home feeds`);
+    return null;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Forgets the feeds of an earlier run (the data set was reset under them). */
+async function clearRedis(url: string) {
+  const redis = new Redis(url);
+  try {
+    const keys = await redis.keys(`${BENCH_REDIS_PREFIX}*`);
+    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+  } finally {
+    await redis.quit();
+  }
+}
+
+/**
+ * Each benchmark member reads their Following timeline once (their feed is missing: the query answers
+ * and a rebuild is queued), then the run waits until every feed is built (bounded: 120 s).
+ */
+async function warmFeeds(server: RunningServer, url: string, manifest: Manifest, authSecret: string) {
+  const started = performance.now();
+  const redis = new Redis(url);
+  try {
+    for (const m of manifest.members) {
+      const headers = memberHeaders(m.token, authSecret, manifest.spec.seed);
+      await (await fetch(`${server.url}${api.timelineFollowing}`, { headers })).arrayBuffer();
+    }
+    const floors = manifest.members.map((m) => `${BENCH_REDIS_PREFIX}feed:${m.userId}:floor`);
+    for (let i = 0; i < 2400; i++) {
+      if ((await redis.exists(...floors)) === floors.length) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const built = await redis.exists(...floors);
+    if (built !== floors.length) throw new Error(`only ${built} of ${floors.length} home feeds were built`);
+    let bytes = 0;
+    for (const m of manifest.members) {
+      bytes += (await redis.memory('USAGE', `${BENCH_REDIS_PREFIX}feed:${m.userId}`)) ?? 0;
+      bytes += (await redis.memory('USAGE', `${BENCH_REDIS_PREFIX}feed:${m.userId}:floor`)) ?? 0;
+    }
+    return {
+      members: floors.length,
+      ms: performance.now() - started,
+      bytesPerFeed: Math.round(bytes / floors.length),
+    };
+  } finally {
+    await redis.quit();
+  }
+}
+
 /** The bare node:http floor: the recorded Everyone answer served by a server doing nothing else. */
 async function bareFloor(server: RunningServer, load: LoadOptions, runDir: string): Promise<LoadStat> {
   const response = await fetch(`${server.url}${api.timelineEveryone}`);
@@ -206,6 +270,8 @@ interface Options {
   only: Set<string> | null;
   cpuProf: boolean;
   runDir: string;
+  /** Redis for the PostgreSQL target (home feeds, shared counters), or null (--no-redis, or none answers). */
+  redisUrl: string | null;
 }
 
 async function benchTarget(dataset: string, target: Target, options: Options): Promise<TargetResult> {
@@ -261,12 +327,21 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
   }
 
   // 2. The real server.
+  const redisUrl = target === 'pg' ? options.redisUrl : null;
+  if (redisUrl) await clearRedis(redisUrl);
   const server = await startServer({
     databaseUrl,
     dataDir,
     authSecret,
     cpuProfDir: options.cpuProf ? path.join(options.runDir, `cpu-prof-${target}`) : undefined,
+    env: redisUrl ? { REDIS_URL: redisUrl, REDIS_PREFIX: BENCH_REDIS_PREFIX } : {},
   });
+  if (redisUrl) {
+    const feeds = await warmFeeds(server, redisUrl, manifest, authSecret);
+    console.log(
+      `  home feeds warm for ${feeds.members} members in ${formatMs(feeds.ms)}, ${feeds.bytesPerFeed} B each in Redis`,
+    );
+  }
   console.log(
     `  server up in ${formatMs(server.startMs)} (pid ${server.pid}), RSS ${server.memory.peak().toFixed(0)} MB`,
   );
@@ -479,6 +554,7 @@ async function main() {
     only: onlyList ? new Set(onlyList.split(',')) : null,
     cpuProf: args.get('cpu-prof') === 'true' || process.env.BENCH_CPU_PROF === '1',
     runDir,
+    redisUrl: args.get('no-redis') === 'true' ? null : await reachableRedis(),
   };
   const idleThreshold = Number(args.get('wait-idle') || process.env.BENCH_WAIT_IDLE || 0);
   if (idleThreshold > 0) await waitForIdle(idleThreshold, 1800);
