@@ -72,6 +72,7 @@ export async function createServices(
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
+      feeds?.service.stop();
       await feeds?.queue.stop();
     },
   };

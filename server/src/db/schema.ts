@@ -90,6 +90,18 @@ export const posts = pgTable(
   ],
 );
 
+/**
+ * Posts written but not yet handed to the fan-out job queue (the transactional outbox of
+ * modules/feeds): a row is inserted in the post's transaction — one small insert, where a pg-boss job
+ * costs a plan and a partitioned insert — and moved into pg-boss jobs, in one transaction, by
+ * FeedsService.dispatch. Used only with home feeds (PostgreSQL + Redis).
+ */
+export const feedOutbox = pgTable('feed_outbox', {
+  postId: bigint('post_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => posts.id, { onDelete: 'cascade' }),
+});
+
 export const likes = pgTable(
   'likes',
   {

@@ -3,9 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Tx } from '../db/client.ts';
 
-/** A job's handler: idempotent (a job may run twice: after a crash, or a retry). */
-export type JobHandler<T> = (data: T) => Promise<void>;
-
 export interface QueueOptions {
   /** An active job whose process died is retried this long after it started (pg-boss expiry). */
   expireInSeconds: number;
@@ -15,13 +12,14 @@ export interface QueueOptions {
 
 /**
  * Durable background jobs on PostgreSQL (pg-boss): a job is a row, enqueued in the transaction of
- * the change that needs it (`sendIn`: it exists exactly when the change does), picked up by the
+ * the change that needs it (`insertIn`: it exists exactly when the change does), picked up by the
  * workers of any server process (SKIP LOCKED), retried with backoff on failure, and — when the
  * process running it is killed — expired and run again after a restart, by this or another process.
  * See docs/architecture.md for why pg-boss.
  */
 export class DurableQueue {
   private readonly workers = new Map<string, string>();
+  private readonly waking = new Map<string, NodeJS.Timeout>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -43,8 +41,11 @@ export class DurableQueue {
     return new DurableQueue(boss, options);
   }
 
-  /** Creates the queue if needed and starts working it in this process. */
-  async work<T extends object>(name: string, handler: JobHandler<T>): Promise<void> {
+  /**
+   * Creates the queue if needed and starts working it in this process, `batchSize` jobs per fetch
+   * (the handler gets them together; they succeed or are retried together).
+   */
+  async work<T extends object>(name: string, batchSize: number, handler: (jobs: T[]) => Promise<void>): Promise<void> {
     await this.boss.createQueue(name, {
       name,
       retryLimit: 10,
@@ -52,15 +53,19 @@ export class DurableQueue {
       retryBackoff: true,
       expireInSeconds: this.options.expireInSeconds,
     });
-    const id = await this.boss.work<T>(name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      for (const job of jobs) await handler(job.data);
+    const id = await this.boss.work<T>(name, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      await handler(jobs.map((job) => job.data));
     });
     this.workers.set(name, id);
   }
 
-  /** Enqueues a job as part of `tx`: committed with it, or never. */
-  async sendIn<T extends object>(tx: Tx, name: string, data: T, options: PgBoss.SendOptions = {}): Promise<void> {
-    await this.boss.send(name, data, { ...options, db: txDb(tx) });
+  /** Enqueues several jobs of `name` as part of `tx`, in one statement. */
+  async insertIn<T extends object>(tx: Tx, name: string, data: T[]): Promise<void> {
+    if (data.length === 0) return;
+    await this.boss.insert(
+      data.map((d) => ({ name, data: d })),
+      { db: txDb(tx) },
+    );
   }
 
   /** Enqueues a job on its own (`singletonKey` keeps one waiting job per key). */
@@ -77,6 +82,8 @@ export class DurableQueue {
   }
 
   async stop(): Promise<void> {
+    for (const timer of this.waking.values()) clearTimeout(timer);
+    this.waking.clear();
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 
@@ -86,9 +93,19 @@ export class DurableQueue {
    */
   wake(name: string): void {
     const id = this.workers.get(name);
-    if (id) this.boss.notifyWorker(id);
+    if (!id || this.waking.has(name)) return;
+    // At most one wake per WAKE_MS: under load the worker then takes what came meanwhile as one batch.
+    const timer = setTimeout(() => {
+      this.waking.delete(name);
+      this.boss.notifyWorker(id);
+    }, WAKE_MS);
+    timer.unref();
+    this.waking.set(name, timer);
   }
 }
+
+/** How long a wake waits, gathering the jobs enqueued meanwhile into one fetch. */
+const WAKE_MS = 50;
 
 /** pg-boss's database interface over a Drizzle transaction: its `$n` placeholders become parameters. */
 function txDb(tx: Tx): PgBoss.Db {

@@ -1,12 +1,32 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { follows, posts, users } from '../../db/schema.ts';
+import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
 
-/** What a fan-out needs of a post: its author, their follower count and its time; null once deleted. */
-export async function findFanOutPost(db: Executor, postId: number) {
-  const [row] = await db
+/** Records a new post for fan-out, in its transaction (the outbox). */
+export async function addToOutbox(db: Executor, postId: number): Promise<void> {
+  await db.insert(feedOutbox).values({ postId });
+}
+
+/** Takes up to `limit` posts off the outbox (rows other transactions hold are skipped), oldest first. */
+export async function takeFromOutbox(db: Executor, limit: number): Promise<number[]> {
+  const rows = await db.execute<{ post_id: string }>(sql`
+    delete from ${feedOutbox} where post_id in (
+      select post_id from ${feedOutbox} order by post_id limit ${limit} for update skip locked
+    ) returning post_id`);
+  return (rows as unknown as { rows: { post_id: string | number }[] }).rows.map((r) => Number(r.post_id));
+}
+
+export async function outboxSize(db: Executor): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(feedOutbox);
+  return row?.n ?? 0;
+}
+
+/** What a fan-out needs of posts: author, their follower count, time. Deleted posts are absent. */
+export async function findFanOutPosts(db: Executor, postIds: number[]) {
+  if (postIds.length === 0) return [];
+  return db
     .select({
       id: posts.id,
       authorId: posts.authorId,
@@ -15,14 +35,16 @@ export async function findFanOutPost(db: Executor, postId: number) {
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(eq(posts.id, postId))
-    .limit(1);
-  return row ?? null;
+    .where(inArray(posts.id, postIds));
 }
 
-export async function findFollowerIds(db: Executor, userId: number): Promise<number[]> {
-  const rows = await db.select({ id: follows.followerId }).from(follows).where(eq(follows.followeeId, userId));
-  return rows.map((r) => r.id);
+/** Every follower of each of `userIds` (follows_followee_created_idx). */
+export async function findFollowersOf(db: Executor, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ followerId: follows.followerId, followeeId: follows.followeeId })
+    .from(follows)
+    .where(inArray(follows.followeeId, userIds));
 }
 
 /** Whose home a post is in: the author's (own posts) or a follower's. */

@@ -12,6 +12,14 @@ import { COMPLETE, type FeedKey, type FeedStore, micros, newer, padId } from './
 export const FANOUT = 'feed-fanout';
 export const REBUILD = 'feed-rebuild';
 
+/** Posts moved from the outbox into jobs per transaction. */
+const DISPATCH_BATCH = 200;
+/** After a post, how long dispatch waits for others to join it. */
+const DISPATCH_SOON_MS = 50;
+/** The safety net: outbox rows left by a process that stopped are dispatched by any other this often. */
+const DISPATCH_EVERY_MS = 1_000;
+/** Fan-out jobs a worker takes at once. */
+const FANOUT_BATCH = 20;
 /** How many more entries a read asks for than it needs, for ties on the cursor's microsecond. */
 const TIE_SLACK = 8;
 
@@ -29,8 +37,8 @@ export interface FeedStats {
  * unfollowed author) — the stale entries are removed as they are found.
  *
  * - A post is fanned out by one job (`feed-fanout`, enqueued in the post's transaction) to the
- *   existing feeds of its author's followers and the author's own; a feed exists only for members
- *   who read their home within the activity window.
+ *   feeds of its author and their followers who read their home within the activity window (each
+ *   read records its time; FeedStore.active); other feeds have expired.
  * - Accounts with more than `pullAboveFollowers` followers are not fanned out: their posts are read
  *   from the database with each page and merged (FeedStore.markPulled).
  * - A follow or unfollow drops the follower's feed; the next read answers from the query and queues
@@ -48,15 +56,42 @@ export class FeedsService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  private dispatching = false;
+  private dispatchAgain = false;
+  private dispatchTimer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
+
+  private scheduleDispatch(): void {
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.dispatch();
+    }, DISPATCH_SOON_MS);
+    this.soon.unref();
+  }
+
+  /** Stops dispatching (the queue stops with the services). */
+  stop(): void {
+    if (this.dispatchTimer) clearInterval(this.dispatchTimer);
+    if (this.soon) clearTimeout(this.soon);
+    this.dispatchTimer = null;
+    this.soon = null;
+  }
+
   /** Starts this process's workers and follows the events that change feeds. */
   async start(events: EventBus): Promise<void> {
-    await this.queue.work<{ postId: number }>(FANOUT, ({ postId }) => this.fanOut(postId));
-    await this.queue.work<{ userId: number }>(REBUILD, ({ userId }) => this.rebuild(userId));
+    this.dispatchTimer = setInterval(() => void this.dispatch(), DISPATCH_EVERY_MS);
+    this.dispatchTimer.unref();
+    // Fan-outs in batches: one fetch, two statements and one Redis round trip per batch of posts.
+    await this.queue.work<{ postId: number }>(FANOUT, FANOUT_BATCH, (jobs) => this.fanOut(jobs.map((j) => j.postId)));
+    await this.queue.work<{ userId: number }>(REBUILD, 1, async ([job]) => {
+      if (job) await this.rebuild(job.userId);
+    });
     events.subscribe(async (event) => {
       switch (event.type) {
         case 'post.created':
-          // Committed: this process's worker takes the job now instead of at its next poll.
-          this.queue.wake(FANOUT);
+          // Committed: its outbox row is visible; hand it to the queue soon (posts arriving meanwhile join it).
+          this.scheduleDispatch();
           break;
         case 'user.followed':
         case 'user.unfollowed':
@@ -66,14 +101,52 @@ export class FeedsService {
     });
   }
 
-  /** Called inside the transaction that creates a post: its fan-out is committed with it. */
+  /**
+   * Called inside the transaction that creates a post: the post joins the outbox, committed with it;
+   * `dispatch` moves it into a fan-out job (this process right after, or any process's timer).
+   */
   enqueueFanOut(tx: Tx, postId: number): Promise<void> {
-    return this.queue.sendIn(tx, FANOUT, { postId }, { singletonKey: `post:${postId}` });
+    return repo.addToOutbox(tx, postId);
   }
 
-  /** Jobs not finished yet (tests and the benchmark wait for 0). */
-  pendingJobs(): Promise<number> {
-    return this.queue.pending([FANOUT, REBUILD]);
+  /**
+   * Moves what the outbox holds into fan-out jobs, in batches, each batch in one transaction (taken
+   * off the outbox exactly when its jobs exist). Runs after each post (throttled) and every
+   * DISPATCH_EVERY_MS, so posts of a process that died before dispatching still go out.
+   */
+  async dispatch(): Promise<void> {
+    if (this.dispatching) {
+      this.dispatchAgain = true;
+      return;
+    }
+    this.dispatching = true;
+    try {
+      do {
+        this.dispatchAgain = false;
+        let moved = DISPATCH_BATCH;
+        while (moved === DISPATCH_BATCH) {
+          moved = await this.db.transaction(async (tx) => {
+            const postIds = await repo.takeFromOutbox(tx, DISPATCH_BATCH);
+            await this.queue.insertIn(
+              tx,
+              FANOUT,
+              postIds.map((postId) => ({ postId })),
+            );
+            return postIds.length;
+          });
+          if (moved > 0) this.queue.wake(FANOUT);
+        }
+      } while (this.dispatchAgain);
+    } catch (error) {
+      this.log.warn({ err: error }, 'home feed: dispatching fan-outs failed; the next round retries');
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  /** Posts and jobs not handled yet (tests and the benchmark wait for 0). */
+  async pendingJobs(): Promise<number> {
+    return (await repo.outboxSize(this.db)) + (await this.queue.pending([FANOUT, REBUILD]));
   }
 
   /**
@@ -143,14 +216,31 @@ export class FeedsService {
     });
   }
 
-  /** The job of one post: into the feeds of its author and their followers, unless the author is pulled. */
-  async fanOut(postId: number): Promise<void> {
-    const post = await repo.findFanOutPost(this.db, postId);
-    if (!post) return; // Deleted before its fan-out: nothing to do.
-    if (post.followersCount > this.config.pullAboveFollowers) await this.store.markPulled(post.authorId);
-    if (await this.store.isPulled(post.authorId)) return;
-    const followers = await repo.findFollowerIds(this.db, post.authorId);
-    await this.store.add([post.authorId, ...followers], { score: micros(post.cursorTime), member: padId(post.id) });
+  /**
+   * The jobs of some posts: each into the feeds of its author and their followers, unless the
+   * author is pulled (too many followers). Posts deleted meanwhile are skipped.
+   */
+  async fanOut(postIds: number[]): Promise<void> {
+    const found = await repo.findFanOutPosts(this.db, postIds);
+    const authors = new Map<number, { pulled: boolean; followers: number[] }>();
+    for (const post of found) {
+      if (authors.has(post.authorId)) continue;
+      if (post.followersCount > this.config.pullAboveFollowers) await this.store.markPulled(post.authorId);
+      authors.set(post.authorId, { pulled: await this.store.isPulled(post.authorId), followers: [] });
+    }
+    const pushed = [...authors].filter(([, a]) => !a.pulled).map(([id]) => id);
+    for (const { followerId, followeeId } of await repo.findFollowersOf(this.db, pushed)) {
+      authors.get(followeeId)?.followers.push(followerId);
+    }
+    for (const post of found) {
+      const author = authors.get(post.authorId);
+      if (!author || author.pulled) continue;
+      const readers = await this.store.active([post.authorId, ...author.followers]);
+      await this.store.add(readers, {
+        score: micros(post.cursorTime),
+        member: padId(post.id),
+      });
+    }
   }
 
   /** The job of a missing feed: claimed first (fan-outs from now on land in it), then filled from the query. */

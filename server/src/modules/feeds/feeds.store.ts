@@ -146,6 +146,7 @@ export class FeedStore {
       .expire(feed, this.ttlSeconds)
       .expire(floorKey, this.ttlSeconds)
       .smembers(this.pulledKey)
+      .zadd(this.activeKey, Math.floor(Date.now() / 1000), String(userId))
       .exec();
     if (!results) throw new Error('feed read was aborted');
     for (const [error] of results) if (error) throw error;
@@ -180,6 +181,31 @@ export class FeedStore {
 
   private get pulledKey() {
     return `${this.prefix}feed-pulled`;
+  }
+
+  /** Members by the time (s) they last read their home. */
+  private get activeKey() {
+    return `${this.prefix}feed-active`;
+  }
+
+  /**
+   * Of `userIds`, those who read their home within the activity window (each read records when):
+   * the only feeds a fan-out writes to. One command for any number of people; also forgets those
+   * who stopped reading.
+   */
+  async active(userIds: readonly number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const since = Math.floor(Date.now() / 1000) - this.ttlSeconds;
+    const [[, scores], [removeError]] = ((await this.redis
+      .multi()
+      .zmscore(this.activeKey, ...userIds.map(String))
+      .zremrangebyscore(this.activeKey, '-inf', `(${since}`)
+      .exec()) ?? [[null, []], [null]]) as [[Error | null, (string | null)[]], [Error | null]];
+    if (removeError) throw removeError;
+    return userIds.filter((_, i) => {
+      const at = scores[i];
+      return at !== null && at !== undefined && Number(at) >= since;
+    });
   }
 
   /** Adds a post to the feeds of `userIds` that exist. */
