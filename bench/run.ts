@@ -334,7 +334,11 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     dataDir,
     authSecret,
     cpuProfDir: options.cpuProf ? path.join(options.runDir, `cpu-prof-${target}`) : undefined,
-    env: redisUrl ? { REDIS_URL: redisUrl, REDIS_PREFIX: BENCH_REDIS_PREFIX } : {},
+    env: {
+      ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_PREFIX: BENCH_REDIS_PREFIX } : {}),
+      // BENCH_WORKERS=N: node:cluster workers (needs Redis); RSS and CPU are then the primary's only.
+      ...(process.env.BENCH_WORKERS && redisUrl ? { WORKERS: process.env.BENCH_WORKERS } : {}),
+    },
   });
   if (redisUrl) {
     const feeds = await warmFeeds(server, redisUrl, manifest, authSecret);

@@ -53,8 +53,10 @@ export class DurableQueue {
       retryBackoff: true,
       expireInSeconds: this.options.expireInSeconds,
     });
-    const id = await this.boss.work<T>(name, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    const id: string = await this.boss.work<T>(name, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
       await handler(jobs.map((job) => job.data));
+      // A full batch means more may be waiting: fetch again at once instead of after the poll interval.
+      if (jobs.length === batchSize) this.boss.notifyWorker(id);
     });
     this.workers.set(name, id);
   }

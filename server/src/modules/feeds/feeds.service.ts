@@ -5,7 +5,7 @@ import type { Cursor } from '../../lib/cursor.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { DurableQueue } from '../../lib/queue.ts';
 import type { PostRow } from '../posts/posts.repository.ts';
-import { findFollowingPage } from '../timelines/timelines.repository.ts';
+import { findFollowingKeys, findFollowingPage } from '../timelines/timelines.repository.ts';
 import * as repo from './feeds.repository.ts';
 import { COMPLETE, type FeedKey, type FeedStore, micros, newer, padId } from './feeds.store.ts';
 
@@ -18,8 +18,13 @@ const DISPATCH_BATCH = 200;
 const DISPATCH_SOON_MS = 50;
 /** The safety net: outbox rows left by a process that stopped are dispatched by any other this often. */
 const DISPATCH_EVERY_MS = 1_000;
+/** Rows per query while a feed is rebuilt. */
+const REBUILD_PAGE = 25;
+/** Rebuilds one process runs at once, and how many jobs each takes per fetch. */
+const REBUILD_WORKERS = 2;
+const REBUILD_BATCH = 5;
 /** Fan-out jobs a worker takes at once. */
-const FANOUT_BATCH = 20;
+const FANOUT_BATCH = 50;
 /** How many more entries a read asks for than it needs, for ties on the cursor's microsecond. */
 const TIE_SLACK = 8;
 
@@ -84,9 +89,11 @@ export class FeedsService {
     this.dispatchTimer.unref();
     // Fan-outs in batches: one fetch, two statements and one Redis round trip per batch of posts.
     await this.queue.work<{ postId: number }>(FANOUT, FANOUT_BATCH, (jobs) => this.fanOut(jobs.map((j) => j.postId)));
-    await this.queue.work<{ userId: number }>(REBUILD, 1, async ([job]) => {
-      if (job) await this.rebuild(job.userId);
-    });
+    for (let i = 0; i < REBUILD_WORKERS; i++) {
+      await this.queue.work<{ userId: number }>(REBUILD, REBUILD_BATCH, async (jobs) => {
+        for (const job of jobs) await this.rebuild(job.userId);
+      });
+    }
     events.subscribe(async (event) => {
       switch (event.type) {
         case 'post.created':
@@ -243,11 +250,24 @@ export class FeedsService {
     }
   }
 
-  /** The job of a missing feed: claimed first (fan-outs from now on land in it), then filled from the query. */
+  /**
+   * The job of a missing feed: claimed first (fan-outs from now on land in it), then filled from the
+   * query page by page (small pages are what the query is fast at; one of FEED_SIZE is not).
+   */
   async rebuild(userId: number): Promise<void> {
     if ((await this.store.claim(userId)) === 0) return; // Built, or being built.
-    const rows = await findFollowingPage(this.db, userId, null, this.config.size);
-    await this.store.finish(userId, rows.map(keyOf), rows.length <= this.config.size);
+    const keys: FeedKey[] = [];
+    let cursor: Cursor | null = null;
+    const page = Math.min(REBUILD_PAGE, this.config.size);
+    while (keys.length <= this.config.size) {
+      const rows = await findFollowingKeys(this.db, userId, cursor, page);
+      const shown = rows.slice(0, page);
+      keys.push(...shown.map(keyOf));
+      const last = shown[shown.length - 1];
+      if (rows.length <= page || !last) break;
+      cursor = { t: last.cursorTime, id: last.id };
+    }
+    await this.store.finish(userId, keys.slice(0, this.config.size + 1), keys.length <= this.config.size);
   }
 
   private warn(error: unknown, what: string) {

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
-import type { Cursor } from '../../lib/cursor.ts';
+import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
 
 /** Every post, newest first: a backward range scan of posts_created_at_id_idx. */
@@ -34,8 +34,35 @@ export async function findFollowingPage(
   limit: number,
 ): Promise<PostRow[]> {
   const n = limit + 1;
+  return db
+    .select(postViewColumns(viewerId))
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(sql`${posts.id} in (${followingPageIds(viewerId, cursor, n)})`)
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(n);
+}
+
+/** The same page as keys only (id and time), for building a home feed (modules/feeds). */
+export async function findFollowingKeys(
+  db: Executor,
+  viewerId: number,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<{ id: number; cursorTime: string }[]> {
+  const n = limit + 1;
+  return db
+    .select({ id: posts.id, cursorTime: cursorTime(posts.createdAt) })
+    .from(posts)
+    .where(sql`${posts.id} in (${followingPageIds(viewerId, cursor, n)})`)
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(n);
+}
+
+/** The ids of the `n` newest posts of the viewer's home after the cursor (the method above). */
+function followingPageIds(viewerId: number, cursor: Cursor | null, n: number) {
   const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
-  const pageIds = sql`
+  return sql`
     with authors as (
       select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
       union all select ${viewerId}::bigint
@@ -66,11 +93,4 @@ export async function findFollowingPage(
     where w.created_at >= bound.t
     order by f.created_at desc, f.id desc
     limit ${n}`;
-  return db
-    .select(postViewColumns(viewerId))
-    .from(posts)
-    .innerJoin(users, eq(users.id, posts.authorId))
-    .where(sql`${posts.id} in (${pageIds})`)
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(n);
 }
