@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { withTimeout } from './timeout.ts';
 
 /** How long start-up waits for Redis before serving without it (it keeps reconnecting). */
 const FIRST_CONNECT_MS = 5_000;
@@ -49,39 +50,23 @@ export class RedisConnection {
 
   /** Connects both, waiting at most FIRST_CONNECT_MS: without Redis the app starts degraded. */
   async connect(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
     const waited = Promise.all([this.commands.connect(), this.subscriber.connect()]);
     try {
-      await Promise.race([
-        waited,
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${FIRST_CONNECT_MS} ms`)), FIRST_CONNECT_MS);
-        }),
-      ]);
+      await withTimeout(waited, FIRST_CONNECT_MS, `no answer within ${FIRST_CONNECT_MS} ms`);
     } catch (error) {
       waited.catch(() => {});
       this.wentDown(error);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   /** True when both connections are up and a PING answers in time. */
   async healthy(): Promise<boolean> {
     if (this.commands.status !== 'ready' || this.subscriber.status !== 'ready') return false;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        this.commands.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('redis ping timed out')), PING_TIMEOUT_MS);
-        }),
-      ]);
+      await withTimeout(this.commands.ping(), PING_TIMEOUT_MS, 'redis ping timed out');
       return true;
     } catch {
       return false;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

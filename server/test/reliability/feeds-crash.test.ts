@@ -16,7 +16,7 @@ import {
   postgresAvailable,
   REDIS,
   Relay,
-  redisAnswers,
+  redisForTests,
   type ServerProcess,
   sleep,
   startPrivatePostgres,
@@ -24,9 +24,7 @@ import {
   tempDir,
 } from './support.ts';
 
-const redisAvailable = await redisAnswers();
-if (!redisAvailable && process.env.TEST_REDIS_URL)
-  throw new Error(`no Redis answers at TEST_REDIS_URL (${REDIS.host})`);
+const redisAvailable = await redisForTests('feeds-crash');
 
 /** Polls `check` every 50 ms until it is truthy (bounded: `tries`). */
 async function until<T>(what: string, check: () => Promise<T>, tries = 600): Promise<NonNullable<T>> {

@@ -18,9 +18,8 @@ import {
   PASSWORD,
   type PrivatePostgres,
   postgresAvailable,
-  REDIS,
   Relay,
-  redisAnswers,
+  redisForTests,
   type ServerProcess,
   sleep,
   startPrivatePostgres,
@@ -28,11 +27,7 @@ import {
   tempDir,
 } from './support.ts';
 
-const redisAvailable = await redisAnswers();
-// Named explicitly (CI does), a Redis that does not answer is a failure, not a reason to skip.
-if (!redisAvailable && process.env.TEST_REDIS_URL)
-  throw new Error(`no Redis answers at TEST_REDIS_URL (${REDIS.host})`);
-if (!redisAvailable) console.warn(`several-processes: skipped, no Redis at ${REDIS.host} (set TEST_REDIS_URL)`);
+const redisAvailable = await redisForTests('several-processes');
 
 /** Waits for a promise, failing with `what` after `ms` (a bound on a signal, not a guess at timing). */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -140,6 +140,17 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
 export const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 /** Whether a Redis answers at REDIS (CI runs one; elsewhere the file is skipped, saying so). */
+/**
+ * Whether the tests that need Redis run: a Redis answers at REDIS. Named explicitly by TEST_REDIS_URL
+ * (as CI does), one that does not answer is a failure, not a reason to skip.
+ */
+export async function redisForTests(file: string): Promise<boolean> {
+  const available = await redisAnswers();
+  if (!available && process.env.TEST_REDIS_URL) throw new Error(`no Redis answers at TEST_REDIS_URL (${REDIS.host})`);
+  if (!available) console.warn(`${file}: skipped, no Redis at ${REDIS.host} (set TEST_REDIS_URL)`);
+  return available;
+}
+
 export async function redisAnswers(): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(Number(REDIS.port || 6379), REDIS.hostname);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { withTimeout } from '../../lib/timeout.ts';
 
 const PING_TIMEOUT_MS = 2_000;
 
@@ -10,25 +11,17 @@ const PING_TIMEOUT_MS = 2_000;
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/healthz', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        app.dbHandle.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('database ping timed out')), PING_TIMEOUT_MS);
-        }),
-      ]);
-      if (!app.redis) return { status: 'ok', database: app.dbHandle.kind };
-      const redisOk = await app.redis.healthy();
-      return {
-        status: redisOk ? 'ok' : 'degraded',
-        database: app.dbHandle.kind,
-        redis: redisOk ? 'ok' : 'unavailable',
-      };
+      await withTimeout(app.dbHandle.ping(), PING_TIMEOUT_MS, 'database ping timed out');
     } catch {
       return reply.code(503).send({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not answering.' });
-    } finally {
-      clearTimeout(timer);
     }
+    if (!app.redis) return { status: 'ok', database: app.dbHandle.kind };
+    const redisOk = await app.redis.healthy();
+    return {
+      status: redisOk ? 'ok' : 'degraded',
+      database: app.dbHandle.kind,
+      redis: redisOk ? 'ok' : 'unavailable',
+    };
   });
 };
