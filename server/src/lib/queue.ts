@@ -46,19 +46,37 @@ export class DurableQueue {
    * (the handler gets them together; they succeed or are retried together).
    */
   async work<T extends object>(name: string, batchSize: number, handler: (jobs: T[]) => Promise<void>): Promise<void> {
-    await this.boss.createQueue(name, {
-      name,
-      retryLimit: 10,
-      retryDelay: 1,
-      retryBackoff: true,
-      expireInSeconds: this.options.expireInSeconds,
-    });
+    await this.ensureQueue(name);
     const id: string = await this.boss.work<T>(name, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
       await handler(jobs.map((job) => job.data));
       // A full batch means more may be waiting: fetch again at once instead of after the poll interval.
       if (jobs.length === batchSize) this.boss.notifyWorker(id);
     });
     this.workers.set(name, id);
+  }
+
+  /**
+   * Creates the queue unless it exists. Processes starting together race to create it, and
+   * pg-boss's create can deadlock against another's (seen with two processes on one database):
+   * the loser looks again and, the queue being there, is done.
+   */
+  private async ensureQueue(name: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await this.boss.getQueue(name)) return;
+      try {
+        await this.boss.createQueue(name, {
+          name,
+          retryLimit: 10,
+          retryDelay: 1,
+          retryBackoff: true,
+          expireInSeconds: this.options.expireInSeconds,
+        });
+        return;
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 50));
+      }
+    }
   }
 
   /** Enqueues several jobs of `name` as part of `tx`, in one statement. */
