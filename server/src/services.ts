@@ -51,7 +51,7 @@ export async function createServices(
   const jobs = new InProcessJobs(deps.log);
   const notifier = new Notifier();
   const feeds = await createFeeds(db, config, deps);
-  const sessions = new SessionsService(db, config.sessionMaxAgeMs);
+  const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, feeds?.service ?? null);
   const stream = new StreamHub(db, posts, config.stream, deps.log);

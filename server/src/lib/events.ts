@@ -15,6 +15,8 @@ export type DomainEvent =
   | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.unfollowed'; followerId: number; followeeId: number }
   | { type: 'user.updated'; userId: number }
+  /** Sessions of the person ended (signed out, or every session revoked): cached sessions go. */
+  | { type: 'sessions.ended'; userId: number }
   | { type: 'notifications.read'; userId: number }
   | {
       type: 'notification.created';
@@ -42,13 +44,25 @@ export interface EventBus {
   subscribe(subscriber: Subscriber): () => void;
   /**
    * Calls `listener` when events from other processes may have been missed (Redis was away and is
-   * back): whoever keeps state built from events rebuilds it. Never called in one process.
+   * back), or the data changed without events (`resync`): whoever keeps state built from events
+   * rebuilds it.
    */
   onGap(listener: () => void): () => void;
+  /**
+   * Announces a gap in this process: the data changed without events (a test rewrote the database
+   * under a running app, an operator restored it), so what was kept from events is forgotten.
+   */
+  resync(): void;
+  /**
+   * Whether every process's events reach this one now (false while Redis is away). Caches built
+   * from events (lib/event-cache.ts) answer only while it holds.
+   */
+  readonly inSync: boolean;
 }
 
 export class InProcessEventBus implements EventBus {
   private readonly subscribers = new Set<Subscriber>();
+  private readonly gapListeners = new Set<() => void>();
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
@@ -69,8 +83,18 @@ export class InProcessEventBus implements EventBus {
     return () => this.subscribers.delete(subscriber);
   }
 
-  onGap(_listener: () => void): () => void {
-    return () => {};
+  onGap(listener: () => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+
+  resync(): void {
+    for (const listener of this.gapListeners) listener();
+  }
+
+  /** One process: every event is its own. */
+  get inSync(): boolean {
+    return true;
   }
 }
 

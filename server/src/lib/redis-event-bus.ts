@@ -50,7 +50,7 @@ export class RedisEventBus implements EventBus {
       .then(() => {
         if (!this.lost) return;
         this.lost = false;
-        for (const listener of this.gapListeners) listener();
+        this.resync();
       })
       .catch((error) => this.log.warn({ err: error }, 'could not subscribe to the events channel'));
   }
@@ -67,6 +67,14 @@ export class RedisEventBus implements EventBus {
 
   subscribe(subscriber: Subscriber): () => void {
     return this.local.subscribe(subscriber);
+  }
+
+  get inSync(): boolean {
+    return !this.lost;
+  }
+
+  resync(): void {
+    for (const listener of this.gapListeners) listener();
   }
 
   onGap(listener: () => void): () => void {

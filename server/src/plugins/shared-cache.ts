@@ -70,5 +70,9 @@ export const sharedCachePlugin = fp(async (app: FastifyInstance) => {
   const unsubscribe = app.services.events.subscribe((event) => {
     if (VISIBLE_TO_VISITORS.has(event.type)) cache.invalidate();
   });
-  app.addHook('onClose', async () => unsubscribe());
+  const unlisten = app.services.events.onGap(() => cache.invalidate());
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    unlisten();
+  });
 });

@@ -109,8 +109,8 @@ export function useTestApp(overrides: Partial<Config> = {}) {
       built = true;
     }
     await resetDb(ctx.db);
-    // The data changed under the app's feet: what it cached is stale.
-    ctx.app.sharedCache.invalidate();
+    // The data changed under the app's feet, without events: what it kept from them is stale.
+    ctx.app.services.events.resync();
   });
   afterAll(async () => {
     if (built) await ctx.app.close();

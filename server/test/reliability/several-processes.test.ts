@@ -147,6 +147,40 @@ describe.skipIf(!postgresAvailable || !redisAvailable)('two server processes on 
     expect(((await refused.json()) as { code: string }).code).toBe('RATE_LIMITED');
   });
 
+  it("B's cached session follows what happens through A: a name edited shows, a sign-out closes it", async () => {
+    const frank = new HttpClient(a.url);
+    await frank.signUp('frank');
+    const onB = new HttpClient(b.url);
+    for (const [name, value] of frank.cookies) onB.cookies.set(name, value);
+    onB.csrfToken = frank.csrfToken;
+    const current = async () => {
+      const res = await onB.request('GET', '/api/current');
+      return { status: res.status, name: res.status === 200 ? ((await res.json()) as { name: string }).name : null };
+    };
+    // B resolves the session, and keeps it.
+    expect(await current()).toEqual({ status: 200, name: 'frank' });
+
+    expect((await frank.request('PATCH', '/api/edit', { name: 'Frank Edited' })).status).toBe(200);
+    // The edit's event crosses through Redis: B answers the new name as soon as it has heard it.
+    expect(await currentUntil((now) => now.name === 'Frank Edited')).toEqual({ status: 200, name: 'Frank Edited' });
+
+    const signOut = new URLSearchParams({ csrfToken: frank.csrfToken!, json: 'true' });
+    expect((await frank.request('POST', '/api/auth/signout', signOut)).status).toBe(200);
+    expect(await currentUntil((now) => now.status === 401)).toEqual({ status: 401, name: null });
+    // And it stays closed: the session is gone from the database, not only from B's memory.
+    expect((await onB.request('POST', '/api/posts', { text: 'after sign-out' })).status).toBe(401);
+
+    /** Asks B until `test` passes: the event's crossing is the signal (bounded: 50 tries, 20 ms apart). */
+    async function currentUntil(test: (now: Awaited<ReturnType<typeof current>>) => boolean) {
+      let now = await current();
+      for (let i = 0; i < 50 && !test(now); i++) {
+        await sleep(20);
+        now = await current();
+      }
+      return now;
+    }
+  });
+
   it('keeps serving with Redis cut off, says degraded, and recovers by itself', async () => {
     const dave = new HttpClient(a.url);
     const daveId = (await dave.signUp('dave')).id;

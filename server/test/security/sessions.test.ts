@@ -6,7 +6,7 @@
  * - a token that was signed out, has expired, or was tampered with opens nothing anywhere: every
  *   members-only read and every write answers 401 and writes nothing.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from '../../src/db/client.ts';
 import { cookieNames } from '../../src/lib/auth-cookies.ts';
 import { insertUser, postForm, setCookieLines, signInWithPassword, TestClient, useTestApp } from '../helpers/app.ts';
@@ -143,7 +143,22 @@ describe('a dead token opens nothing', () => {
     const { w, client, token } = await signedInToken();
     expect((await client.get('/api/current')).statusCode).toBe(200);
     await ctx.db.db.execute(sql`UPDATE sessions SET expires_at = now() - interval '1 second'`);
+    // Written straight to the database, without an event: the app forgets the session it cached.
+    ctx.app.services.events.resync();
     await expectDeadEverywhere(w, token, 'expired token');
+  });
+
+  it('after expiry, while the app still holds the session in its cache', async () => {
+    const { w, client, token } = await signedInToken();
+    expect((await client.get('/api/current')).statusCode).toBe(200); // resolved, and cached
+    // The session's lifetime passes (the clock only: the cache's own timer is not Date's).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + ctx.config.sessionMaxAgeMs + 1_000);
+      await expectDeadEverywhere(w, token, 'expired cached token');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tampered, truncated, re-cased or hashed tokens', async () => {

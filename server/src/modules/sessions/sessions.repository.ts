@@ -31,8 +31,13 @@ export async function renewSession(db: Executor, id: number, expiresAt: Date, no
   await db.update(sessions).set({ expiresAt, renewedAt: now }).where(eq(sessions.id, id));
 }
 
-export async function deleteSessionByHash(db: Executor, tokenHash: string) {
-  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+/** Deletes the session of a token hash; answers its user, or null when there was none. */
+export async function deleteSessionByHash(db: Executor, tokenHash: string): Promise<number | null> {
+  const [row] = await db
+    .delete(sessions)
+    .where(eq(sessions.tokenHash, tokenHash))
+    .returning({ userId: sessions.userId });
+  return row?.userId ?? null;
 }
 
 export async function deleteExpiredSessions(db: Executor, now: Date) {

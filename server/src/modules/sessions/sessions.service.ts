@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/auth-cookies.ts';
+import { EventCache } from '../../lib/event-cache.ts';
+import type { EventBus } from '../../lib/events.ts';
 import * as repo from './sessions.repository.ts';
 
 /** The expiry is pushed forward at most once a day (NextAuth's updateAge), not on every request. */
@@ -21,11 +23,27 @@ export type Viewer = SessionUser | null;
 /** The asking person's id for a query, or null for a visitor. */
 export const viewerIdOf = (viewer: Viewer): number | null => viewer?.userId ?? null;
 
+/**
+ * Sessions resolved lately, by token hash: most calls then need no statement for the session. Kept
+ * right by events (sessions.ended, user.updated) in every process; a renewal drops its entry.
+ */
+const CACHE = { max: 10_000, ttlMs: 30_000 };
+
 export class SessionsService {
+  private readonly cache: EventCache<string, SessionUser>;
+
   constructor(
     private readonly db: Database,
+    private readonly events: EventBus,
     private readonly maxAgeMs: number,
-  ) {}
+  ) {
+    this.cache = new EventCache(events, CACHE);
+    events.subscribe((event) => {
+      if (event.type === 'sessions.ended' || event.type === 'user.updated') {
+        this.cache.dropWhere((session) => session.userId === event.userId);
+      }
+    });
+  }
 
   /** Creates a session and returns the opaque token for the cookie (256 bits; only its hash is stored). */
   async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
@@ -39,9 +57,13 @@ export class SessionsService {
   async resolve(token: string | undefined): Promise<SessionUser | null> {
     if (!token || token.length > 200) return null;
     const now = new Date();
-    const row = await repo.findLiveSession(this.db, sha256Hex(token), now);
+    const hash = sha256Hex(token);
+    const cached = this.cache.get(hash);
+    if (cached && cached.expiresAt > now) return { ...cached };
+    const ticket = this.cache.ticket();
+    const row = await repo.findLiveSession(this.db, hash, now);
     if (!row) return null;
-    return {
+    const session: SessionUser = {
       sessionId: row.id,
       userId: row.userId,
       name: row.name,
@@ -50,6 +72,8 @@ export class SessionsService {
       profileImage: row.profileImage,
       expiresAt: row.expiresAt,
     };
+    this.cache.set(hash, session, ticket);
+    return { ...session };
   }
 
   /** Renews on use: a session used within its lifetime lives another full lifetime. */
@@ -59,17 +83,20 @@ export class SessionsService {
     if (renewedRecently) return session.expiresAt;
     const expiresAt = new Date(now + this.maxAgeMs);
     await repo.renewSession(this.db, session.sessionId, expiresAt, new Date(now));
+    this.cache.dropWhere((cached) => cached.sessionId === session.sessionId);
     session.expiresAt = expiresAt;
     return expiresAt;
   }
 
   async revoke(token: string | undefined): Promise<void> {
     if (!token) return;
-    await repo.deleteSessionByHash(this.db, sha256Hex(token));
+    const userId = await repo.deleteSessionByHash(this.db, sha256Hex(token));
+    if (userId !== null) await this.events.publish([{ type: 'sessions.ended', userId }]);
   }
 
   async revokeAll(userId: number): Promise<void> {
     await repo.deleteUserSessions(this.db, userId);
+    await this.events.publish([{ type: 'sessions.ended', userId }]);
   }
 
   async purgeExpired(): Promise<void> {
