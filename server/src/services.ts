@@ -14,6 +14,7 @@ import { MediaService } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
+import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
 import { StreamHub } from './modules/stream/stream.hub.ts';
@@ -50,7 +51,7 @@ export async function createServices(
   const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
   const jobs = new InProcessJobs(deps.log);
   const notifier = new Notifier();
-  const feeds = await createFeeds(db, config, deps);
+  const feeds = await createFeeds(db, config, deps, events);
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, feeds?.service ?? null);
@@ -83,6 +84,7 @@ async function createFeeds(
   db: Database,
   config: Config,
   deps: { log: FastifyBaseLogger; redis: RedisConnection | null },
+  events: EventBus,
 ) {
   if (!config.feeds.enabled || !config.databaseUrl || !deps.redis) return null;
   const queue = await DurableQueue.start(config.databaseUrl, deps.log, {
@@ -95,5 +97,5 @@ async function createFeeds(
     config.feeds.size,
     config.feeds.activeDays * 86_400,
   );
-  return { queue, service: new FeedsService(db, store, queue, config.feeds, deps.log) };
+  return { queue, service: new FeedsService(db, store, queue, config.feeds, deps.log, new PostViewCache(events)) };
 }

@@ -99,10 +99,15 @@ export async function listPage<R extends KeyedRow, T>(
 ): Promise<Page<T>> {
   const rows = await fetch(decodeCursor(page.cursor), page.limit);
   if (rows.length === 0 && whenEmpty) await whenEmpty();
-  const shown = rows.slice(0, page.limit);
+  return packPage(page.limit, rows, pack);
+}
+
+/** The page of `limit` items that `limit + 1` rows read after a cursor make. */
+export function packPage<R extends KeyedRow, T>(limit: number, rows: R[], pack: (row: R) => T): Page<T> {
+  const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
   return {
     items: shown.map(pack),
-    nextCursor: rows.length > page.limit && last ? encodeCursor({ t: last.cursorTime, id: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ t: last.cursorTime, id: last.id }) : null,
   };
 }

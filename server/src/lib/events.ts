@@ -15,6 +15,8 @@ export type DomainEvent =
   | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.unfollowed'; followerId: number; followeeId: number }
   | { type: 'user.updated'; userId: number }
+  /** Fan-out wrote posts of these authors into their followers' home feeds (modules/feeds). */
+  | { type: 'feed.updated'; authorIds: number[] }
   /** Sessions of the person ended (signed out, or every session revoked): cached sessions go. */
   | { type: 'sessions.ended'; userId: number }
   | { type: 'notifications.read'; userId: number }

@@ -1,4 +1,4 @@
-import type { Post } from '@pipit/contract';
+import { type Post, postPage } from '@pipit/contract';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -127,6 +127,23 @@ describe('timelines', () => {
       // Someone who follows nobody and never posted sees an empty page.
       const dave = await new TestClient(ctx).signInAs((await insertUser(ctx.db, { username: 'dave' })).id);
       expect(await getPage(dave, '/api/timeline/following')).toEqual({ items: [], nextCursor: null });
+    });
+
+    it("sends exactly the contract's shape (it is serialized as built, not through the response schema)", async () => {
+      const { bob, clients } = await seedTrio(ctx);
+      await follow(clients.alice, bob.id);
+      const root = await createPost(clients.bob, 'root with "quotes", <b>tags</b>, a back\\slash, a\nnewline and 🐦');
+      await createPost(clients.alice, 'a reply', root.id);
+      await like(clients.alice, root.id);
+      const first = await clients.alice.get('/api/timeline/following?limit=1');
+      const cursor = first.json<Page<Post>>().nextCursor;
+      const second = await clients.alice.get(`/api/timeline/following?limit=1&cursor=${cursor}`);
+      for (const res of [first, second, await clients.alice.get('/api/timeline/following')]) {
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.body).toBe(JSON.stringify(postPage.parse(JSON.parse(res.body))));
+      }
+      expect(second.json<Page<Post>>().items[0]).toMatchObject({ text: root.text, likedByMe: true, replyCount: 1 });
     });
 
     it('equals "own and followed posts, newest first" for random follow graphs and page sizes', async () => {

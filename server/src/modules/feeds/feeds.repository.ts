@@ -2,7 +2,7 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
-import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
 
 /** Records a new post for fan-out, in its transaction (the outbox). */
 export async function addToOutbox(db: Executor, postId: number): Promise<void> {
@@ -47,21 +47,10 @@ export async function findFollowersOf(db: Executor, userIds: number[]) {
     .where(inArray(follows.followeeId, userIds));
 }
 
-/** Whose home a post is in: the author's (own posts) or a follower's. */
-const inHomeOf = (viewerId: number) =>
-  sql<boolean>`(${posts.authorId} = ${viewerId} or exists (select 1 from ${follows} f where f.follower_id = ${viewerId} and f.followee_id = ${posts.authorId}))`;
-
-/**
- * The posts of a feed's ids as the viewer sees them, each with whether it still belongs in their
- * home (its author is followed, or is them): one statement. Deleted posts are simply absent.
- */
-export async function findFeedPosts(db: Executor, viewerId: number, ids: number[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({ ...postViewColumns(viewerId), inHome: inHomeOf(viewerId) })
-    .from(posts)
-    .innerJoin(users, eq(users.id, posts.authorId))
-    .where(inArray(posts.id, ids));
+/** Whom a member follows (the follows primary key: an index-only scan). */
+export async function findFolloweeIds(db: Executor, followerId: number): Promise<number[]> {
+  const rows = await db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, followerId));
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -2,9 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/client.ts';
 import type { Cursor } from '../../lib/cursor.ts';
-import type { EventBus } from '../../lib/events.ts';
+import { EventCache } from '../../lib/event-cache.ts';
+import type { DomainEvent, EventBus } from '../../lib/events.ts';
 import type { DurableQueue } from '../../lib/queue.ts';
-import type { PostRow } from '../posts/posts.repository.ts';
+import type { PostViewCache } from '../posts/posts.cache.ts';
+import { findPostViews, type PostRow } from '../posts/posts.repository.ts';
 import { findFollowingKeys, findFollowingPage } from '../timelines/timelines.repository.ts';
 import * as repo from './feeds.repository.ts';
 import { COMPLETE, type FeedKey, type FeedStore, micros, newer, padId } from './feeds.store.ts';
@@ -28,8 +30,23 @@ const FANOUT_BATCH = 50;
 /** How many more entries a read asks for than it needs, for ties on the cursor's microsecond. */
 const TIE_SLACK = 8;
 
+/** A member's first page, serialized, and what it depends on. */
+interface FirstPage {
+  limit: number;
+  body: string;
+  /** The posts shown, and the posts they reply to (their counts and deletes change the page). */
+  posts: ReadonlySet<number>;
+  /** Whose new posts change it: the member and whom they follow. */
+  followees: ReadonlySet<number>;
+}
+
+/** First pages kept per member: until an event changes them, or this long at most. */
+const FIRST_PAGES = { max: 10_000, ttlMs: 30_000 };
+
 export interface FeedStats {
   fromFeed: number;
+  /** Of those, first pages answered from this process's memory (FeedsService.firstPageJson). */
+  kept: number;
   fallback: number;
   /** Reads that failed (Redis away, a bug): answered by the query, logged. */
   errors: number;
@@ -51,7 +68,9 @@ export interface FeedStats {
  */
 export class FeedsService {
   /** Pages answered from a feed, and by the fallback query (for tests and the benchmark). */
-  readonly stats: FeedStats = { fromFeed: 0, fallback: 0, errors: 0 };
+  readonly stats: FeedStats = { fromFeed: 0, kept: 0, fallback: 0, errors: 0 };
+  private firstPages: EventCache<number, FirstPage> | null = null;
+  private events: EventBus | null = null;
 
   constructor(
     private readonly db: Database,
@@ -59,6 +78,8 @@ export class FeedsService {
     private readonly queue: DurableQueue,
     private readonly config: Config['feeds'],
     private readonly log: FastifyBaseLogger,
+    /** Posts seen lately: a page whose posts are all there needs no statement. */
+    private readonly views: PostViewCache,
   ) {}
 
   private dispatching = false;
@@ -94,6 +115,10 @@ export class FeedsService {
         for (const job of jobs) await this.rebuild(job.userId);
       });
     }
+    this.events = events;
+    const firstPages = new EventCache<number, FirstPage>(events, FIRST_PAGES);
+    this.firstPages = firstPages;
+    events.subscribe((event) => dropFirstPages(firstPages, event));
     events.subscribe(async (event) => {
       switch (event.type) {
         case 'post.created':
@@ -161,11 +186,47 @@ export class FeedsService {
    * the feed when it can answer exactly, else from the query.
    */
   async page(viewerId: number, cursor: Cursor | null, limit: number): Promise<PostRow[]> {
+    return (await this.answer(viewerId, cursor, limit)).rows;
+  }
+
+  /**
+   * The first page serialized by `serialize`, kept in this process's memory per member when the
+   * feed answered it, until an event changes what it shows (dropFirstPages: a new post by someone
+   * on it, a fan-out, a like, a reply, a delete, a follow, a profile edit) or FIRST_PAGES.ttlMs.
+   * Pages the query answered are not kept: their feed is being built.
+   */
+  async firstPageJson(viewerId: number, limit: number, serialize: (rows: PostRow[]) => string): Promise<string> {
+    const kept = this.firstPages?.get(viewerId);
+    if (kept?.limit === limit) {
+      this.stats.fromFeed++;
+      this.stats.kept++;
+      return kept.body;
+    }
+    const ticket = this.firstPages?.ticket() ?? 0;
+    const { rows, followees } = await this.answer(viewerId, null, limit);
+    const body = serialize(rows);
+    if (followees && this.firstPages) {
+      const posts = new Set<number>();
+      for (const row of rows) {
+        posts.add(row.id);
+        if (row.parentId !== null) posts.add(row.parentId);
+      }
+      this.firstPages.set(viewerId, { limit, body, posts, followees }, ticket);
+    }
+    return body;
+  }
+
+  /** The rows, and whom the viewer follows when the feed answered (null when the query did). */
+  private async answer(
+    viewerId: number,
+    cursor: Cursor | null,
+    limit: number,
+  ): Promise<{ rows: PostRow[]; followees: ReadonlySet<number> | null }> {
     try {
-      const rows = await this.fromFeed(viewerId, cursor, limit);
-      if (rows) {
+      const answer = await this.fromFeed(viewerId, cursor, limit);
+      if (answer) {
         this.stats.fromFeed++;
-        return rows;
+        return answer;
       }
     } catch (error) {
       // Redis away, or anything unexpected: the query answers; nothing is lost.
@@ -173,10 +234,14 @@ export class FeedsService {
       this.warn(error, 'read');
     }
     this.stats.fallback++;
-    return findFollowingPage(this.db, viewerId, cursor, limit);
+    return { rows: await findFollowingPage(this.db, viewerId, cursor, limit), followees: null };
   }
 
-  private async fromFeed(viewerId: number, cursor: Cursor | null, limit: number): Promise<PostRow[] | null> {
+  private async fromFeed(
+    viewerId: number,
+    cursor: Cursor | null,
+    limit: number,
+  ): Promise<{ rows: PostRow[]; followees: ReadonlySet<number> } | null> {
     const n = limit + 1;
     const before = cursor ? { score: micros(cursor.t), member: padId(cursor.id) } : null;
     const read = await this.store.read(viewerId, before, n + TIE_SLACK);
@@ -209,18 +274,20 @@ export class FeedsService {
     }
 
     const ids = page.filter((p) => !p.row).map((p) => Number(p.key.member));
-    const found = new Map((await repo.findFeedPosts(this.db, viewerId, ids)).map((row) => [row.id, row]));
-    const stale = ids.filter((id) => !found.get(id)?.inHome);
+    const { rows, followees } = await this.views.homeRows(viewerId, ids, {
+      posts: (missing) => findPostViews(this.db, viewerId, missing),
+      followees: () => repo.findFolloweeIds(this.db, viewerId),
+    });
+    const found = new Map(rows.map((row) => [row.id, row]));
+    const inHome = (row: PostRow | undefined) =>
+      row !== undefined && (row.authorId === viewerId || followees.has(row.authorId));
+    const stale = ids.filter((id) => !inHome(found.get(id)));
     if (stale.length > 0) {
       // Deleted, or by someone no longer followed: gone from the feed, and this page from the query.
       await this.store.remove(viewerId, stale.map(padId));
       return null;
     }
-    return page.map((p) => {
-      if (p.row) return p.row;
-      const { inHome: _, ...row } = found.get(Number(p.key.member)) as PostRow & { inHome: boolean };
-      return row;
-    });
+    return { rows: page.map((p) => p.row ?? (found.get(Number(p.key.member)) as PostRow)), followees };
   }
 
   /**
@@ -248,6 +315,8 @@ export class FeedsService {
         member: padId(post.id),
       });
     }
+    // First pages kept in memory (every process's) were read before these posts reached the feeds.
+    if (pushed.length > 0) await this.events?.publish([{ type: 'feed.updated', authorIds: pushed }]);
   }
 
   /**
@@ -279,3 +348,37 @@ const keyOf = (row: { cursorTime: string; id: number }): FeedKey => ({
   score: micros(row.cursorTime),
   member: padId(row.id),
 });
+
+/** Drops the kept first pages an event changes (FeedsService.firstPageJson). */
+function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent): void {
+  const byAuthor = (authorId: number) => (page: FirstPage, viewerId: number) =>
+    viewerId === authorId || page.followees.has(authorId);
+  switch (event.type) {
+    case 'post.created':
+      // On its way to the feeds (pulled authors: read with each page); a reply changes its parent's count.
+      pages.dropWhere(
+        (page, viewerId) =>
+          byAuthor(event.authorId)(page, viewerId) || (event.parentId !== null && page.posts.has(event.parentId)),
+      );
+      break;
+    case 'feed.updated': {
+      const authors = new Set(event.authorIds);
+      pages.dropWhere((page, viewerId) => authors.has(viewerId) || [...authors].some((a) => page.followees.has(a)));
+      break;
+    }
+    case 'post.deleted':
+      pages.dropWhere((page) => page.posts.has(event.postId));
+      break;
+    case 'post.liked':
+    case 'post.unliked':
+      pages.dropWhere((page) => page.posts.has(event.postId));
+      break;
+    case 'user.followed':
+    case 'user.unfollowed':
+      pages.drop(event.followerId);
+      break;
+    case 'user.updated':
+      pages.clear();
+      break;
+  }
+}

@@ -95,8 +95,32 @@ redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[2])
 trim(KEYS[1], KEYS[2], tonumber(ARGV[1]))
 return 1`;
 
+/**
+ * A read: the floor, up to ARGV[2] entries at or below score ARGV[1], and the pulled accounts; renews
+ * the feed's lifetime (ARGV[3] s) and records the member's read (ARGV[4] = now, ARGV[5] = member).
+ * One command, so the floor and the entries are read together. KEYS: feed, floor, pulled, active.
+ */
+const READ = `
+local floor = redis.call('GET', KEYS[2])
+local entries = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'WITHSCORES', 'LIMIT', 0, ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
+return {floor, entries, redis.call('SMEMBERS', KEYS[3])}`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
+    feedRead(
+      feed: string,
+      floor: string,
+      pulled: string,
+      active: string,
+      max: string,
+      count: number,
+      ttl: number,
+      now: number,
+      member: string,
+    ): Result<[string | null, string[], string[]], Context>;
     feedAdd(feed: string, floor: string, score: number, member: string, size: number): Result<number, Context>;
     feedClaim(feed: string, floor: string, leaseSeconds: number): Result<number, Context>;
     feedFinish(feed: string, floor: string, ...args: (string | number)[]): Result<number, Context>;
@@ -125,6 +149,7 @@ export class FeedStore {
       redis.defineCommand('feedAdd', { numberOfKeys: 2, lua: ADD });
       redis.defineCommand('feedClaim', { numberOfKeys: 2, lua: CLAIM });
       redis.defineCommand('feedFinish', { numberOfKeys: 2, lua: FINISH });
+      redis.defineCommand('feedRead', { numberOfKeys: 4, lua: READ });
     }
   }
 
@@ -139,21 +164,19 @@ export class FeedStore {
   async read(userId: number, before: FeedKey | null, count: number): Promise<FeedRead> {
     const [feed, floorKey] = this.keys(userId);
     const max = before ? String(before.score) : '+inf';
-    const results = await this.redis
-      .multi()
-      .get(floorKey)
-      .zrevrangebyscore(feed, max, '-inf', 'WITHSCORES', 'LIMIT', 0, count)
-      .expire(feed, this.ttlSeconds)
-      .expire(floorKey, this.ttlSeconds)
-      .smembers(this.pulledKey)
-      .zadd(this.activeKey, Math.floor(Date.now() / 1000), String(userId))
-      .exec();
-    if (!results) throw new Error('feed read was aborted');
-    for (const [error] of results) if (error) throw error;
-    const floorText = results[0]?.[1] as string | null;
-    const pulled = ((results[4]?.[1] ?? []) as string[]).map(Number);
+    const [floorText, flat, pulledIds] = await this.redis.feedRead(
+      feed,
+      floorKey,
+      this.pulledKey,
+      this.activeKey,
+      max,
+      count,
+      this.ttlSeconds,
+      Math.floor(Date.now() / 1000),
+      String(userId),
+    );
+    const pulled = pulledIds.map(Number);
     if (floorText === null) return { entries: null, floor: null, full: false, pulled };
-    const flat = (results[1]?.[1] ?? []) as string[];
     const entries: FeedKey[] = [];
     for (let i = 0; i < flat.length; i += 2) {
       const member = flat[i] as string;

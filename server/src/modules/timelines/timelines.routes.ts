@@ -19,5 +19,10 @@ export const timelinesRoutes: FastifyPluginAsync = async (app) => {
     return reply.headers(CACHE_PUBLIC_FOR_VISITORS).type('application/json; charset=utf-8').send(body);
   });
 
-  route(app, e.timelineFollowing, {}, async (request) => timelines.following(requireViewer(request), request.query));
+  route(app, e.timelineFollowing, {}, async (request, reply) => {
+    const body = await timelines.followingJson(requireViewer(request), request.query);
+    // The page members open most: serialized as built (toPost makes the contract's shape, in its
+    // order; a test holds the body to the schema), without validating it again on every answer.
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
 };

@@ -1,0 +1,108 @@
+import { EventCache } from '../../lib/event-cache.ts';
+import type { DomainEvent, EventBus } from '../../lib/events.ts';
+import type { PostRow } from './posts.repository.ts';
+
+/** What every viewer sees alike of a post. */
+type SharedRow = Omit<PostRow, 'likedByMe'>;
+
+/** What one viewer's pages depend on: whom they follow, and which posts they liked (as far as seen). */
+interface ViewerFacts {
+  followees: ReadonlySet<number>;
+  liked: Map<number, boolean>;
+}
+
+const VIEWS = { max: 20_000, ttlMs: 30_000 };
+const VIEWERS = { max: 20_000, ttlMs: 60_000 };
+
+export interface HomeRows {
+  /** The posts of the ids asked for that still exist, each as the viewer sees it, in the order asked. */
+  rows: PostRow[];
+  /** Whom the viewer follows (a home post's author is one of them, or the viewer). */
+  followees: ReadonlySet<number>;
+}
+
+/**
+ * Posts as viewers see them, kept in process so that a page of ids read from a home feed needs no
+ * statement once its posts have been seen: each post with its author and counts (shared by every
+ * viewer, by id), and per viewer whom they follow and which of those posts they liked. Each piece
+ * is dropped by the event that changes it (a like, a reply, a delete, a profile edit, a follow),
+ * in every process (lib/event-cache.ts); what is missing is read in one statement each.
+ */
+export class PostViewCache {
+  private readonly views: EventCache<number, SharedRow>;
+  private readonly viewers: EventCache<number, ViewerFacts>;
+
+  constructor(events: EventBus) {
+    this.views = new EventCache(events, VIEWS);
+    this.viewers = new EventCache(events, VIEWERS);
+    events.subscribe((event) => this.apply(event));
+  }
+
+  async homeRows(
+    viewerId: number,
+    ids: readonly number[],
+    load: { posts: (ids: number[]) => Promise<PostRow[]>; followees: () => Promise<number[]> },
+  ): Promise<HomeRows> {
+    const viewsTicket = this.views.ticket();
+    let facts = this.viewers.get(viewerId);
+    if (!facts) {
+      const ticket = this.viewers.ticket();
+      facts = { followees: new Set(await load.followees()), liked: new Map() };
+      this.viewers.set(viewerId, facts, ticket);
+    }
+    // What the cache holds now: the page as of this moment, whatever events arrive while the rest is read.
+    const known = new Map<number, PostRow>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const view = this.views.get(id);
+      const likedByMe = facts.liked.get(id);
+      if (view && likedByMe !== undefined) known.set(id, { ...view, likedByMe });
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      for (const row of await load.posts(missing)) {
+        known.set(row.id, row);
+        const { likedByMe, ...shared } = row;
+        this.views.set(row.id, shared, viewsTicket);
+        // A like of the viewer's since `facts` was taken dropped it from the cache: this copy is
+        // then theirs alone, so what it learns here cannot outlive the change.
+        facts.liked.set(row.id, likedByMe);
+      }
+    }
+    const rows: PostRow[] = [];
+    for (const id of ids) {
+      const row = known.get(id);
+      if (row) rows.push(row);
+    }
+    return { rows, followees: facts.followees };
+  }
+
+  private apply(event: DomainEvent): void {
+    switch (event.type) {
+      case 'post.created':
+        if (event.parentId !== null) this.views.drop(event.parentId); // its reply count
+        break;
+      case 'post.deleted': {
+        const { postId, parentId } = event;
+        this.views.drop(postId);
+        if (parentId !== null) this.views.drop(parentId);
+        // Its replies now answer nothing (their parent is null).
+        this.views.dropWhere((view) => view.parentId === postId);
+        break;
+      }
+      case 'post.liked':
+      case 'post.unliked':
+        this.views.drop(event.postId);
+        this.viewers.drop(event.userId);
+        break;
+      case 'user.followed':
+      case 'user.unfollowed':
+        this.viewers.drop(event.followerId);
+        break;
+      case 'user.updated':
+        // Their posts, and replies (which name the parent's author): rare enough to drop broadly.
+        this.views.dropWhere((view) => view.authorId === event.userId || view.parentId !== null);
+        break;
+    }
+  }
+}
