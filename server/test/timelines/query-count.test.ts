@@ -83,4 +83,20 @@ describe('statements per page', () => {
     expect(few).toBe(1);
     expect(await statementsFor(clients.alice, '/api/timeline/following', 50)).toBe(few);
   });
+
+  it('a post that is no reply and mentions nobody is written in one statement (post, count and outbox together)', async () => {
+    const { alice, clients } = await seedTrio(ctx);
+    await resolveSessions(clients.alice);
+    const before = ctx.db.queries.count;
+    const res = await clients.alice.post('/api/posts', { text: 'one round trip' });
+    expect(res.statusCode, res.body).toBe(201);
+    // The write is one statement; the live stream then reads the post back as visitors see it, off
+    // the request's path (waited for, so the count is exact).
+    await ctx.app.services.stream.idle();
+    expect(ctx.db.queries.count - before).toBe(2);
+    // Both writes of that statement landed: the post, and its author's count.
+    const profile = (await clients.alice.get(`/api/users/${alice.id}`)).json() as { postsCount: number };
+    expect(profile.postsCount).toBe(1);
+    expect(res.json()).toMatchObject({ text: 'one round trip', parentId: null, replyCount: 0, likedByMe: false });
+  });
 });

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
-import { likes, posts, users } from '../../db/schema.ts';
+import { feedOutbox, likes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 
 /** The author of the post a reply answers. */
@@ -128,6 +128,40 @@ export async function postExists(db: Executor, id: number): Promise<boolean> {
 export async function insertPost(db: Executor, row: { authorId: number; parentId: number | null; text: string }) {
   const [created] = await db.insert(posts).values(row).returning();
   return created!;
+}
+
+/** A row of the posts table, as an insert returns it. */
+export type PostTableRow = typeof posts.$inferSelect;
+
+/**
+ * A post that is no reply, in one statement: the post, its author's posts count and, with home feeds
+ * (`queueForFeeds`), its row in modules/feeds' outbox (FeedsService.enqueueFanOut). One statement is
+ * atomic without a transaction: one round trip where BEGIN, three writes and COMMIT took five.
+ */
+export async function insertTopLevelPost(
+  db: Executor,
+  row: { authorId: number; text: string },
+  queueForFeeds: boolean,
+) {
+  const created = db.$with('created').as(
+    db
+      .insert(posts)
+      .values({ ...row, parentId: null })
+      .returning(),
+  );
+  const counted = db.$with('counted').as(
+    db
+      .update(users)
+      .set({ postsCount: sql`${users.postsCount} + 1` })
+      .where(eq(users.id, row.authorId)),
+  );
+  const queued = db.$with('queued').as(db.insert(feedOutbox).select(db.select({ postId: created.id }).from(created)));
+  const ctes = queueForFeeds ? [created, counted, queued] : [created, counted];
+  const [post] = await db
+    .with(...ctes)
+    .select()
+    .from(created);
+  return post!;
 }
 
 /** Deletes a post only if `authorId` wrote it; answers its parent id, or undefined when nothing was deleted. */
