@@ -38,7 +38,7 @@ export interface Services {
   stream: StreamHub;
   /** Home feeds written ahead: with PostgreSQL and Redis (config.feeds), else null. */
   feeds: FeedsService | null;
-  /** Stops what runs in the background (the job workers); the app's onClose calls it. */
+  /** Stops what runs in the background (the live hub's queue, the job workers); the app's onClose calls it. */
   stop(): Promise<void>;
 }
 
@@ -55,7 +55,7 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, feeds?.service ?? null);
-  const stream = new StreamHub(db, posts, config.stream, deps.log);
+  const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
   await feeds?.service.start(events);
   return {
@@ -73,6 +73,8 @@ export async function createServices(
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
+      // Events already heard are handled before the database closes (the streams are closed by now).
+      await stream.idle();
       feeds?.service.stop();
       await feeds?.queue.stop();
     },

@@ -1,4 +1,4 @@
-import type { NotificationType } from '@pipit/contract';
+import type { NotificationType, Post } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../db/client.ts';
 
@@ -8,7 +8,14 @@ import type { Database, Tx } from '../db/client.ts';
  * of changes here instead of each write path telling each of them.
  */
 export type DomainEvent =
-  | { type: 'post.created'; postId: number; authorId: number; parentId: number | null }
+  | {
+      type: 'post.created';
+      postId: number;
+      authorId: number;
+      parentId: number | null;
+      /** The post as a visitor sees it when it was written: the live streams send it without reading it back. */
+      view: Post;
+    }
   | { type: 'post.deleted'; postId: number; authorId: number; parentId: number | null }
   | { type: 'post.liked'; postId: number; userId: number }
   | { type: 'post.unliked'; postId: number; userId: number }

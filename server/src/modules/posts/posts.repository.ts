@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { feedOutbox, likes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 
@@ -136,32 +136,46 @@ export type PostTableRow = typeof posts.$inferSelect;
 /**
  * A post that is no reply, in one statement: the post, its author's posts count and, with home feeds
  * (`queueForFeeds`), its row in modules/feeds' outbox (FeedsService.enqueueFanOut). One statement is
- * atomic without a transaction: one round trip where BEGIN, three writes and COMMIT took five.
+ * atomic without a transaction: one round trip where BEGIN, three writes and COMMIT took five. The
+ * statement is built once per database and sent prepared (no query building, parse or plan per post).
  */
 export async function insertTopLevelPost(
-  db: Executor,
+  db: Database,
   row: { authorId: number; text: string },
   queueForFeeds: boolean,
-) {
+): Promise<PostTableRow> {
+  let prepared = topLevelInserts.get(db);
+  if (!prepared) {
+    prepared = { plain: prepareTopLevelInsert(db, false), queued: prepareTopLevelInsert(db, true) };
+    topLevelInserts.set(db, prepared);
+  }
+  const [post] = await (queueForFeeds ? prepared.queued : prepared.plain).execute(row);
+  return post!;
+}
+
+const topLevelInserts = new WeakMap<Database, Record<'plain' | 'queued', ReturnType<typeof prepareTopLevelInsert>>>();
+
+function prepareTopLevelInsert(db: Database, queueForFeeds: boolean) {
+  const authorId = sql.placeholder('authorId');
   const created = db.$with('created').as(
     db
       .insert(posts)
-      .values({ ...row, parentId: null })
+      .values({ authorId, text: sql.placeholder('text'), parentId: null })
       .returning(),
   );
   const counted = db.$with('counted').as(
     db
       .update(users)
       .set({ postsCount: sql`${users.postsCount} + 1` })
-      .where(eq(users.id, row.authorId)),
+      .where(eq(users.id, authorId)),
   );
   const queued = db.$with('queued').as(db.insert(feedOutbox).select(db.select({ postId: created.id }).from(created)));
   const ctes = queueForFeeds ? [created, counted, queued] : [created, counted];
-  const [post] = await db
+  return db
     .with(...ctes)
     .select()
-    .from(created);
-  return post!;
+    .from(created)
+    .prepare(queueForFeeds ? 'insert_top_level_post_queued' : 'insert_top_level_post');
 }
 
 /** Deletes a post only if `authorId` wrote it; answers its parent id, or undefined when nothing was deleted. */

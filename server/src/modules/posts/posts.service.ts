@@ -48,10 +48,11 @@ export class PostsService {
       if (parentId === null && mentioned.length === 0) {
         // No parent to lock, nobody to notify: the post, the count and the fan-out's outbox row in one statement.
         const post = await repo.insertTopLevelPost(this.db, { authorId: me, text }, this.feeds !== null);
-        await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null }]);
-        return pack(post, null);
+        const view = pack(post, null);
+        await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null, view }]);
+        return view;
       }
-      const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      return await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         let parentAuthorId: number | null = null;
         let replyTo: { id: number; username: string } | null = null;
         if (parentId !== null) {
@@ -62,7 +63,8 @@ export class PostsService {
         }
         const post = await repo.insertPost(tx, { authorId: me, parentId, text });
         await repo.addToPostsCount(tx, me, 1);
-        outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId });
+        const view = pack(post, replyTo);
+        outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
         await this.feeds?.enqueueFanOut(tx, post.id);
 
         const candidates: Candidate[] = [
@@ -73,9 +75,8 @@ export class PostsService {
           })),
         ];
         await this.notifier.notify(tx, outbox, { actorId: me, postId: post.id }, candidates);
-        return { post, replyTo };
+        return view;
       });
-      return pack(created.post, created.replyTo);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;

@@ -4,9 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { DomainEvent, EventBus } from '../../lib/events.ts';
-import type { PostId } from '../../lib/ids.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
-import type { PostsService } from '../posts/posts.service.ts';
 
 /** One open stream: who it is for, and how to write to it. */
 export interface StreamClient {
@@ -48,7 +46,6 @@ export class StreamHub {
 
   constructor(
     private readonly db: Database,
-    private readonly posts: PostsService,
     private readonly config: Config['stream'],
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -181,15 +178,9 @@ export class StreamHub {
 
   private async entryOf(event: DomainEvent): Promise<Entry | null> {
     switch (event.type) {
-      case 'post.created': {
-        let post: Post;
-        try {
-          post = await this.posts.get(null, event.postId as PostId);
-        } catch {
-          return null; // Deleted before it could be announced.
-        }
-        return { seq: ++this.seq, kind: 'post', post, authorId: event.authorId };
-      }
+      case 'post.created':
+        // Sent as written (a visitor's view): no read per post, however fast posts come.
+        return { seq: ++this.seq, kind: 'post', post: event.view, authorId: event.authorId };
       case 'post.deleted':
         return {
           seq: ++this.seq,
