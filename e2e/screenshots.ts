@@ -184,6 +184,16 @@ async function main() {
       await shot(a, 'edit-profile-problems', w);
       await a.keyboard.press('Escape');
 
+      await a.getByRole('main').getByRole('link', { name: /^3 Followers$/ }).click();
+      await visible(a.getByRole('region', { name: `Followers of ${world.alice.user.name}` }).getByText(LONG_NAME));
+      await shot(a, 'followers', w);
+      await a.goto(`/users/${world.dave.user.id}/following`);
+      await visible(a.getByRole('region', { name: 'People Dave follows' }).getByText('Alice Anderson'));
+      await shot(a, 'following', w);
+      await a.goto(`/users/${world.carol.user.id}/followers`);
+      await visible(a.getByText('No followers yet'));
+      await shot(a, 'followers-empty', w);
+
       await a.goto(`/users/${world.carol.user.id}`);
       await visible(a.getByRole('main').getByText(LONG_NAME).first());
       await shot(a, 'profile-long-name', w);

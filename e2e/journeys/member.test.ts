@@ -3,7 +3,7 @@
  * and finds the post in both tabs, replies (the reply says whom it answers, its page shows the
  * conversation above it), likes, follows someone from Who To Follow (who then leaves the list;
  * 'Following' says 'Unfollow' under the pointer), and both people get notified with the alert dot
- * clearing once they look. Then the newcomer edits the profile with an uploaded avatar, and signing
+ * clearing once they look; the follow shows in Bob's Followers list and in her Following list. Then the newcomer edits the profile with an uploaded avatar, and signing
  * out on Notifications stays there, signs the other tab out too, and nothing fails after.
  */
 import type { User } from '@pipit/contract';
@@ -157,6 +157,36 @@ describe('a new member', () => {
     await visible(page.getByRole('main').getByRole('button', { name: 'Unfollow', exact: true }));
     await page.mouse.move(0, 0);
     await visible(following);
+  });
+
+  j.step("opens Bob's followers from his profile's count, finds herself, then whom she follows", async () => {
+    const { page } = nia;
+    const main = page.getByRole('main');
+    await main.getByRole('link', { name: /^1 Follower$/ }).click();
+    await waitFor(() => pathOf(page) === `/users/${bob.id}/followers`, "Bob's Followers page");
+    const people = page.getByRole('navigation', { name: 'People' });
+    expect(await people.getByRole('link', { name: 'Followers' }).getAttribute('aria-current')).toBe('page');
+    const followers = await visible(main.getByRole('region', { name: `Followers of ${bob.name}` }));
+    const me = followers.getByRole('listitem').filter({ hasText: `@${NIA.username}` });
+    await visible(me.getByText(NIA.name));
+    // Her own row has no Follow button.
+    expect(await me.getByRole('button').count()).toBe(0);
+    await checkA11y(page, 'Followers');
+    await people.getByRole('link', { name: 'Following' }).click();
+    await waitFor(() => pathOf(page) === `/users/${bob.id}/following`, "Bob's Following page");
+    expect(await people.getByRole('link', { name: 'Following' }).getAttribute('aria-current')).toBe('page');
+
+    // Her own profile's Following count leads to Bob, with a Following button that unfollows there.
+    await page.goto('/');
+    await navItem(page, 'Profile').click();
+    await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'her own profile');
+    await main.getByRole('link', { name: /^1 Following$/ }).click();
+    await waitFor(() => /^\/users\/\d+\/following$/.test(pathOf(page)), 'her Following page');
+    const bobRow = main.getByRole('listitem').filter({ hasText: `@${bob.username}` });
+    await visible(bobRow.getByRole('button', { name: 'Following', exact: true }));
+    // The row opens Bob's profile.
+    await bobRow.getByText(`@${bob.username}`).click();
+    await waitFor(() => pathOf(page) === `/users/${bob.id}`, "Bob's profile from the row");
   });
 
   j.step('Bob signs in, sees the alert dot, opens Notifications, and the dot clears', async () => {

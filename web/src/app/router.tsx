@@ -59,6 +59,20 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.followers,
+        lazy: page(
+          () => import('./routes/people.tsx'),
+          (m) => m.FollowersPage,
+        ),
+      },
+      {
+        path: patterns.following,
+        lazy: page(
+          () => import('./routes/people.tsx'),
+          (m) => m.FollowingPage,
+        ),
+      },
+      {
         path: patterns.post,
         lazy: page(
           () => import('./routes/post.tsx'),

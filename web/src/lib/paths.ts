@@ -6,6 +6,9 @@ export const paths = {
   home: '/',
   notifications: '/notifications',
   user: (id: string) => `/users/${id}`,
+  /** Who follows a person, and whom they follow: the lists behind the profile's counts. */
+  followers: (id: string) => `/users/${id}/followers`,
+  following: (id: string) => `/users/${id}/following`,
   /** Where an @mention points; the page finds the person and moves to `user(id)`. */
   mention: (username: string) => `/users/@${username}`,
   post: (id: string) => `/posts/${id}`,
@@ -16,6 +19,8 @@ export const paths = {
 export const patterns = {
   notifications: 'notifications',
   user: 'users/:id',
+  followers: 'users/:id/followers',
+  following: 'users/:id/following',
   post: 'posts/:id',
   hashtag: 'hashtag/:tag',
 } as const;

@@ -31,7 +31,12 @@ export const userKeys = {
   detail: (id: string) => [...userKeys.all, 'detail', id] as const,
   byUsername: (username: string) => [...userKeys.all, 'username', username.toLowerCase()] as const,
   suggestions: () => [...userKeys.all, 'suggestions'] as const,
+  lists: () => [...userKeys.all, 'list'] as const,
+  /** Who follows a person, or whom they follow. */
+  people: (id: string, which: PeopleKind) => [...userKeys.lists(), which, id] as const,
 };
+
+export type PeopleKind = 'followers' | 'following';
 
 /** New posts pushed by the live stream, held until the reader asks to see them (state/posts.ts). */
 export const liveKeys = {

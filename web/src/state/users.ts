@@ -1,7 +1,13 @@
-import type { CurrentUser, User, UserSummary } from '@pipit/contract';
-import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import type { CurrentUser, Page, User, UserSummary } from '@pipit/contract';
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
-import { postKeys, userKeys, viewerKeys } from './keys.ts';
+import { type PeopleKind, postKeys, userKeys, viewerKeys } from './keys.ts';
 import { authorsChanged } from './posts.ts';
 
 /** People: profiles, Who To Follow, and what follows and profile edits change. */
@@ -33,6 +39,17 @@ export const suggestionsQueryOptions = () =>
 
 export const useSuggestions = () => useQuery(suggestionsQueryOptions());
 
+/** GET /api/users/:id/{followers|following}: newest follow first, cursor-paged. */
+export const peopleQueryOptions = (id: string, which: PeopleKind) =>
+  infiniteQueryOptions({
+    queryKey: userKeys.people(id, which),
+    queryFn: ({ pageParam }) => call(which, { params: { id }, query: { cursor: pageParam ?? undefined } }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: Page<User>) => last.nextCursor,
+  });
+
+export const usePeople = (id: string, which: PeopleKind) => useInfiniteQuery(peopleQueryOptions(id, which));
+
 /**
  * The viewer followed or unfollowed `user` (the server's answer): their profile takes it, Who To
  * Follow drops someone just followed and asks for someone to take their place, and the viewer's
@@ -48,6 +65,9 @@ export function followChanged(queryClient: QueryClient, user: User) {
   }
   queryClient.invalidateQueries({ queryKey: viewerKeys.me() });
   queryClient.invalidateQueries({ queryKey: postKeys.timeline('following') });
+  // Their followers and the viewer's following lists changed; the rows on screen keep their place
+  // until the next fetch (the button's own state shows the change at once).
+  queryClient.invalidateQueries({ queryKey: userKeys.lists() });
 }
 
 /** The viewer saved their profile: it replaces theirs, and posts (which carry name and picture) refetch. */

@@ -1,10 +1,12 @@
 import type { User } from '@pipit/contract';
 import { CalendarDays } from 'lucide-react';
+import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { formatCount, joinedDate } from '../../../lib/format-time.ts';
 import { openModal } from '../../../lib/modals.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useUserView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { FollowButton } from './follow-button.tsx';
@@ -39,13 +41,13 @@ export function ProfileHeader({ user: cached }: { user: User }) {
           Joined {joinedDate(user.createdAt)}
         </p>
         <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-[15px]">
-          <span>
+          <Link to={paths.following(user.id)} className="hover:underline">
             <strong>{formatCount(user.followingCount)}</strong> <span className="text-muted">Following</span>
-          </span>
-          <span>
+          </Link>
+          <Link to={paths.followers(user.id)} className="hover:underline">
             <strong>{formatCount(user.followersCount)}</strong>{' '}
             <span className="text-muted">{user.followersCount === 1 ? 'Follower' : 'Followers'}</span>
-          </span>
+          </Link>
         </p>
       </div>
     </div>

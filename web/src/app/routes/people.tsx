@@ -1,0 +1,159 @@
+import type { User } from '@pipit/contract';
+import { useMemo } from 'react';
+import { Link, NavLink, useParams } from 'react-router';
+import { Avatar } from '../../components/avatar.tsx';
+import { ListFooter } from '../../components/list-footer.tsx';
+import { NotFound } from '../../components/not-found.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
+import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
+import { useRowLink } from '../../components/use-row-link.ts';
+import { FollowButton } from '../../features/profile/components/follow-button.tsx';
+import { isNotFound } from '../../lib/api-client.ts';
+import { cn } from '../../lib/cn.ts';
+import { isId } from '../../lib/ids.ts';
+import { paths } from '../../lib/paths.ts';
+import type { PeopleKind } from '../../state/keys.ts';
+import { usePeople, useUser } from '../../state/users.ts';
+import { useViewer } from '../../state/viewer.tsx';
+
+const TABS: Array<{ which: PeopleKind; label: string; to: (id: string) => string }> = [
+  { which: 'followers', label: 'Followers', to: paths.followers },
+  { which: 'following', label: 'Following', to: paths.following },
+];
+
+/** Followers and Following of one person: links to the two pages, styled as the timeline's tabs. */
+function PeopleTabs({ id }: { id: string }) {
+  return (
+    <nav aria-label="People" className="flex">
+      {TABS.map((tab) => (
+        <NavLink
+          key={tab.which}
+          to={tab.to(id)}
+          replace
+          end
+          className="group flex h-[53px] flex-1 justify-center hover:bg-white/10"
+        >
+          {({ isActive }) => (
+            <span
+              className={cn(
+                'relative flex items-center text-[15px]',
+                isActive ? 'font-bold text-fg' : 'font-medium text-muted',
+              )}
+            >
+              {tab.label}
+              {isActive && <span className="absolute inset-x-0 bottom-0 h-1 rounded-full bg-accent" />}
+            </span>
+          )}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+/** One person in a list: avatar, name, @username, bio, and Follow/Following. The row opens their profile. */
+function PersonRow({ person }: { person: User }) {
+  const to = paths.user(person.id);
+  const onClick = useRowLink(to);
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the name inside is the row's link for the keyboard
+    <li
+      onClick={onClick}
+      className="flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-white/[0.03]"
+    >
+      <Avatar user={person} />
+      <div className="min-w-0 flex-1 leading-5">
+        <div className="flex items-start gap-3">
+          <div className="min-w-0 flex-1">
+            <Link to={to} className="block truncate font-bold hover:underline">
+              {person.name}
+            </Link>
+            <span className="block truncate text-muted">@{person.username}</span>
+          </div>
+          <FollowButton user={person} size="sm" />
+        </div>
+        {person.bio && <p className="mt-1 line-clamp-2 text-[15px] [overflow-wrap:anywhere]">{person.bio}</p>}
+      </div>
+    </li>
+  );
+}
+
+function PeopleList({ id, which, name, own }: { id: string; which: PeopleKind; name: string; own: boolean }) {
+  const query = usePeople(id, which);
+  const people = useMemo(() => {
+    const seen = new Set<string>();
+    const out: User[] = [];
+    for (const page of query.data?.pages ?? []) {
+      for (const person of page.items) {
+        if (!seen.has(person.id)) {
+          seen.add(person.id);
+          out.push(person);
+        }
+      }
+    }
+    return out;
+  }, [query.data]);
+
+  if (query.isPending) return <PostSkeletons />;
+  if (query.isError && !query.data) {
+    return <ErrorState message="Couldn’t load these people." onRetry={() => query.refetch()} />;
+  }
+  if (people.length === 0) {
+    return which === 'followers' ? (
+      <EmptyState title={own ? 'You don’t have followers yet' : 'No followers yet'}>
+        {own
+          ? 'When someone follows you, they’ll be listed here.'
+          : `When someone follows ${name}, they’ll be listed here.`}
+      </EmptyState>
+    ) : (
+      <EmptyState title={own ? 'You aren’t following anyone yet' : 'Not following anyone yet'}>
+        {own
+          ? 'When you follow someone, they’ll be listed here.'
+          : `When ${name} follows someone, they’ll be listed here.`}
+      </EmptyState>
+    );
+  }
+  return (
+    <section aria-label={which === 'followers' ? `Followers of ${name}` : `People ${name} follows`}>
+      <ul>
+        {people.map((person) => (
+          <PersonRow key={person.id} person={person} />
+        ))}
+      </ul>
+      <ListFooter query={query} noun="people" />
+    </section>
+  );
+}
+
+function PeopleView({ id, which }: { id: string; which: PeopleKind }) {
+  const user = useUser(id);
+  const { user: me } = useViewer();
+  if (user.isError && isNotFound(user.error)) return <NotFound message="This account doesn’t exist." />;
+  const data = user.data;
+  return (
+    <>
+      {data && (
+        <PageTitle>{`${which === 'followers' ? 'People following' : 'People followed by'} ${data.name} (@${data.username})`}</PageTitle>
+      )}
+      <PageHeader title={data?.name ?? 'Profile'} subtitle={data ? `@${data.username}` : undefined} back>
+        <PeopleTabs id={id} />
+      </PageHeader>
+      {user.isError ? (
+        <ErrorState message="Couldn’t load this profile." onRetry={() => user.refetch()} />
+      ) : data ? (
+        <PeopleList key={which} id={id} which={which} name={data.name} own={me?.id === id} />
+      ) : (
+        <PostSkeletons />
+      )}
+    </>
+  );
+}
+
+function PeoplePage({ which }: { which: PeopleKind }) {
+  const { id = '' } = useParams();
+  if (!isId(id)) return <NotFound message="This account doesn’t exist." />;
+  return <PeopleView key={id} id={id} which={which} />;
+}
+
+export const FollowersPage = () => <PeoplePage which="followers" />;
+export const FollowingPage = () => <PeoplePage which="following" />;
