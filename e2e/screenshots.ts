@@ -61,6 +61,8 @@ async function seed(url: string) {
   await bob.client.post('Same here, well put.', longPost.id);
   await bob.client.like(longPost.id);
   await carol.client.like(longPost.id);
+  await alice.client.bookmark(longPost.id);
+  await alice.client.bookmark(reply.id);
   await alice.client.follow(bob.user.id);
   await bob.client.follow(alice.user.id);
   await carol.client.follow(alice.user.id);
@@ -184,7 +186,14 @@ async function main() {
       await shot(a, 'edit-profile-problems', w);
       await a.keyboard.press('Escape');
 
-      await a.getByRole('main').getByRole('link', { name: /^3 Followers$/ }).click();
+      await a.goto('/bookmarks');
+      await visible(a.getByRole('region', { name: 'Bookmarks' }).getByText('Lovely thread, Alice.'));
+      await shot(a, 'bookmarks', w);
+      await a.goto(`/users/${world.alice.user.id}`);
+      await a
+        .getByRole('main')
+        .getByRole('link', { name: /^3 Followers$/ })
+        .click();
       await visible(a.getByRole('region', { name: `Followers of ${world.alice.user.name}` }).getByText(LONG_NAME));
       await shot(a, 'followers', w);
       await a.goto(`/users/${world.dave.user.id}/following`);

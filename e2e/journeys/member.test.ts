@@ -3,7 +3,7 @@
  * and finds the post in both tabs, replies (the reply says whom it answers, its page shows the
  * conversation above it), likes, follows someone from Who To Follow (who then leaves the list;
  * 'Following' says 'Unfollow' under the pointer), and both people get notified with the alert dot
- * clearing once they look; the follow shows in Bob's Followers list and in her Following list. Then the newcomer edits the profile with an uploaded avatar, and signing
+ * clearing once they look; a bookmark shows on the Bookmarks page; the follow shows in Bob's Followers list and in her Following list. Then the newcomer edits the profile with an uploaded avatar, and signing
  * out on Notifications stays there, signs the other tab out too, and nothing fails after.
  */
 import type { User } from '@pipit/contract';
@@ -139,6 +139,27 @@ describe('a new member', () => {
     await visible(card.getByRole('button', { name: /^Unlike\b/ }));
     await page.reload();
     await visible(postCard(page, FIRST_POST).getByRole('button', { name: /^Unlike\b/ }));
+  });
+
+  j.step('bookmarks the post, finds it on Bookmarks, and takes it out there', async () => {
+    const { page } = nia;
+    const card = postCard(page, FIRST_POST);
+    await card.getByRole('button', { name: 'Bookmark', exact: true }).click();
+    await visible(toast(page, 'Added to your Bookmarks'));
+    await visible(card.getByRole('button', { name: 'Remove bookmark' }));
+    await navItem(page, 'Bookmarks').click();
+    await waitFor(() => pathOf(page) === '/bookmarks', 'the Bookmarks page');
+    const kept = await visible(page.getByRole('region', { name: 'Bookmarks' }));
+    const row = postCard(page, FIRST_POST);
+    await visible(row);
+    expect(await kept.getByRole('article').count()).toBe(1);
+    await checkA11y(page, 'Bookmarks');
+    await row.getByRole('button', { name: 'Remove bookmark' }).click();
+    await visible(toast(page, 'Removed from your Bookmarks'));
+    await visible(row.getByRole('button', { name: 'Bookmark', exact: true }));
+    // Gone after a reload, with the empty state's words.
+    await page.reload();
+    await visible(page.getByText('Save posts for later'));
   });
 
   j.step('follows Bob from Who To Follow, and Bob disappears from the suggestions', async () => {

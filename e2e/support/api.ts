@@ -114,6 +114,10 @@ export class ApiClient {
     return this.call('PUT', `/api/posts/${postId}/like`);
   }
 
+  bookmark(postId: string): Promise<Post> {
+    return this.call('PUT', `/api/posts/${postId}/bookmark`);
+  }
+
   follow(userId: string): Promise<User> {
     return this.call('PUT', `/api/users/${userId}/follow`);
   }

@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     api.addHook('preHandler', limitWrites(api));
     await api.register(usersRoutes, { config });
     await api.register(postsRoutes);
+    await api.register(bookmarksRoutes);
     await api.register(timelinesRoutes);
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);

@@ -7,6 +7,7 @@ import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
@@ -31,6 +32,7 @@ export interface Services {
   media: MediaService;
   users: UsersService;
   posts: PostsService;
+  bookmarks: BookmarksService;
   follows: FollowsService;
   timelines: TimelinesService;
   notifications: NotificationsService;
@@ -67,6 +69,7 @@ export async function createServices(
     media,
     users: new UsersService(db, media, jobs, events, config.publicUrl),
     posts,
+    bookmarks: new BookmarksService(db, events, posts),
     follows: new FollowsService(db, events, notifier),
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),

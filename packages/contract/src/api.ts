@@ -16,6 +16,9 @@ export const api = {
   replies: (id: string) => `/api/posts/${id}/replies`,
   ancestors: (id: string) => `/api/posts/${id}/ancestors`,
   like: (id: string) => `/api/posts/${id}/like`,
+  bookmark: (id: string) => `/api/posts/${id}/bookmark`,
+  /** The signed-in member's bookmarks, newest bookmark first. */
+  bookmarks: '/api/bookmarks',
   userPosts: (id: string) => `/api/users/${id}/posts`,
   follow: (id: string) => `/api/users/${id}/follow`,
   followers: (id: string) => `/api/users/${id}/followers`,

@@ -121,6 +121,27 @@ export const endpoints = defineEndpoints({
     answer: post,
     errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
+  bookmarkPost: {
+    ...routes.bookmarkPost,
+    params: idParams,
+    status: 200,
+    answer: post,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  unbookmarkPost: {
+    ...routes.unbookmarkPost,
+    params: idParams,
+    status: 200,
+    answer: post,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  bookmarks: {
+    ...routes.bookmarks,
+    query: pageQuery,
+    status: 200,
+    answer: postPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
   follow: {
     ...routes.follow,
     params: idParams,

@@ -48,6 +48,8 @@ export const post = z.object({
   replyCount: z.number().int(),
   likeCount: z.number().int(),
   likedByMe: z.boolean(),
+  /** Whether the viewer keeps it in their Bookmarks (private to them; false for visitors). */
+  bookmarkedByMe: z.boolean(),
 });
 export type Post = z.infer<typeof post>;
 

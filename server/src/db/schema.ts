@@ -116,6 +116,27 @@ export const likes = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.postId] }), index('likes_post_id_idx').on(t.postId)],
 );
 
+/** Posts a member keeps for later: private to them, listed newest bookmark first. */
+export const bookmarks = pgTable(
+  'bookmarks',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.postId] }),
+    // The Bookmarks page: one member's, newest first, keyset on (created_at, post_id).
+    index('bookmarks_user_created_idx').on(t.userId, t.createdAt, t.postId),
+    // A post's delete cascades through this index.
+    index('bookmarks_post_id_idx').on(t.postId),
+  ],
+);
+
 export const follows = pgTable(
   'follows',
   {

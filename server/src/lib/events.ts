@@ -19,6 +19,9 @@ export type DomainEvent =
   | { type: 'post.deleted'; postId: number; authorId: number; parentId: number | null }
   | { type: 'post.liked'; postId: number; userId: number }
   | { type: 'post.unliked'; postId: number; userId: number }
+  /** Kept in, or taken out of, the person's Bookmarks (only their own views change). */
+  | { type: 'post.bookmarked'; postId: number; userId: number }
+  | { type: 'post.unbookmarked'; postId: number; userId: number }
   | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.unfollowed'; followerId: number; followeeId: number }
   | { type: 'user.updated'; userId: number }

@@ -120,7 +120,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       | { kind: 'reply'; by: number; to: number }
       | { kind: 'follow' | 'unfollow'; by: number; whom: number }
       | { kind: 'delete'; by: number; which: number }
-      | { kind: 'like' | 'unlike'; by: number; which: number }
+      | { kind: 'like' | 'unlike' | 'bookmark' | 'unbookmark'; by: number; which: number }
       | { kind: 'rename'; by: number }
       | { kind: 'read'; by: number };
     const MEMBERS = 4;
@@ -133,6 +133,8 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), by: who, which: fc.nat() }) },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('like' as const), by: who, which: fc.nat() }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('unlike' as const), by: who, which: fc.nat() }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('bookmark' as const), by: who, which: fc.nat() }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('unbookmark' as const), by: who, which: fc.nat() }) },
       { weight: 1, arbitrary: who.map((by) => ({ kind: 'rename' as const, by })) },
       { weight: 2, arbitrary: who.map((by) => ({ kind: 'read' as const, by })) },
     );
@@ -174,6 +176,12 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             const target = posts[o.which % posts.length] as { id: string };
             const path = `/api/posts/${target.id}/like`;
             const res = await (o.kind === 'like' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
+            expect(res.statusCode, res.body).toBe(200);
+          } else if (o.kind === 'bookmark' || o.kind === 'unbookmark') {
+            if (posts.length === 0) continue;
+            const target = posts[o.which % posts.length] as { id: string };
+            const path = `/api/posts/${target.id}/bookmark`;
+            const res = await (o.kind === 'bookmark' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
             expect(res.statusCode, res.body).toBe(200);
           } else if (o.kind === 'rename') {
             expect((await me.viaFeeds.patch('/api/edit', { name: `Name ${n++}` })).statusCode).toBe(200);
@@ -290,6 +298,11 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
         'a like by the member',
         () => ben.viaFeeds.put(`/api/posts/${root.id}/like`),
         (page) => expect(page.items[1]).toMatchObject({ likeCount: 2, likedByMe: true }),
+      ],
+      [
+        'a bookmark by the member',
+        () => ben.viaFeeds.put(`/api/posts/${root.id}/bookmark`),
+        (page) => expect(page.items[1]).toMatchObject({ bookmarkedByMe: true }),
       ],
       [
         'a reply by someone not followed',

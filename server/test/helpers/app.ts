@@ -90,7 +90,7 @@ export function testDb(): Promise<DbHandle> {
 }
 
 export async function resetDb(handle: DbHandle): Promise<void> {
-  await handle.db.execute(sql`TRUNCATE notifications, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`);
+  await handle.db.execute(sql`TRUNCATE notifications, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`);
 }
 
 /**

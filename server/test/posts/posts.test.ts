@@ -24,6 +24,7 @@ describe('posts', () => {
         replyCount: 0,
         likeCount: 0,
         likedByMe: false,
+        bookmarkedByMe: false,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

@@ -94,9 +94,9 @@ describe('who may do what', () => {
     });
   }
 
-  it('members-only reads answer 401 to visitors; each member sees only their own notifications', async () => {
+  it('members-only reads answer 401 to visitors; each member sees only their own notifications and bookmarks', async () => {
     const w = await seedWorld(ctx);
-    for (const url of ['/api/current', '/api/notifications', '/api/timeline/following']) {
+    for (const url of ['/api/current', '/api/notifications', '/api/timeline/following', '/api/bookmarks']) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);
       expect(expectCodedClientError(res, url)).toBe('UNAUTHENTICATED');
@@ -105,6 +105,14 @@ describe('who may do what', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect((await w.carol.get('/api/notifications')).json().items).toEqual([]);
     expect((await w.alice.get('/api/current')).json().id).toBe(w.ids.alice);
+    // Alice's bookmark is hers alone: in her list and on her view of the post, nowhere for Bob or Carol.
+    expect((await w.alice.get('/api/bookmarks')).json().items.map((p: { id: string }) => p.id)).toEqual([w.bobPost]);
+    expect((await w.alice.get(`/api/posts/${w.bobPost}`)).json().bookmarkedByMe).toBe(true);
+    for (const other of [w.bob, w.carol]) {
+      expect((await other.get('/api/bookmarks')).json().items).toEqual([]);
+      expect((await other.get(`/api/posts/${w.bobPost}`)).json().bookmarkedByMe).toBe(false);
+    }
+    expect((await w.visitor.get(`/api/posts/${w.bobPost}`)).json().bookmarkedByMe).toBe(false);
   });
 
   it("no answer carries a password hash, a session token or another member's email", async () => {

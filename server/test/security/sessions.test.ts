@@ -107,7 +107,7 @@ describe('a dead token opens nothing', () => {
     const client = new TestClient(ctx).withCsrf();
     client.cookies.set(cookieNames(ctx.config).session, token);
     const before = await fingerprint(ctx.db, ctx.config.mediaDir);
-    for (const url of ['/api/current', '/api/notifications', '/api/timeline/following']) {
+    for (const url of ['/api/current', '/api/notifications', '/api/timeline/following', '/api/bookmarks']) {
       const res = await client.get(url);
       expect(res.statusCode, `${what}: GET ${url}`).toBe(401);
       expect(expectCodedClientError(res, url)).toBe('UNAUTHENTICATED');

@@ -47,7 +47,7 @@ export function fillParams(url: string, value: string): string {
   return url.replace(/:[A-Za-z_]+/g, value);
 }
 
-const TABLES = ['users', 'sessions', 'posts', 'likes', 'follows', 'notifications'] as const;
+const TABLES = ['users', 'sessions', 'posts', 'likes', 'bookmarks', 'follows', 'notifications'] as const;
 
 export type Fingerprint = Record<string, string>;
 
@@ -131,6 +131,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const bobPost = (await ok(await clients.bob.post('/api/posts', { text: 'bob here' }), 'bob post')).id;
   await ok(await clients.bob.post('/api/posts', { text: 'a reply', parentId: alicePost }), 'reply');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/like`), 'like');
+  await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
   await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
   return {
     ...clients,
@@ -203,6 +204,20 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'self',
     url: (w) => `/api/posts/${w.bobPost}/like`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/posts/:id/bookmark',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.alicePost}/bookmark`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/posts/:id/bookmark',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.bobPost}/bookmark`,
   },
   {
     method: 'PUT',

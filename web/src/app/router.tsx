@@ -52,6 +52,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.bookmarks,
+        lazy: page(
+          () => import('./routes/bookmarks.tsx'),
+          (m) => m.BookmarksPage,
+        ),
+      },
+      {
         path: patterns.user,
         lazy: page(
           () => import('./routes/user.tsx'),

@@ -5,6 +5,7 @@
 export const paths = {
   home: '/',
   notifications: '/notifications',
+  bookmarks: '/bookmarks',
   user: (id: string) => `/users/${id}`,
   /** Who follows a person, and whom they follow: the lists behind the profile's counts. */
   followers: (id: string) => `/users/${id}/followers`,
@@ -18,6 +19,7 @@ export const paths = {
 /** The router's patterns for the same pages (React Router's `:param` syntax). */
 export const patterns = {
   notifications: 'notifications',
+  bookmarks: 'bookmarks',
   user: 'users/:id',
   followers: 'users/:id/followers',
   following: 'users/:id/following',

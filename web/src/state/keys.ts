@@ -24,6 +24,8 @@ export const postKeys = {
   ancestors: (id: string) => [...postKeys.lists(), 'ancestors', id] as const,
   byUser: (userId: string) => [...postKeys.lists(), 'user', userId] as const,
   timeline: (kind: TimelineKind) => [...postKeys.lists(), 'timeline', kind] as const,
+  /** The viewer's bookmarks, newest bookmark first. */
+  bookmarks: () => [...postKeys.lists(), 'bookmarks'] as const,
 };
 
 export const userKeys = {
@@ -57,5 +59,7 @@ export const notificationKeys = {
 export const shadowKeys = {
   all: ['shadow'] as const,
   post: (id: string) => [...shadowKeys.all, 'post', id] as const,
+  /** A bookmark toggle in flight: its own overlay, so it and a like never overwrite each other. */
+  bookmark: (id: string) => [...shadowKeys.all, 'bookmark', id] as const,
   user: (id: string) => [...shadowKeys.all, 'user', id] as const,
 };

@@ -61,6 +61,12 @@ export const ancestorsQueryOptions = (id: string) =>
     },
   });
 
+/** GET /api/bookmarks: the viewer's, newest bookmark first. */
+export const bookmarksQueryOptions = () =>
+  pagedPosts(postKeys.bookmarks(), (cursor) => call('bookmarks', { query: { cursor } }));
+
+export const useBookmarks = () => useInfiniteQuery(bookmarksQueryOptions());
+
 export const postQueryOptions = (id: string) =>
   queryOptions({ queryKey: postKeys.detail(id), queryFn: () => call('post', { params: { id } }) });
 
@@ -189,6 +195,15 @@ export function postDeleted(queryClient: QueryClient, post: PostRef) {
 /** The server's newest word on a post (a like's answer): it replaces the post wherever it is cached. */
 export function postChanged(queryClient: QueryClient, post: Post) {
   updatePostEverywhere(queryClient, post.id, () => post);
+}
+
+/**
+ * The viewer kept or took out a post (the server's answer): it changes wherever it is shown, and the
+ * Bookmarks list is fetched again (a post taken out there stays until then, so an undo is one click).
+ */
+export function bookmarkChanged(queryClient: QueryClient, post: Post) {
+  postChanged(queryClient, post);
+  queryClient.invalidateQueries({ queryKey: postKeys.bookmarks(), refetchType: 'none' });
 }
 
 /** Someone's name or picture changed: every post carries them, so every list is fetched again. */

@@ -15,6 +15,7 @@ import { bump } from './posts.ts';
 
 export interface PostShadow {
   likedByMe?: boolean;
+  bookmarkedByMe?: boolean;
 }
 export interface UserShadow {
   isFollowing?: boolean;
@@ -25,8 +26,14 @@ function useShadow<T>(key: QueryKey): T | undefined {
 }
 
 export function applyPostShadow(post: Post, shadow: PostShadow | undefined): Post {
-  if (shadow?.likedByMe === undefined || shadow.likedByMe === post.likedByMe) return post;
-  return { ...post, likedByMe: shadow.likedByMe, likeCount: bump(post.likeCount, shadow.likedByMe ? 1 : -1) };
+  let out = post;
+  if (shadow?.likedByMe !== undefined && shadow.likedByMe !== out.likedByMe) {
+    out = { ...out, likedByMe: shadow.likedByMe, likeCount: bump(out.likeCount, shadow.likedByMe ? 1 : -1) };
+  }
+  if (shadow?.bookmarkedByMe !== undefined && shadow.bookmarkedByMe !== out.bookmarkedByMe) {
+    out = { ...out, bookmarkedByMe: shadow.bookmarkedByMe };
+  }
+  return out;
 }
 
 export function applyUserShadow<U extends Pick<User, 'isFollowing'> & Partial<Pick<User, 'followersCount'>>>(
@@ -41,8 +48,9 @@ export function applyUserShadow<U extends Pick<User, 'isFollowing'> & Partial<Pi
 
 /** The post as the viewer sees it now: the cached answer with any toggle in flight applied. */
 export function usePostView(post: Post): Post {
-  const shadow = useShadow<PostShadow>(shadowKeys.post(post.id));
-  return useMemo(() => applyPostShadow(post, shadow), [post, shadow]);
+  const liking = useShadow<PostShadow>(shadowKeys.post(post.id));
+  const keeping = useShadow<PostShadow>(shadowKeys.bookmark(post.id));
+  return useMemo(() => applyPostShadow(applyPostShadow(post, liking), keeping), [post, liking, keeping]);
 }
 
 /** The person as the viewer sees them now (following, followers count). */

@@ -67,6 +67,7 @@ export function makePost(
     replyCount: 0,
     likeCount: 0,
     likedByMe: false,
+    bookmarkedByMe: false,
     ...rest,
   };
 }

@@ -373,6 +373,10 @@ function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent
     case 'post.unliked':
       pages.dropWhere((page) => page.posts.has(event.postId));
       break;
+    case 'post.bookmarked':
+    case 'post.unbookmarked':
+      pages.drop(event.userId); // only their own page shows it
+      break;
     case 'user.followed':
     case 'user.unfollowed':
       pages.drop(event.followerId);

@@ -3,12 +3,18 @@ import type { DomainEvent, EventBus } from '../../lib/events.ts';
 import type { PostRow } from './posts.repository.ts';
 
 /** What every viewer sees alike of a post. */
-type SharedRow = Omit<PostRow, 'likedByMe'>;
+type SharedRow = Omit<PostRow, 'likedByMe' | 'bookmarkedByMe'>;
 
-/** What one viewer's pages depend on: whom they follow, and which posts they liked (as far as seen). */
+/** What is the viewer's own of a post. */
+type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe'>;
+
+/**
+ * What one viewer's pages depend on: whom they follow, and which posts they liked or bookmarked (as
+ * far as seen).
+ */
 interface ViewerFacts {
   followees: ReadonlySet<number>;
-  liked: Map<number, boolean>;
+  mine: Map<number, Mine>;
 }
 
 const VIEWS = { max: 20_000, ttlMs: 30_000 };
@@ -25,7 +31,7 @@ export interface HomeRows {
  * Posts as viewers see them, kept in process so that a page of ids read from a home feed needs no
  * statement once its posts have been seen: each post with its author and counts (shared by every
  * viewer, by id), and per viewer whom they follow and which of those posts they liked. Each piece
- * is dropped by the event that changes it (a like, a reply, a delete, a profile edit, a follow),
+ * is dropped by the event that changes it (a like, a bookmark, a reply, a delete, a profile edit, a follow),
  * in every process (lib/event-cache.ts); what is missing is read in one statement each.
  */
 export class PostViewCache {
@@ -47,7 +53,7 @@ export class PostViewCache {
     let facts = this.viewers.get(viewerId);
     if (!facts) {
       const ticket = this.viewers.ticket();
-      facts = { followees: new Set(await load.followees()), liked: new Map() };
+      facts = { followees: new Set(await load.followees()), mine: new Map() };
       this.viewers.set(viewerId, facts, ticket);
     }
     // What the cache holds now: the page as of this moment, whatever events arrive while the rest is read.
@@ -55,18 +61,18 @@ export class PostViewCache {
     const missing: number[] = [];
     for (const id of ids) {
       const view = this.views.get(id);
-      const likedByMe = facts.liked.get(id);
-      if (view && likedByMe !== undefined) known.set(id, { ...view, likedByMe });
+      const mine = facts.mine.get(id);
+      if (view && mine) known.set(id, { ...view, ...mine });
       else missing.push(id);
     }
     if (missing.length > 0) {
       for (const row of await load.posts(missing)) {
         known.set(row.id, row);
-        const { likedByMe, ...shared } = row;
+        const { likedByMe, bookmarkedByMe, ...shared } = row;
         this.views.set(row.id, shared, viewsTicket);
-        // A like of the viewer's since `facts` was taken dropped it from the cache: this copy is
-        // then theirs alone, so what it learns here cannot outlive the change.
-        facts.liked.set(row.id, likedByMe);
+        // A like or bookmark of the viewer's since `facts` was taken dropped it from the cache: this
+        // copy is then theirs alone, so what it learns here cannot outlive the change.
+        facts.mine.set(row.id, { likedByMe, bookmarkedByMe });
       }
     }
     const rows: PostRow[] = [];
@@ -94,6 +100,10 @@ export class PostViewCache {
       case 'post.unliked':
         this.views.drop(event.postId);
         this.viewers.drop(event.userId);
+        break;
+      case 'post.bookmarked':
+      case 'post.unbookmarked':
+        this.viewers.drop(event.userId); // nobody else's view changes
         break;
       case 'user.followed':
       case 'user.unfollowed':

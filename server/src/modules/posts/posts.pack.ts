@@ -25,5 +25,6 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
     replyCount: row.replyCount,
     likeCount: row.likeCount,
     likedByMe: row.likedByMe,
+    bookmarkedByMe: row.bookmarkedByMe,
   };
 }

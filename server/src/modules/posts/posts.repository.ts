@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Database, Executor } from '../../db/client.ts';
-import { feedOutbox, likes, posts, users } from '../../db/schema.ts';
+import { bookmarks, feedOutbox, likes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 
 /** The author of the post a reply answers. */
@@ -36,6 +36,11 @@ export function postViewColumns(viewerId: number | null) {
           // the planner turns EXISTS into a hash of all the viewer's likes (50,000 likes: 11 ms a page).
           // Qualified by hand: Drizzle leaves columns unqualified when a query reads a single table.
           sql<boolean>`coalesce((select true from ${likes} mine where mine.user_id = ${viewerId} and mine.post_id = "posts"."id"), false)`,
+    // The same probe of bookmarks' (user_id, post_id) primary key.
+    bookmarkedByMe:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`coalesce((select true from ${bookmarks} kept where kept.user_id = ${viewerId} and kept.post_id = "posts"."id"), false)`,
   };
 }
 

@@ -43,6 +43,7 @@ export class PostsService {
         authorUsername: viewer.username,
         authorProfileImage: viewer.profileImage,
         likedByMe: false,
+        bookmarkedByMe: false,
       });
     try {
       if (parentId === null && mentioned.length === 0) {

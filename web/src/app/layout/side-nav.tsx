@@ -1,4 +1,4 @@
-import { Bell, Bird, Feather, Home, LogOut, type LucideIcon, User } from 'lucide-react';
+import { Bell, Bird, Bookmark, Feather, Home, LogOut, type LucideIcon, User } from 'lucide-react';
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
@@ -122,6 +122,9 @@ export function SideNav() {
           You have new notifications
         </span>
       )}
+      <NavLink to={paths.bookmarks} onClick={membersOnly} className={itemClass}>
+        {({ isActive }) => <ItemContent icon={Bookmark} label="Bookmarks" active={isActive} />}
+      </NavLink>
       <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
         <ItemContent icon={User} label="Profile" active={onProfile} />
       </Link>

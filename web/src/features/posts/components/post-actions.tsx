@@ -1,10 +1,11 @@
 import type { Post } from '@pipit/contract';
-import { Heart, MessageCircle } from 'lucide-react';
+import { Bookmark, Heart, MessageCircle } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { paths } from '../../../lib/paths.ts';
+import { useBookmarkPost } from '../api/bookmark-post.ts';
 import { useLikePost } from '../api/like-post.ts';
 
 interface PostActionsProps {
@@ -26,12 +27,14 @@ function Count({ value, one, many }: { value: number; one: string; many: string 
   );
 }
 
-/** Reply and Like; visitors are asked to sign in first. */
+/** Reply, Like and Bookmark; visitors are asked to sign in first. */
 export function PostActions({ post, showCounts = true, className }: PostActionsProps) {
   const membersOnly = useMembersOnly();
   const navigate = useNavigate();
   const like = useLikePost(post.id);
   const liked = post.likedByMe;
+  const bookmark = useBookmarkPost(post.id);
+  const kept = post.bookmarkedByMe;
 
   return (
     <div className={cn('flex items-center gap-12 text-[13px] text-muted', className)}>
@@ -56,6 +59,16 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
           <Heart aria-hidden="true" className={cn('size-[18px]', liked && 'fill-current')} />
         </button>
         {showCounts && <Count value={post.likeCount} one="like" many="likes" />}
+      </div>
+      <div className={cn('group ml-auto flex items-center hover:text-accent', kept && 'text-accent')}>
+        <button
+          type="button"
+          aria-label={kept ? 'Remove bookmark' : 'Bookmark'}
+          onClick={() => membersOnly(() => bookmark(!kept))}
+          className="-mr-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
+        >
+          <Bookmark aria-hidden="true" className={cn('size-[18px]', kept && 'fill-current')} />
+        </button>
       </div>
     </div>
   );

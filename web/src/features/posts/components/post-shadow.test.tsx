@@ -35,6 +35,8 @@ async function setup(answers: (() => Promise<Response> | Response)[]) {
     'GET /api/posts/10': () => json(POST),
     'PUT /api/posts/10/like': () => (answers[n++] ?? (() => json(POST)))(),
     'DELETE /api/posts/10/like': () => (answers[n++] ?? (() => json(POST)))(),
+    'PUT /api/posts/10/bookmark': () => (answers[n++] ?? (() => json(POST)))(),
+    'DELETE /api/posts/10/bookmark': () => (answers[n++] ?? (() => json(POST)))(),
   });
   const { queryClient } = renderApp(<Shown />);
   await screen.findByRole('article');
@@ -68,5 +70,24 @@ describe('the optimistic overlay', () => {
     second.resolve(json(POST));
     await waitFor(() => expect(card).toHaveTextContent('2 likes'));
     expect(within(card).getByRole('button', { name: 'Like' })).toBeInTheDocument();
+  });
+
+  it('a bookmark and a like in flight together each keep their own overlay; a failed bookmark goes back', async () => {
+    const liking = deferred<Response>();
+    const keeping = deferred<Response>();
+    const { card } = await setup([() => liking.promise, () => keeping.promise]);
+    const user = userEvent.setup();
+    await user.click(within(card).getByRole('button', { name: 'Like' }));
+    await user.click(within(card).getByRole('button', { name: 'Bookmark' }));
+    // Both show at once: the bookmark did not overwrite the like's overlay.
+    expect(within(card).getByRole('button', { name: 'Unlike' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Remove bookmark' })).toBeInTheDocument();
+    expect(card).toHaveTextContent('3 likes');
+    liking.resolve(json({ ...POST, likedByMe: true, likeCount: 3 }));
+    await waitFor(() => expect(card).toHaveTextContent('3 likes'));
+    expect(within(card).getByRole('button', { name: 'Remove bookmark' })).toBeInTheDocument();
+    keeping.resolve(json({ code: 'RATE_LIMITED', message: 'Too many requests' }, 429));
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Bookmark' })).toBeInTheDocument());
+    expect(within(card).getByRole('button', { name: 'Unlike' })).toBeInTheDocument();
   });
 });
