@@ -52,6 +52,8 @@ async function seed(url: string) {
 
   const longPost = await alice.client.post(LONG_POST);
   await bob.client.post('Good morning @alice! Coffee first, then #pipit. https://example.com/morning-routine');
+  await bob.client.post('Trying out #Pipit today. Hello, #birds people!');
+  await carol.client.post('The #birds were loud this morning.');
   await bob.client.post(
     `Long words must wrap too: Pneumonoultramicroscopicsilicovolcanoconiosis-and-then-some and https://example.com/${'a'.repeat(70)}`,
   );
@@ -185,6 +187,10 @@ async function main() {
       await visible(edit.getByRole('alert', { name: 'Cover image problems' }));
       await shot(a, 'edit-profile-problems', w);
       await a.keyboard.press('Escape');
+
+      await a.goto('/hashtag/pipit');
+      await visible(a.getByRole('region', { name: 'Posts with #pipit' }).getByText('Coffee first, then'));
+      await shot(a, 'hashtag', w);
 
       await a.goto('/bookmarks');
       await visible(a.getByRole('region', { name: 'Bookmarks' }).getByText('Lovely thread, Alice.'));

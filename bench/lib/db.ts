@@ -109,7 +109,17 @@ export async function openTarget(dataset: string, target: Target): Promise<RawDb
 }
 
 /** The app's tables, as far as loading goes. */
-export const TABLES = ['users', 'sessions', 'posts', 'likes', 'bookmarks', 'follows', 'notifications', 'feed_outbox'];
+export const TABLES = [
+  'users',
+  'sessions',
+  'posts',
+  'post_hashtags',
+  'likes',
+  'bookmarks',
+  'follows',
+  'notifications',
+  'feed_outbox',
+];
 
 interface Definitions {
   constraints: { table: string; name: string; type: string; def: string }[];

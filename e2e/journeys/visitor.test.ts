@@ -1,5 +1,6 @@
 /**
- * A visitor arrives: reads the Everyone feed, a post and a profile, and every members-only door
+ * A visitor arrives: reads the Everyone feed, a post, a profile and a hashtag's page (from a post's
+ * #hashtag; Trending lists it), and every members-only door
  * (Notifications, Profile, Tweet) opens the login modal instead. Login and register switch into
  * each other, an invalid email never leaves the browser, a failed sign-in says so, and opening
  * /notifications asks to sign in there (error=SessionRequired).
@@ -36,6 +37,8 @@ describe('a visitor', () => {
     post = await seeded.client.post('Hello from Vera, readable by everyone');
     const other = await person(j.url, 'wes', 'Wes Writer');
     reply = await other.client.post('A reply that visitors can read too', post.id);
+    await seeded.client.post('Dawn chorus today #BirdWatch');
+    await other.client.post('Heard it too #birdwatch');
 
     visitor = await newPerson(j.browser, j.url);
     j.people.push(visitor);
@@ -195,6 +198,25 @@ describe('a visitor', () => {
     await visible(dialog(page, 'Login'));
     await page.keyboard.press('Escape');
     await gone(dialog(page, 'Login'));
+  });
+
+  j.step('follows a #hashtag from a post to its page, and finds it in Trending', async () => {
+    const { page } = visitor;
+    await page.goto('/');
+    const trending = await visible(page.getByRole('region', { name: 'Trending' }));
+    await visible(trending.getByRole('link', { name: /#birdwatch\s*2 people posting/ }));
+    await page
+      .getByRole('article')
+      .filter({ hasText: 'Dawn chorus today' })
+      .getByRole('link', { name: '#BirdWatch' })
+      .click();
+    await waitFor(() => pathOf(page) === '/hashtag/BirdWatch', 'the hashtag page');
+    await visible(page.getByRole('heading', { name: '#birdwatch' }));
+    const posts = await visible(page.getByRole('region', { name: 'Posts with #birdwatch' }));
+    await visible(posts.getByText('Heard it too'));
+    await visible(posts.getByText('Dawn chorus today'));
+    expect(await posts.getByRole('article').count()).toBe(2);
+    await checkA11y(page, 'Hashtag page (visitor)');
   });
 
   j.step('an unknown page, user or post shows a not-found page', async () => {

@@ -14,6 +14,7 @@ import { type DbHandle, openDatabase } from './db/client.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
+import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -102,6 +103,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     requestTimeout: 30_000,
+    // A hashtag of 100 characters percent-encoded is up to 1,200 (the default is 100); ids are far shorter.
+    routerOptions: { maxParamLength: 1_200 },
     // A malformed URL or an over-long path parameter is answered before routing, so no hook runs:
     // give it the security headers and the `{code, message}` shape here.
     frameworkErrors: (error, request, reply) => {
@@ -139,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(usersRoutes, { config });
     await api.register(postsRoutes);
     await api.register(bookmarksRoutes);
+    await api.register(hashtagsRoutes);
     await api.register(timelinesRoutes);
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);

@@ -11,6 +11,7 @@ import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
+import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
 import { MediaService } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -33,6 +34,7 @@ export interface Services {
   users: UsersService;
   posts: PostsService;
   bookmarks: BookmarksService;
+  hashtags: HashtagsService;
   follows: FollowsService;
   timelines: TimelinesService;
   notifications: NotificationsService;
@@ -70,6 +72,7 @@ export async function createServices(
     users: new UsersService(db, media, jobs, events, config.publicUrl),
     posts,
     bookmarks: new BookmarksService(db, events, posts),
+    hashtags: new HashtagsService(db, events),
     follows: new FollowsService(db, events, notifier),
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),

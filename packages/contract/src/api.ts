@@ -23,6 +23,8 @@ export const api = {
   follow: (id: string) => `/api/users/${id}/follow`,
   followers: (id: string) => `/api/users/${id}/followers`,
   following: (id: string) => `/api/users/${id}/following`,
+  hashtagPosts: (tag: string) => `/api/hashtags/${encodeURIComponent(tag)}/posts`,
+  trendingHashtags: '/api/hashtags/trending',
   timelineEveryone: '/api/timeline/everyone',
   timelineFollowing: '/api/timeline/following',
   notifications: '/api/notifications',

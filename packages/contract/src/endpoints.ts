@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
+import { hashtagParams, trendingHashtags } from './hashtags.ts';
 import { notificationPage, unreadCount } from './notifications.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
@@ -172,6 +173,15 @@ export const endpoints = defineEndpoints({
     answer: page(user),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   },
+  hashtagPosts: {
+    ...routes.hashtagPosts,
+    params: hashtagParams,
+    query: pageQuery,
+    status: 200,
+    answer: postPage,
+    errors: ['INVALID_INPUT'],
+  },
+  trendingHashtags: { ...routes.trendingHashtags, status: 200, answer: trendingHashtags, errors: [] },
   timelineEveryone: {
     ...routes.timelineEveryone,
     query: pageQuery,

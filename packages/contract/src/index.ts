@@ -3,6 +3,7 @@ export * from './auth.ts';
 export * from './common.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
+export * from './hashtags.ts';
 export * from './live.ts';
 export * from './notifications.ts';
 export * from './posts.ts';

@@ -31,6 +31,8 @@ export const routes = {
   unfollow: { method: 'DELETE', path: api.follow(ID) },
   followers: { method: 'GET', path: api.followers(ID) },
   following: { method: 'GET', path: api.following(ID) },
+  hashtagPosts: { method: 'GET', path: '/api/hashtags/:tag/posts' },
+  trendingHashtags: { method: 'GET', path: api.trendingHashtags },
   timelineEveryone: { method: 'GET', path: api.timelineEveryone },
   timelineFollowing: { method: 'GET', path: api.timelineFollowing },
   notifications: { method: 'GET', path: api.notifications },

@@ -116,6 +116,32 @@ export const likes = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.postId] }), index('likes_post_id_idx').on(t.postId)],
 );
 
+/**
+ * The hashtags of each post, in their stored form (contract `hashtagOf`: NFKC, lower case), with the
+ * post's author and time copied so a tag's page and the trending count read this table alone.
+ */
+export const postHashtags = pgTable(
+  'post_hashtags',
+  {
+    tag: text('tag').notNull(),
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    authorId: bigint('author_id', { mode: 'number' }).notNull(),
+    /** The post's own created_at (to the microsecond): a tag's page pages on the posts' keys. */
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tag, t.postId] }),
+    // A tag's page, newest first: one range.
+    index('post_hashtags_tag_created_idx').on(t.tag, t.createdAt, t.postId),
+    // Trending: the last 24 hours.
+    index('post_hashtags_created_idx').on(t.createdAt),
+    // A post's delete cascades through this index.
+    index('post_hashtags_post_id_idx').on(t.postId),
+  ],
+);
+
 /** Posts a member keeps for later: private to them, listed newest bookmark first. */
 export const bookmarks = pgTable(
   'bookmarks',

@@ -60,9 +60,10 @@ describe('bookmarks', () => {
     for (const i of order) await bookmark(clients.bob, (posts[i] as Post).id);
     const expected = order.map((i) => (posts[i] as Post).id).reverse();
     for (const limit of [1, 2, 3, 7, 50]) {
-      expect((await getAll<Post>(clients.bob, '/api/bookmarks', limit)).map((p) => p.id), `limit ${limit}`).toEqual(
-        expected,
-      );
+      expect(
+        (await getAll<Post>(clients.bob, '/api/bookmarks', limit)).map((p) => p.id),
+        `limit ${limit}`,
+      ).toEqual(expected);
     }
     // Kept again: it stays where it was (a bookmark is kept once, at its first time).
     await bookmark(clients.bob, (posts[3] as Post).id);

@@ -90,7 +90,9 @@ export function testDb(): Promise<DbHandle> {
 }
 
 export async function resetDb(handle: DbHandle): Promise<void> {
-  await handle.db.execute(sql`TRUNCATE notifications, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`);
+  await handle.db.execute(
+    sql`TRUNCATE notifications, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+  );
 }
 
 /**

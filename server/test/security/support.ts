@@ -47,7 +47,16 @@ export function fillParams(url: string, value: string): string {
   return url.replace(/:[A-Za-z_]+/g, value);
 }
 
-const TABLES = ['users', 'sessions', 'posts', 'likes', 'bookmarks', 'follows', 'notifications'] as const;
+const TABLES = [
+  'users',
+  'sessions',
+  'posts',
+  'post_hashtags',
+  'likes',
+  'bookmarks',
+  'follows',
+  'notifications',
+] as const;
 
 export type Fingerprint = Record<string, string>;
 

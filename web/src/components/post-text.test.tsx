@@ -27,6 +27,13 @@ describe('post text', () => {
     expect(tokenize('issue#12 #1 @\u0430lice').every((t) => t.type === 'text')).toBe(true);
   });
 
+  it("links hashtags by the contract's rule: combining marks stay in the tag, over 100 characters is text", () => {
+    const tags = (text: string) => tokenize(text).flatMap((t) => (t.type === 'hashtag' ? [t.tag] : []));
+    expect(tags('#Cafe\u0301 au lait, #２０２６年')).toEqual(['Cafe\u0301', '２０２６年']);
+    expect(tags(`#${'a'.repeat(100)}`)).toEqual(['a'.repeat(100)]);
+    expect(tags(`#${'a'.repeat(101)}`)).toEqual([]);
+  });
+
   it('links with real links and shows the URL exactly as written', () => {
     renderText('Read https://example.com/a/very/long/path/that/goes/on and #birds with @bob');
     expect(screen.getByRole('link', { name: 'https://example.com/a/very/long/path/that/goes/on' })).toHaveAttribute(

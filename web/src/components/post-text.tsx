@@ -1,4 +1,4 @@
-import { MENTION_PATTERN } from '@pipit/contract';
+import { HASHTAG_PATTERN, hashtagOf, MENTION_PATTERN } from '@pipit/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
@@ -11,15 +11,11 @@ export type Token =
   | { type: 'mention'; value: string; username: string };
 
 /**
- * URLs (http/https, trailing punctuation left out), #hashtags (at least one letter, not inside a
- * word) and @mentions (the contract's rule, the one the server notifies by).
+ * URLs (http/https, trailing punctuation left out), #hashtags and @mentions: the contract's rules, the
+ * ones the server stores hashtags and notifies mentions by.
  */
 const TOKENS = new RegExp(
-  [
-    /(https?:\/\/[^\s<>"]*[^\s<>".,:;!?'")\]])/u.source,
-    /(?<![\p{L}\p{N}_&#/])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)/u.source,
-    MENTION_PATTERN.source,
-  ].join('|'),
+  [/(https?:\/\/[^\s<>"]*[^\s<>".,:;!?'")\]])/u.source, HASHTAG_PATTERN.source, MENTION_PATTERN.source].join('|'),
   'gu',
 );
 
@@ -31,7 +27,9 @@ export function tokenize(text: string): Token[] {
     if (index > last) tokens.push({ type: 'text', value: text.slice(last, index) });
     const [value, url, tag, username] = match;
     if (url) tokens.push({ type: 'url', value: url });
-    else if (tag) tokens.push({ type: 'hashtag', value, tag });
+    else if (tag && hashtagOf(tag)) tokens.push({ type: 'hashtag', value, tag });
+    else if (tag)
+      tokens.push({ type: 'text', value }); // `#1`: no letter, no tag
     else if (username) tokens.push({ type: 'mention', value, username });
     last = index + value.length;
   }

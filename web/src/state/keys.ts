@@ -26,6 +26,13 @@ export const postKeys = {
   timeline: (kind: TimelineKind) => [...postKeys.lists(), 'timeline', kind] as const,
   /** The viewer's bookmarks, newest bookmark first. */
   bookmarks: () => [...postKeys.lists(), 'bookmarks'] as const,
+  /** A hashtag's posts, newest first (the tag in its stored form). */
+  hashtag: (tag: string) => [...postKeys.lists(), 'hashtag', tag] as const,
+};
+
+export const hashtagKeys = {
+  all: ['hashtags'] as const,
+  trending: () => [...hashtagKeys.all, 'trending'] as const,
 };
 
 export const userKeys = {

@@ -67,6 +67,12 @@ export const bookmarksQueryOptions = () =>
 
 export const useBookmarks = () => useInfiniteQuery(bookmarksQueryOptions());
 
+/** GET /api/hashtags/:tag/posts: newest first; `tag` in its stored form (contract `hashtagOf`). */
+export const hashtagPostsQueryOptions = (tag: string) =>
+  pagedPosts(postKeys.hashtag(tag), (cursor) => call('hashtagPosts', { params: { tag }, query: { cursor } }));
+
+export const useHashtagPosts = (tag: string) => useInfiniteQuery(hashtagPostsQueryOptions(tag));
+
 export const postQueryOptions = (id: string) =>
   queryOptions({ queryKey: postKeys.detail(id), queryFn: () => call('post', { params: { id } }) });
 

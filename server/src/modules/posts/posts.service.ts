@@ -1,4 +1,4 @@
-import { type CreatePostBody, extractMentions, MAX_ANCESTORS, type Post } from '@pipit/contract';
+import { type CreatePostBody, extractHashtags, extractMentions, MAX_ANCESTORS, type Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
@@ -6,6 +6,7 @@ import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
+import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
@@ -31,6 +32,7 @@ export class PostsService {
     const { parentId } = body;
     const me = viewer.userId;
     const mentioned = extractMentions(text);
+    const hashtags = extractHashtags(text);
     // Packed from what was written and the session's own profile, not read back: one statement
     // fewer per post (a read-back cost 28 % of create's throughput in the bench). toPost takes the
     // view's row type, so a column added to postViewColumns fails to compile here.
@@ -46,8 +48,8 @@ export class PostsService {
         bookmarkedByMe: false,
       });
     try {
-      if (parentId === null && mentioned.length === 0) {
-        // No parent to lock, nobody to notify: the post, the count and the fan-out's outbox row in one statement.
+      if (parentId === null && mentioned.length === 0 && hashtags.length === 0) {
+        // No parent to lock, nobody to notify, no tags: the post, the count and the fan-out's outbox row in one statement.
         const post = await repo.insertTopLevelPost(this.db, { authorId: me, text }, this.feeds !== null);
         const view = pack(post, null);
         await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null, view }]);
@@ -67,6 +69,7 @@ export class PostsService {
         const view = pack(post, replyTo);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
         await this.feeds?.enqueueFanOut(tx, post.id);
+        await insertPostHashtags(tx, post.id, hashtags);
 
         const candidates: Candidate[] = [
           ...(parentAuthorId !== null ? [{ userId: parentAuthorId, type: 'reply' as const }] : []),

@@ -1,11 +1,12 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { PostSkeletons } from '../../components/states.tsx';
+import { Trending } from '../../features/hashtags/components/trending.tsx';
 import { WhoToFollow } from '../../features/profile/components/who-to-follow.tsx';
 import { ModalHost } from '../modal-host.tsx';
 import { SideNav } from './side-nav.tsx';
 
 /**
- * Left navigation, the centre column (the page), and Who To Follow on large screens. `pending`:
+ * Left navigation, the centre column (the page), and Who To Follow and Trending on large screens. `pending`:
  * the first page's code is still on its way, so the centre column shows skeletons.
  */
 export function RootLayout({ pending = false }: { pending?: boolean }) {
@@ -19,8 +20,9 @@ export function RootLayout({ pending = false }: { pending?: boolean }) {
           {pending ? <PostSkeletons /> : <Outlet />}
         </main>
         <aside className="hidden w-[290px] shrink-0 pl-6 lg:block xl:w-[350px] xl:pl-8">
-          <div className="sticky top-0 py-3">
+          <div className="sticky top-0 flex flex-col gap-4 py-3">
             <WhoToFollow />
+            <Trending />
           </div>
         </aside>
       </div>

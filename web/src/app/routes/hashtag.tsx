@@ -1,23 +1,36 @@
-import { Link, useParams } from 'react-router';
+import { hashtagOf } from '@pipit/contract';
+import { useParams } from 'react-router';
+import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { paths } from '../../lib/paths.ts';
+import { PostList } from '../../features/posts/components/post-list.tsx';
+import { useHashtagPosts } from '../../state/posts.ts';
 
-/** `/hashtag/:tag`, from a #hashtag in a post: search comes later (docs/spec/product.md §1, "Asked for now"). */
+function HashtagPosts({ tag }: { tag: string }) {
+  const posts = useHashtagPosts(tag);
+  return (
+    <PostList
+      query={posts}
+      label={`Posts with #${tag}`}
+      empty={
+        <EmptyState title={`No posts with #${tag} yet`}>When someone uses it, their posts show up here.</EmptyState>
+      }
+    />
+  );
+}
+
+/** `/hashtag/:tag`, from a #hashtag in a post or Trending: its posts, newest first, for everyone. */
 export function HashtagPage() {
-  const { tag = '' } = useParams();
+  const { tag: written = '' } = useParams();
+  // One page per tag, whatever its case or form in the link: #Pipit and #pipit are the same.
+  const tag = hashtagOf(written);
+  if (tag === null) return <NotFound message="This isn’t a hashtag." />;
   return (
     <>
       <PageTitle>{`#${tag}`}</PageTitle>
       <PageHeader title={`#${tag}`} back />
-      <EmptyState title={`#${tag}`}>
-        Searching posts by hashtag isn’t available yet. Meanwhile the{' '}
-        <Link to={paths.home} className="text-accent underline underline-offset-2">
-          Everyone timeline
-        </Link>{' '}
-        shows every post.
-      </EmptyState>
+      <HashtagPosts key={tag} tag={tag} />
     </>
   );
 }

@@ -1,0 +1,62 @@
+import { extractHashtags, hashtagOf, type Post, TRENDING_COUNT, type TrendingHashtags } from '@pipit/contract';
+import type { Database } from '../../db/client.ts';
+import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
+import { invalid } from '../../lib/errors.ts';
+import type { EventBus } from '../../lib/events.ts';
+import { toPost } from '../posts/posts.pack.ts';
+import { type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
+import * as repo from './hashtags.repository.ts';
+
+/** How far back "trending" looks, and how long one answer is reused (every page's right column asks). */
+const TRENDING_WINDOW_MS = 24 * 60 * 60 * 1000;
+const TRENDING_REUSE_MS = 60 * 1000;
+
+/** Hashtag pages and trending hashtags. Tags are stored and matched in their normal form (contract `hashtagOf`). */
+export class HashtagsService {
+  private trending: { at: number; answer: Promise<TrendingHashtags> } | null = null;
+
+  constructor(
+    private readonly db: Database,
+    events: EventBus,
+  ) {
+    // A tagged post written or any post deleted (in any process): the next ask counts again.
+    events.subscribe((event) => {
+      if (
+        event.type === 'post.deleted' ||
+        (event.type === 'post.created' && extractHashtags(event.view.text).length > 0)
+      )
+        this.trending = null;
+    });
+    events.onGap(() => {
+      this.trending = null;
+    });
+  }
+
+  /** The posts with `#tag` (any case or normalisation form), newest first; an unknown tag has an empty page. */
+  async posts(viewer: Viewer, written: string, page: PageRequest): Promise<Page<Post>> {
+    const tag = hashtagOf(written);
+    if (tag === null) throw invalid('tag', 'tag: must be a hashtag');
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) => repo.findHashtagPage(this.db, viewerIdOf(viewer), tag, cursor, limit),
+      toPost,
+    );
+  }
+
+  /**
+   * The tags the most distinct people used in the last 24 hours. Shared by everyone and reused for up
+   * to a minute, until a tagged post is written or a post deleted.
+   */
+  async trendingNow(now = Date.now()): Promise<TrendingHashtags> {
+    if (this.trending && now - this.trending.at < TRENDING_REUSE_MS) return this.trending.answer;
+    const answer = repo
+      .findTrending(this.db, new Date(now - TRENDING_WINDOW_MS), TRENDING_COUNT)
+      .then((items) => ({ items }));
+    this.trending = { at: now, answer };
+    // A failure is not reused.
+    answer.catch(() => {
+      if (this.trending?.answer === answer) this.trending = null;
+    });
+    return answer;
+  }
+}
