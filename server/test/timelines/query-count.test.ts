@@ -84,7 +84,7 @@ describe('statements per page', () => {
     expect(await statementsFor(clients.alice, '/api/timeline/following', 50)).toBe(few);
   });
 
-  it('a post that is no reply and mentions nobody is written in one statement (post, count and outbox together)', async () => {
+  it('a post that is no reply and mentions nobody is written in one statement (post, count, hashtags and outbox together)', async () => {
     const { alice, clients } = await seedTrio(ctx);
     await resolveSessions(clients.alice);
     const before = ctx.db.queries.count;
@@ -98,5 +98,13 @@ describe('statements per page', () => {
     const profile = (await clients.alice.get(`/api/users/${alice.id}`)).json() as { postsCount: number };
     expect(profile.postsCount).toBe(1);
     expect(res.json()).toMatchObject({ text: 'one round trip', parentId: null, replyCount: 0, likedByMe: false });
+
+    // Hashtags go in the same statement.
+    const tagged = ctx.db.queries.count;
+    expect((await clients.alice.post('/api/posts', { text: 'still one #Trip #round' })).statusCode).toBe(201);
+    await ctx.app.services.stream.idle();
+    expect(ctx.db.queries.count - tagged).toBe(1);
+    const page = (await clients.alice.get('/api/hashtags/trip/posts')).json() as { items: { text: string }[] };
+    expect(page.items.map((p) => p.text)).toEqual(['still one #Trip #round']);
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Database, Executor } from '../../db/client.ts';
-import { bookmarks, feedOutbox, likes, posts, users } from '../../db/schema.ts';
+import { bookmarks, feedOutbox, likes, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 
 /** The author of the post a reply answers. */
@@ -139,14 +139,14 @@ export async function insertPost(db: Executor, row: { authorId: number; parentId
 export type PostTableRow = typeof posts.$inferSelect;
 
 /**
- * A post that is no reply, in one statement: the post, its author's posts count and, with home feeds
+ * A post that is no reply, in one statement: the post, its author's posts count, its hashtags and, with home feeds
  * (`queueForFeeds`), its row in modules/feeds' outbox (FeedsService.enqueueFanOut). One statement is
  * atomic without a transaction: one round trip where BEGIN, three writes and COMMIT took five. The
  * statement is built once per database and sent prepared (no query building, parse or plan per post).
  */
 export async function insertTopLevelPost(
   db: Database,
-  row: { authorId: number; text: string },
+  row: { authorId: number; text: string; tags: string[] },
   queueForFeeds: boolean,
 ): Promise<PostTableRow> {
   let prepared = topLevelInserts.get(db);
@@ -174,8 +174,18 @@ function prepareTopLevelInsert(db: Database, queueForFeeds: boolean) {
       .set({ postsCount: sql`${users.postsCount} + 1` })
       .where(eq(users.id, authorId)),
   );
+  // Its hashtags (stored form, modules/hashtags), with the post's author and exact time; none for [].
+  const tagged = db
+    .$with('tagged')
+    .as(
+      db
+        .insert(postHashtags)
+        .select(
+          sql`select t.tag, c.id, c.author_id, c.created_at from ${created} c, unnest(${sql.placeholder('tags')}::text[]) as t(tag)`,
+        ),
+    );
   const queued = db.$with('queued').as(db.insert(feedOutbox).select(db.select({ postId: created.id }).from(created)));
-  const ctes = queueForFeeds ? [created, counted, queued] : [created, counted];
+  const ctes = queueForFeeds ? [created, counted, tagged, queued] : [created, counted, tagged];
   return db
     .with(...ctes)
     .select()

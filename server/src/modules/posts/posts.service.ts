@@ -48,9 +48,13 @@ export class PostsService {
         bookmarkedByMe: false,
       });
     try {
-      if (parentId === null && mentioned.length === 0 && hashtags.length === 0) {
-        // No parent to lock, nobody to notify, no tags: the post, the count and the fan-out's outbox row in one statement.
-        const post = await repo.insertTopLevelPost(this.db, { authorId: me, text }, this.feeds !== null);
+      if (parentId === null && mentioned.length === 0) {
+        // No parent to lock, nobody to notify: the post, the count, its hashtags and the fan-out's outbox row in one statement.
+        const post = await repo.insertTopLevelPost(
+          this.db,
+          { authorId: me, text, tags: hashtags },
+          this.feeds !== null,
+        );
         const view = pack(post, null);
         await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null, view }]);
         return view;
