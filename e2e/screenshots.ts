@@ -188,6 +188,27 @@ async function main() {
       await shot(a, 'edit-profile-problems', w);
       await a.keyboard.press('Escape');
 
+      await a.goto('/search?q=coffee');
+      await visible(a.getByRole('tabpanel').getByText('Coffee first, then'));
+      await shot(a, 'search', w);
+      await a.goto('/search?q=b&tab=people');
+      await visible(a.getByRole('tabpanel').getByText('Bob Builder'));
+      await shot(a, 'search-people', w);
+      if (w === DESKTOP.width) {
+        await a.goto('/');
+        const field = a.getByRole('complementary').getByRole('combobox', { name: 'Search' });
+        await field.fill('car');
+        await visible(a.getByRole('option', { name: /Carolina/ }));
+        await ready(a);
+        // Not `shot`: the pointer stays, the list is open.
+        await a.screenshot({
+          path: path.join(OUT, `search-suggestions-${w}.png`),
+          animations: 'disabled',
+          caret: 'hide',
+        });
+        await field.press('Escape');
+      }
+
       await a.goto('/hashtag/pipit');
       await visible(a.getByRole('region', { name: 'Posts with #pipit' }).getByText('Coffee first, then'));
       await shot(a, 'hashtag', w);

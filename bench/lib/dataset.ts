@@ -420,6 +420,11 @@ export function pickTargets(d: Dataset) {
   for (let i = P - 1; i >= 0 && likePosts.length < 400; i--) {
     if (!d.postParent[i] && !memberSet.has(d.postAuthor[i] as number)) likePosts.push(i + 1);
   }
+  // Search: a word few posts hold (the username of someone mentioned a few times) and a prefix people type.
+  const mentions = new Int32Array(U);
+  for (const m of d.postMention) if (m) mentions[m - 1] = (mentions[m - 1] as number) + 1;
+  let rare = 0;
+  while (rare < U - 1 && !((mentions[rare] as number) >= 2 && (mentions[rare] as number) <= 5)) rare++;
   return {
     /** A popular account (third most followed): a profile people actually open. */
     profileUserId: byRank[2] as number,
@@ -428,6 +433,12 @@ export function pickTargets(d: Dataset) {
     threadReplies: d.postReplyCount[threadPost - 1] as number,
     likePostIds: likePosts,
     mostFollowers: d.followersCount[(byRank[0] as number) - 1] as number,
+    /** A word in a handful of posts (a username mentioned 2–5 times), and one in ~1 post in 8. */
+    searchRare: d.usernames[rare] as string,
+    searchRareCount: mentions[rare] as number,
+    searchCommon: 'coffee',
+    /** What someone types to find a popular account: its username's first three letters. */
+    typeahead: (d.usernames[(byRank[2] as number) - 1] as string).slice(0, 3),
   };
 }
 

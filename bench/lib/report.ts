@@ -171,6 +171,20 @@ export function checks(r: RunResult): Check[] {
         measured: x(create.rps / pg.floors.rawInsert.rps),
         pass: create.rps / pg.floors.rawInsert.rps >= 0.5,
       });
+    for (const [name, what, goal] of [
+      ['search-rare', 'Search posts, a rare word (PostgreSQL)', 100],
+      ['search-common', 'Search posts, a common word (PostgreSQL)', 100],
+      ['people-typeahead', 'People typeahead (PostgreSQL)', 20],
+    ] as const) {
+      const scenario = get(pg, name);
+      if (scenario)
+        out.push({
+          what,
+          goal: `p99 ≤ ${goal} ms, 0 errors`,
+          measured: `p99 ${scenario.p99} ms, ${scenario.errors} errors`,
+          pass: scenario.p99 <= goal && scenario.errors === 0,
+        });
+    }
     out.push({
       what: 'Server peak memory (PostgreSQL)',
       goal: '≤ 300 MB',

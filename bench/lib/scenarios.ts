@@ -116,5 +116,23 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
     likeUnlike,
     createPost,
     read('current', 'GET /api/current', api.current, true),
+    read(
+      'search-rare',
+      `Search posts, a rare word (${t.searchRareCount} posts)`,
+      `${api.searchPosts}?q=${encodeURIComponent(t.searchRare)}`,
+      true,
+    ),
+    read(
+      'search-common',
+      `Search posts, a common word ("${t.searchCommon}")`,
+      `${api.searchPosts}?q=${encodeURIComponent(t.searchCommon)}`,
+      true,
+    ),
+    read(
+      'people-typeahead',
+      `People typeahead ("${t.typeahead}")`,
+      `${api.searchPeople}?q=${encodeURIComponent(t.typeahead)}&limit=5`,
+      true,
+    ),
   ];
 }

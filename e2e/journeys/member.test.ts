@@ -186,7 +186,10 @@ describe('a new member', () => {
     await main.getByRole('link', { name: /^1 Follower$/ }).click();
     await waitFor(() => pathOf(page) === `/users/${bob.id}/followers`, "Bob's Followers page");
     const people = page.getByRole('navigation', { name: 'People' });
-    expect(await people.getByRole('link', { name: 'Followers' }).getAttribute('aria-current')).toBe('page');
+    await waitFor(
+      async () => (await people.getByRole('link', { name: 'Followers' }).getAttribute('aria-current')) === 'page',
+      'Followers marked current',
+    );
     const followers = await visible(main.getByRole('region', { name: `Followers of ${bob.name}` }));
     const me = followers.getByRole('listitem').filter({ hasText: `@${NIA.username}` });
     await visible(me.getByText(NIA.name));
@@ -194,8 +197,11 @@ describe('a new member', () => {
     expect(await me.getByRole('button').count()).toBe(0);
     await checkA11y(page, 'Followers');
     await people.getByRole('link', { name: 'Following' }).click();
-    await waitFor(() => pathOf(page) === `/users/${bob.id}/following`, "Bob's Following page");
-    expect(await people.getByRole('link', { name: 'Following' }).getAttribute('aria-current')).toBe('page');
+    await waitFor(
+      async () => (await people.getByRole('link', { name: 'Following' }).getAttribute('aria-current')) === 'page',
+      "Bob's Following page, marked current",
+    );
+    expect(pathOf(page)).toBe(`/users/${bob.id}/following`);
 
     // Her own profile's Following count leads to Bob, with a Following button that unfollows there.
     await page.goto('/');

@@ -115,6 +115,20 @@ describe('a member on a phone', () => {
     await checkA11y(page, 'Profile at 390 px');
   });
 
+  j.step('searches from the Search page: the field, its suggestions and the results fit the screen', async () => {
+    const { page } = ana;
+    await navItem(page, 'Search').click();
+    await waitFor(() => pathOf(page) === '/search', 'the Search page');
+    const field = page.getByRole('main').getByRole('combobox', { name: 'Search' });
+    await visible(field);
+    await field.fill('phone');
+    await field.press('Enter');
+    await waitFor(() => pathOf(page) === '/search' && page.url().includes('q=phone'), 'the results');
+    await visible(postCard(page, 'Posting from my phone.'));
+    await fitsTheScreen(page, 'Search results');
+    await checkA11y(page, 'Search at 390 px');
+  });
+
   j.step('opens Notifications and the edit modal, then signs out from the bottom bar', async () => {
     const { page } = ana;
     await navItem(page, 'Notifications').click();

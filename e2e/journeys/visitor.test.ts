@@ -219,6 +219,35 @@ describe('a visitor', () => {
     await checkA11y(page, 'Hashtag page (visitor)');
   });
 
+  j.step('searches: people as one types, then posts, people and hashtags on the results page', async () => {
+    const { page } = visitor;
+    await page.goto('/');
+    const field = page.getByRole('complementary').getByRole('combobox', { name: 'Search' });
+    await field.fill('ver');
+    const suggestions = page.getByRole('listbox', { name: 'Search suggestions' });
+    await visible(suggestions.getByRole('option', { name: /Vera Visible/ }));
+    await field.press('ArrowDown');
+    await field.press('Enter');
+    await waitFor(() => pathOf(page) === `/users/${vera.id}`, "Vera's profile from a suggestion");
+
+    await page.goto('/');
+    await field.fill('readable');
+    await field.press('Enter');
+    await waitFor(() => pathOf(page) === '/search', 'the results page');
+    const results = page.getByRole('tabpanel');
+    await visible(results.getByText(post.text));
+    await checkA11y(page, 'Search results (visitor)');
+    await page.getByRole('tab', { name: 'People' }).click();
+    await visible(results.getByText('No results for “readable”'));
+    const box = page.getByRole('main').getByRole('combobox', { name: 'Search' });
+    await box.fill('#bird');
+    await box.press('Enter');
+    await waitFor(() => new URL(page.url()).searchParams.get('q') === '#bird', 'the search for #bird');
+    await page.getByRole('tab', { name: 'Hashtags' }).click();
+    await visible(results.getByRole('link', { name: /#birdwatch\s*2 posts/ }));
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('hashtags');
+  });
+
   j.step('an unknown page, user or post shows a not-found page', async () => {
     const { page } = visitor;
     for (const path of ['/no/such/page', '/users/999999999', '/posts/999999999']) {

@@ -19,6 +19,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
 import { streamRoutes } from './modules/stream/stream.routes.ts';
 import { timelinesRoutes } from './modules/timelines/timelines.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(postsRoutes);
     await api.register(bookmarksRoutes);
     await api.register(hashtagsRoutes);
+    await api.register(searchRoutes);
     await api.register(timelinesRoutes);
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);

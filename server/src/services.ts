@@ -18,6 +18,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import { Notifier } from './modules/notifications/notifier.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
+import { SearchService } from './modules/search/search.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
 import { StreamHub } from './modules/stream/stream.hub.ts';
 import { TimelinesService } from './modules/timelines/timelines.service.ts';
@@ -35,6 +36,7 @@ export interface Services {
   posts: PostsService;
   bookmarks: BookmarksService;
   hashtags: HashtagsService;
+  search: SearchService;
   follows: FollowsService;
   timelines: TimelinesService;
   notifications: NotificationsService;
@@ -73,6 +75,7 @@ export async function createServices(
     posts,
     bookmarks: new BookmarksService(db, events, posts),
     hashtags: new HashtagsService(db, events),
+    search: new SearchService(db),
     follows: new FollowsService(db, events, notifier),
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),

@@ -5,6 +5,13 @@ import { hashtagParams, trendingHashtags } from './hashtags.ts';
 import { notificationPage, unreadCount } from './notifications.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
+import {
+  hashtagSearchQuery,
+  hashtagSearchResult,
+  peopleSearchQuery,
+  peopleSearchResult,
+  postSearchQuery,
+} from './search.ts';
 import { currentUser, editBody, registerBody, suggestionsQuery, user, usernameParams, userSummary } from './users.ts';
 
 /**
@@ -182,6 +189,27 @@ export const endpoints = defineEndpoints({
     errors: ['INVALID_INPUT'],
   },
   trendingHashtags: { ...routes.trendingHashtags, status: 200, answer: trendingHashtags, errors: [] },
+  searchPosts: {
+    ...routes.searchPosts,
+    query: postSearchQuery,
+    status: 200,
+    answer: postPage,
+    errors: ['INVALID_INPUT'],
+  },
+  searchPeople: {
+    ...routes.searchPeople,
+    query: peopleSearchQuery,
+    status: 200,
+    answer: peopleSearchResult,
+    errors: ['INVALID_INPUT'],
+  },
+  searchHashtags: {
+    ...routes.searchHashtags,
+    query: hashtagSearchQuery,
+    status: 200,
+    answer: hashtagSearchResult,
+    errors: ['INVALID_INPUT'],
+  },
   timelineEveryone: {
     ...routes.timelineEveryone,
     query: pageQuery,

@@ -8,4 +8,5 @@ export * from './live.ts';
 export * from './notifications.ts';
 export * from './posts.ts';
 export * from './routes.ts';
+export * from './search.ts';
 export * from './users.ts';

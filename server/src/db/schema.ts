@@ -41,6 +41,9 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     index('users_created_at_id_idx').on(t.createdAt, t.id),
+    // Search's people typeahead: name or username starting with what was typed (LIKE 'abc%').
+    index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
+    index('users_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
     // "Does anyone still use this image?" before a replaced file is deleted (media.repository.ts).
     index('users_profile_image_idx').on(t.profileImage).where(sql`${t.profileImage} IS NOT NULL`),
     index('users_cover_image_idx').on(t.coverImage).where(sql`${t.coverImage} IS NOT NULL`),
@@ -86,6 +89,8 @@ export const posts = pgTable(
     index('posts_created_at_id_idx').on(t.createdAt, t.id),
     index('posts_author_created_at_id_idx').on(t.authorId, t.createdAt, t.id),
     index('posts_parent_created_at_id_idx').on(t.parentId, t.createdAt, t.id),
+    // Search: full text with the 'simple' configuration (no language assumed: words as written, lower-cased).
+    index('posts_text_search_idx').using('gin', sql`to_tsvector('simple', ${t.text})`),
     check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0`),
   ],
 );
@@ -139,6 +144,8 @@ export const postHashtags = pgTable(
     index('post_hashtags_created_idx').on(t.createdAt),
     // A post's delete cascades through this index.
     index('post_hashtags_post_id_idx').on(t.postId),
+    // Search's hashtags: tags starting with what was typed.
+    index('post_hashtags_tag_prefix_idx').on(sql`${t.tag} text_pattern_ops`),
   ],
 );
 

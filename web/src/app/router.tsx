@@ -52,6 +52,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.search,
+        lazy: page(
+          () => import('./routes/search.tsx'),
+          (m) => m.SearchPage,
+        ),
+      },
+      {
         path: patterns.bookmarks,
         lazy: page(
           () => import('./routes/bookmarks.tsx'),

@@ -6,6 +6,14 @@ export const paths = {
   home: '/',
   notifications: '/notifications',
   bookmarks: '/bookmarks',
+  /** Search results for `q` on one tab (Posts by default); without `q`, the Search page itself. */
+  search: (q?: string, tab?: 'posts' | 'people' | 'hashtags') => {
+    const params = new URLSearchParams();
+    if (q) params.set('q', q);
+    if (tab && tab !== 'posts') params.set('tab', tab);
+    const query = params.toString();
+    return query ? `/search?${query}` : '/search';
+  },
   user: (id: string) => `/users/${id}`,
   /** Who follows a person, and whom they follow: the lists behind the profile's counts. */
   followers: (id: string) => `/users/${id}/followers`,
@@ -20,6 +28,7 @@ export const paths = {
 export const patterns = {
   notifications: 'notifications',
   bookmarks: 'bookmarks',
+  search: 'search',
   user: 'users/:id',
   followers: 'users/:id/followers',
   following: 'users/:id/following',

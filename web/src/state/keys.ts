@@ -26,6 +26,8 @@ export const postKeys = {
   timeline: (kind: TimelineKind) => [...postKeys.lists(), 'timeline', kind] as const,
   /** The viewer's bookmarks, newest bookmark first. */
   bookmarks: () => [...postKeys.lists(), 'bookmarks'] as const,
+  /** Posts matching a search. */
+  search: (q: string) => [...postKeys.lists(), 'search', q] as const,
   /** A hashtag's posts, newest first (the tag in its stored form). */
   hashtag: (tag: string) => [...postKeys.lists(), 'hashtag', tag] as const,
 };
@@ -33,6 +35,7 @@ export const postKeys = {
 export const hashtagKeys = {
   all: ['hashtags'] as const,
   trending: () => [...hashtagKeys.all, 'trending'] as const,
+  search: (q: string) => [...hashtagKeys.all, 'search', q] as const,
 };
 
 export const userKeys = {
@@ -41,6 +44,8 @@ export const userKeys = {
   byUsername: (username: string) => [...userKeys.all, 'username', username.toLowerCase()] as const,
   suggestions: () => [...userKeys.all, 'suggestions'] as const,
   lists: () => [...userKeys.all, 'list'] as const,
+  /** People whose name or username starts with what was typed. */
+  search: (q: string, limit: number) => [...userKeys.lists(), 'search', q, limit] as const,
   /** Who follows a person, or whom they follow. */
   people: (id: string, which: PeopleKind) => [...userKeys.lists(), which, id] as const,
 };

@@ -67,6 +67,12 @@ export const bookmarksQueryOptions = () =>
 
 export const useBookmarks = () => useInfiniteQuery(bookmarksQueryOptions());
 
+/** GET /api/search/posts: posts matching words, newest first. */
+export const searchPostsQueryOptions = (q: string) =>
+  pagedPosts(postKeys.search(q), (cursor) => call('searchPosts', { query: { q, cursor } }));
+
+export const useSearchPosts = (q: string) => useInfiniteQuery(searchPostsQueryOptions(q));
+
 /** GET /api/hashtags/:tag/posts: newest first; `tag` in its stored form (contract `hashtagOf`). */
 export const hashtagPostsQueryOptions = (tag: string) =>
   pagedPosts(postKeys.hashtag(tag), (cursor) => call('hashtagPosts', { params: { tag }, query: { cursor } }));

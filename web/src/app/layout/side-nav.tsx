@@ -1,4 +1,4 @@
-import { Bell, Bird, Bookmark, Feather, Home, LogOut, type LucideIcon, User } from 'lucide-react';
+import { Bell, Bird, Bookmark, Feather, Home, LogOut, type LucideIcon, Search, User } from 'lucide-react';
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
@@ -106,6 +106,9 @@ export function SideNav() {
       </Link>
       <NavLink to={paths.home} end className={itemClass}>
         {({ isActive }) => <ItemContent icon={Home} label="Home" active={isActive} />}
+      </NavLink>
+      <NavLink to={paths.search()} className={itemClass}>
+        {({ isActive }) => <ItemContent icon={Search} label="Search" active={isActive} />}
       </NavLink>
       <NavLink
         to={paths.notifications}

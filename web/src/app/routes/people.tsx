@@ -1,14 +1,12 @@
 import type { User } from '@pipit/contract';
 import { useMemo } from 'react';
-import { Link, NavLink, useParams } from 'react-router';
-import { Avatar } from '../../components/avatar.tsx';
+import { NavLink, useParams } from 'react-router';
 import { ListFooter } from '../../components/list-footer.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
-import { useRowLink } from '../../components/use-row-link.ts';
-import { FollowButton } from '../../features/profile/components/follow-button.tsx';
+import { PersonRow } from '../../features/profile/components/person-row.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
 import { cn } from '../../lib/cn.ts';
 import { isId } from '../../lib/ids.ts';
@@ -48,33 +46,6 @@ function PeopleTabs({ id }: { id: string }) {
         </NavLink>
       ))}
     </nav>
-  );
-}
-
-/** One person in a list: avatar, name, @username, bio, and Follow/Following. The row opens their profile. */
-function PersonRow({ person }: { person: User }) {
-  const to = paths.user(person.id);
-  const onClick = useRowLink(to);
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the name inside is the row's link for the keyboard
-    <li
-      onClick={onClick}
-      className="flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-white/[0.03]"
-    >
-      <Avatar user={person} />
-      <div className="min-w-0 flex-1 leading-5">
-        <div className="flex items-start gap-3">
-          <div className="min-w-0 flex-1">
-            <Link to={to} className="block truncate font-bold hover:underline">
-              {person.name}
-            </Link>
-            <span className="block truncate text-muted">@{person.username}</span>
-          </div>
-          <FollowButton user={person} size="sm" />
-        </div>
-        {person.bio && <p className="mt-1 line-clamp-2 text-[15px] [overflow-wrap:anywhere]">{person.bio}</p>}
-      </div>
-    </li>
   );
 }
 

@@ -1,0 +1,67 @@
+import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { postHashtags, posts, users } from '../../db/schema.ts';
+import { afterCursor, type Cursor } from '../../lib/cursor.ts';
+import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
+
+/** `text LIKE 'prefix%'`, with the prefix's own `%`, `_` and `\` taken literally. */
+const startsWith = (column: SQL, prefix: string) =>
+  sql`${column} like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+
+/**
+ * Posts matching `q` (websearch syntax) newest first, keyed like every post list: the GIN index on
+ * to_tsvector('simple', text) finds them (the expression must stay exactly that of
+ * posts_text_search_idx). A query of no words (only punctuation) matches nothing.
+ */
+export async function findPostMatches(
+  db: Executor,
+  viewerId: number | null,
+  q: string,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<PostRow[]> {
+  return db
+    .select(postViewColumns(viewerId))
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(
+      and(
+        sql`to_tsvector('simple', ${posts.text}) @@ websearch_to_tsquery('simple', ${q})`,
+        afterCursor(posts.createdAt, posts.id, cursor, 'newest'),
+      ),
+    )
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(limit + 1);
+}
+
+/**
+ * People whose username or name starts with `prefix` (lower-cased): an exact username first, then
+ * the most followed. Two ranges of the text_pattern_ops indexes.
+ */
+export async function findPeopleByPrefix(
+  db: Executor,
+  viewerId: number | null,
+  prefix: string,
+  limit: number,
+): Promise<UserViewRow[]> {
+  const username = sql`lower(${users.username})`;
+  return db
+    .select(userViewColumns(viewerId))
+    .from(users)
+    .where(or(startsWith(username, prefix), startsWith(sql`lower(${users.name})`, prefix)))
+    .orderBy(sql`(${username} = ${prefix}) desc`, desc(users.followersCount), users.id)
+    .limit(limit);
+}
+
+/** Hashtags (stored form) starting with `prefix`, most posts first. */
+export async function findHashtagsByPrefix(db: Executor, prefix: string, limit: number) {
+  const count = sql<number>`count(*)::int`;
+  return db
+    .select({ tag: postHashtags.tag, posts: count })
+    .from(postHashtags)
+    .where(startsWith(sql`${postHashtags.tag}`, prefix))
+    .groupBy(postHashtags.tag)
+    .orderBy(desc(count), postHashtags.tag)
+    .limit(limit);
+}

@@ -1,0 +1,164 @@
+import type { User } from '@pipit/contract';
+import { type KeyboardEvent, useRef } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
+import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
+import { PostList } from '../../features/posts/components/post-list.tsx';
+import { PersonRow } from '../../features/profile/components/person-row.tsx';
+import { SearchBox } from '../../features/search/components/search-box.tsx';
+import { cn } from '../../lib/cn.ts';
+import { formatCount } from '../../lib/format-time.ts';
+import { paths } from '../../lib/paths.ts';
+import { useSearchPosts } from '../../state/posts.ts';
+import { useSearchHashtags, useSearchPeople } from '../../state/search.ts';
+
+type Tab = 'posts' | 'people' | 'hashtags';
+const TABS: Array<{ tab: Tab; label: string }> = [
+  { tab: 'posts', label: 'Posts' },
+  { tab: 'people', label: 'People' },
+  { tab: 'hashtags', label: 'Hashtags' },
+];
+const tabId = (tab: Tab) => `search-tab-${tab}`;
+const PANEL = 'search-panel';
+
+function NoResults({ q }: { q: string }) {
+  return <EmptyState title={`No results for “${q}”`}>Try other words, or check the spelling.</EmptyState>;
+}
+
+function PostResults({ q }: { q: string }) {
+  const posts = useSearchPosts(q);
+  return <PostList query={posts} label={`Posts matching ${q}`} empty={<NoResults q={q} />} />;
+}
+
+function PeopleResults({ q }: { q: string }) {
+  const people = useSearchPeople(q, 20);
+  if (people.isPending) return <PostSkeletons />;
+  if (people.isError) return <ErrorState message="Couldn’t search people." onRetry={() => people.refetch()} />;
+  if (people.data.items.length === 0) return <NoResults q={q} />;
+  return (
+    <section aria-label={`People matching ${q}`}>
+      <ul>
+        {people.data.items.map((person: User) => (
+          <PersonRow key={person.id} person={person} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function HashtagResults({ q }: { q: string }) {
+  const tags = useSearchHashtags(q);
+  if (tags.isPending) return <PostSkeletons />;
+  if (tags.isError) return <ErrorState message="Couldn’t search hashtags." onRetry={() => tags.refetch()} />;
+  if (tags.data.items.length === 0) return <NoResults q={q} />;
+  return (
+    <section aria-label={`Hashtags matching ${q}`}>
+      <ul>
+        {tags.data.items.map((item) => (
+          <li key={item.tag} className="border-b border-line">
+            <Link to={paths.hashtag(item.tag)} className="block px-4 py-3 leading-5 hover:bg-white/[0.03]">
+              <span className="block truncate font-bold">#{item.tag}</span>
+              <span className="block text-[13px] text-muted">
+                {`${formatCount(item.posts)} ${item.posts === 1 ? 'post' : 'posts'}`}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Posts, People and Hashtags, as an ARIA tab list kept in the address (?tab=). */
+function SearchTabs({ value, onChange }: { value: Tab; onChange: (tab: Tab) => void }) {
+  const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  const onKeyDown = (event: KeyboardEvent, index: number) => {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    event.preventDefault();
+    const next = (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
+    const tab = TABS[next];
+    if (!tab) return;
+    onChange(tab.tab);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div role="tablist" aria-label="Search results" className="flex">
+      {TABS.map((tab, index) => {
+        const selected = tab.tab === value;
+        return (
+          <button
+            key={tab.tab}
+            ref={(node) => {
+              refs.current[index] = node;
+            }}
+            id={tabId(tab.tab)}
+            type="button"
+            role="tab"
+            aria-selected={selected}
+            aria-controls={PANEL}
+            tabIndex={selected ? 0 : -1}
+            onClick={() => onChange(tab.tab)}
+            onKeyDown={(event) => onKeyDown(event, index)}
+            className="flex h-[53px] flex-1 justify-center hover:bg-white/10"
+          >
+            <span
+              className={cn(
+                'relative flex items-center text-[15px]',
+                selected ? 'font-bold text-fg' : 'font-medium text-muted',
+              )}
+            >
+              {tab.label}
+              {selected && <span className="absolute inset-x-0 bottom-0 h-1 rounded-full bg-accent" />}
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** `/search?q=&tab=`: the Search field, then results for posts, people and hashtags. */
+export function SearchPage() {
+  const [params, setParams] = useSearchParams();
+  const q = (params.get('q') ?? '').trim();
+  const asked = params.get('tab');
+  const tab: Tab = asked === 'people' || asked === 'hashtags' ? asked : 'posts';
+  const choose = (next: Tab) =>
+    setParams(
+      (old) => {
+        const updated = new URLSearchParams(old);
+        if (next === 'posts') updated.delete('tab');
+        else updated.set('tab', next);
+        return updated;
+      },
+      { replace: true },
+    );
+
+  return (
+    <>
+      <PageTitle>{q ? `${q} - Search` : 'Search'}</PageTitle>
+      <PageHeader title="Search">
+        <div className="px-4 pb-3">
+          <SearchBox initial={q} autoFocus={!q} />
+        </div>
+        {q && <SearchTabs value={tab} onChange={choose} />}
+      </PageHeader>
+      {q ? (
+        <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>
+          {tab === 'posts' ? (
+            <PostResults key={q} q={q} />
+          ) : tab === 'people' ? (
+            <PeopleResults q={q} />
+          ) : (
+            <HashtagResults q={q} />
+          )}
+        </div>
+      ) : (
+        <EmptyState title="Search Pipit">
+          Find posts by their words, people by name or @username, and #hashtags.
+        </EmptyState>
+      )}
+    </>
+  );
+}
