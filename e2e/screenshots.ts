@@ -207,6 +207,17 @@ async function main() {
           caret: 'hide',
         });
         await field.press('Escape');
+        const { box } = composer(a);
+        await box.click();
+        await box.pressSequentially('Morning #bi');
+        await visible(a.getByRole('listbox', { name: 'Hashtag suggestions' }).getByRole('option', { name: /#birds/ }));
+        await ready(a);
+        await a.screenshot({
+          path: path.join(OUT, `composer-suggestions-${w}.png`),
+          animations: 'disabled',
+          caret: 'hide',
+        });
+        await box.fill('');
       }
 
       await a.goto('/hashtag/pipit');

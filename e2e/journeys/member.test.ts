@@ -180,6 +180,24 @@ describe('a new member', () => {
     await visible(following);
   });
 
+  j.step('the composer suggests Bob after @bo, and Enter puts his username in', async () => {
+    const { page } = nia;
+    await page.goto('/');
+    await waitFor(() => signedIn(page), 'Nia to be signed in and loaded');
+    const { box } = composer(page);
+    await box.click();
+    await box.pressSequentially('Thanks @bo');
+    const suggestion = page
+      .getByRole('listbox', { name: 'People suggestions' })
+      .getByRole('option', { name: /Bob Builder/ });
+    await visible(suggestion);
+    await box.press('Enter');
+    await waitFor(async () => (await box.inputValue()) === 'Thanks @bob ', 'the username in the box');
+    await gone(suggestion);
+    await box.fill('');
+    await page.goto(`/users/${bob.id}`);
+  });
+
   j.step("opens Bob's followers from his profile's count, finds herself, then whom she follows", async () => {
     const { page } = nia;
     const main = page.getByRole('main');

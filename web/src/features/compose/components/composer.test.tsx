@@ -5,6 +5,7 @@ import { json, mockFetch } from '../../../test/fetch-mock.ts';
 import { makePost } from '../../../test/fixtures.ts';
 import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
 import { Composer } from './composer.tsx';
+import { typingAt } from './suggestions.tsx';
 
 const POST = makePost({ id: '10', text: 'Hello Pipit', author: ALICE });
 
@@ -97,5 +98,38 @@ describe('Composer', () => {
     await user.type(box, 'Hello Pipit');
     await user.keyboard('{Meta>}{Enter}{/Meta}');
     await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+  });
+
+  it('suggests people after @: Escape closes the list, Enter inserts the chosen one', async () => {
+    const BOB = { ...ALICE, id: '2', name: 'Bob Builder', username: 'bob', isFollowing: false };
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/search/people': (call) =>
+        json({ items: (call.url.searchParams.get('q') ?? '').startsWith('bo') ? [BOB] : [] }),
+    });
+    renderApp(<Composer />);
+    const box = screen.getByRole('textbox', { name: "What's happening?" });
+    const user = userEvent.setup();
+    await user.type(box, 'Hi @bo');
+    await screen.findByRole('option', { name: /Bob Builder/ }, { timeout: 4_000 });
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('option')).not.toBeInTheDocument();
+    // Typing on reopens it, the first suggestion highlighted; Enter inserts it (and posts nothing).
+    await user.keyboard('b');
+    const option = await screen.findByRole('option', { name: /Bob Builder/ }, { timeout: 4_000 });
+    expect(box).toHaveAttribute('aria-activedescendant', option.id);
+    await user.keyboard('{Enter}');
+    expect(box).toHaveValue('Hi @bob ');
+    expect(screen.queryByRole('option')).not.toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/posts')).toHaveLength(0);
+  }, 15_000);
+
+  it('knows what is being typed: @name and #tag before the caret, not inside an e-mail or a word', () => {
+    expect(typingAt('Hi @bo', 6)).toEqual({ sigil: '@', word: 'bo', start: 3 });
+    expect(typingAt('#Caf\u00e9', 5)).toEqual({ sigil: '#', word: 'Caf\u00e9', start: 0 });
+    expect(typingAt('mail bob@exa', 12)).toBeNull();
+    expect(typingAt('issue#12', 8)).toBeNull();
+    expect(typingAt('@bob and more', 13)).toBeNull();
+    expect(typingAt('@', 1)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
+import { useSuggestions } from './suggestions.tsx';
 
 interface ComposerProps {
   /** Set for a reply composer. */
@@ -22,8 +23,8 @@ interface ComposerProps {
 }
 
 /**
- * Writes a post: grows with its text, counts user-perceived characters against the limit,
- * Ctrl/Cmd+Enter posts. The button stays disabled while the text is empty or too long.
+ * Writes a post: grows with its text, counts user-perceived characters against the limit, suggests
+ * people after `@` and hashtags after `#` (suggestions.tsx), Ctrl/Cmd+Enter posts. The button stays disabled while the text is empty or too long.
  */
 export function Composer({
   parentId,
@@ -38,6 +39,12 @@ export function Composer({
   const create = useCreatePost();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
+  const [caret, setCaret] = useState(0);
+  const suggestions = useSuggestions(text, caret, (next, at) => {
+    setText(next);
+    setCaret(at);
+    requestAnimationFrame(() => textareaRef.current?.setSelectionRange(at, at));
+  });
 
   const trimmed = text.trim();
   const remaining = LIMITS.postMax - graphemeLength(trimmed);
@@ -79,6 +86,7 @@ export function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions.onKeyDown(event)) return;
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       submit();
@@ -95,21 +103,29 @@ export function Composer({
     >
       {user && <Avatar user={user} className="mt-3" />}
       <div className="min-w-0 flex-1">
-        <textarea
-          ref={textareaRef}
-          aria-label={label}
-          aria-describedby={counterId}
-          placeholder={label}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={onKeyDown}
-          disabled={busy}
-          rows={2}
-          data-autofocus={autoFocus ? true : undefined}
-          // biome-ignore lint/a11y/noAutofocus: focus goes to the composer only when asked (reply, compose modal)
-          autoFocus={autoFocus}
-          className="block max-h-[60vh] min-h-[3.5rem] w-full resize-none bg-transparent py-3 text-xl leading-7 text-fg outline-none placeholder:text-muted disabled:opacity-60"
-        />
+        <div className="relative">
+          <textarea
+            ref={textareaRef}
+            {...suggestions.inputProps}
+            aria-label={label}
+            aria-describedby={counterId}
+            placeholder={label}
+            value={text}
+            onChange={(event) => {
+              setText(event.target.value);
+              setCaret(event.target.selectionStart);
+            }}
+            onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+            onKeyDown={onKeyDown}
+            disabled={busy}
+            rows={2}
+            data-autofocus={autoFocus ? true : undefined}
+            // biome-ignore lint/a11y/noAutofocus: focus goes to the composer only when asked (reply, compose modal)
+            autoFocus={autoFocus}
+            className="block max-h-[60vh] min-h-[3.5rem] w-full resize-none bg-transparent py-3 text-xl leading-7 text-fg outline-none placeholder:text-muted disabled:opacity-60"
+          />
+          {suggestions.list}
+        </div>
         <span id={counterId} className="sr-only">
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
