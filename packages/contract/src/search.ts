@@ -21,14 +21,15 @@ export const postSearchQuery = pageQuery.extend({ q: searchText });
 
 /** People and hashtags: a few best matches, no pages. */
 export const SEARCH_LIST_MAX = 20;
-const listLimit = z.coerce.number().int().min(1).max(SEARCH_LIST_MAX).default(10);
+/** Exported (not a module-level call the web bundle must keep: web/vite.config.ts makes exported ones pure). */
+export const searchListLimit = z.coerce.number().int().min(1).max(SEARCH_LIST_MAX).default(10);
 
 /** GET /api/search/people: name or username starting with `q` (an `@` before it is ignored). */
-export const peopleSearchQuery = z.object({ q: searchText, limit: listLimit });
+export const peopleSearchQuery = z.object({ q: searchText, limit: searchListLimit });
 export const peopleSearchResult = z.object({ items: z.array(user) });
 export type PeopleSearchResult = z.infer<typeof peopleSearchResult>;
 
 /** GET /api/search/hashtags: tags starting with `q` (a `#` before it is ignored), most used first. */
-export const hashtagSearchQuery = z.object({ q: searchText, limit: listLimit });
+export const hashtagSearchQuery = z.object({ q: searchText, limit: searchListLimit });
 export const hashtagSearchResult = z.object({ items: z.array(z.object({ tag: z.string(), posts: z.number().int() })) });
 export type HashtagSearchResult = z.infer<typeof hashtagSearchResult>;

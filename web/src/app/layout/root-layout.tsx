@@ -1,9 +1,7 @@
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Outlet, ScrollRestoration } from 'react-router';
 import { PostSkeletons } from '../../components/states.tsx';
-import { Trending } from '../../features/hashtags/components/trending.tsx';
-import { WhoToFollow } from '../../features/profile/components/who-to-follow.tsx';
-import { SearchBox } from '../../features/search/components/search-box.tsx';
-import { paths } from '../../lib/paths.ts';
+import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { ModalHost } from '../modal-host.tsx';
 import { SideNav } from './side-nav.tsx';
 
@@ -11,9 +9,14 @@ import { SideNav } from './side-nav.tsx';
  * Left navigation, the centre column (the page), and Search, Who To Follow and Trending on large screens. `pending`:
  * the first page's code is still on its way, so the centre column shows skeletons.
  */
+const RightColumn = lazy(() => import('./right-column.tsx').then((m) => ({ default: m.RightColumn })));
+
+/** Tailwind's `lg`: where the right column shows. */
+const WIDE = '(min-width: 1024px)';
+
 export function RootLayout({ pending = false }: { pending?: boolean }) {
-  // The Search page has its own field.
-  const onSearch = useLocation().pathname === paths.search();
+  // Loaded only where it shows: a phone's first visit carries none of it.
+  const wide = useMediaQuery(WIDE);
   return (
     <>
       <div id="app-shell" className="mx-auto flex min-h-dvh w-full max-w-[1265px] justify-center">
@@ -24,11 +27,11 @@ export function RootLayout({ pending = false }: { pending?: boolean }) {
           {pending ? <PostSkeletons /> : <Outlet />}
         </main>
         <aside className="hidden w-[290px] shrink-0 pl-6 lg:block xl:w-[350px] xl:pl-8">
-          <div className="sticky top-0 flex flex-col gap-4 py-3">
-            {!onSearch && <SearchBox />}
-            <WhoToFollow />
-            <Trending />
-          </div>
+          {wide && (
+            <Suspense fallback={null}>
+              <RightColumn />
+            </Suspense>
+          )}
         </aside>
       </div>
       <ModalHost />

@@ -1,10 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
-import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { NewPostsButton } from '../../features/timeline/components/new-posts-button.tsx';
 import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
@@ -14,6 +13,11 @@ import { useTimeline } from '../../state/posts.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
 const TAB_KEY = 'pipit.timeline';
+
+// Members only: a visitor's first visit (what the web budget measures) does not carry it.
+const Composer = lazy(() =>
+  import('../../features/compose/components/composer.tsx').then((m) => ({ default: m.Composer })),
+);
 
 /** Members start on Following and keep their choice for the tab's session. */
 function useTimelineTab(): [TimelineKind, (kind: TimelineKind) => void] {
@@ -45,7 +49,12 @@ export function HomePage() {
       </PageHeader>
       {status === 'unauthenticated' && <WelcomeBox />}
       <div role="tabpanel" id={panelId} aria-labelledby={tabId(kind)}>
-        {member && <Composer className="border-b border-line" />}
+        {member && (
+          // The composer's own height while its code arrives, so the timeline below does not jump.
+          <Suspense fallback={<div aria-hidden="true" className="h-[137px] border-b border-line" />}>
+            <Composer className="border-b border-line" />
+          </Suspense>
+        )}
         {status !== 'loading' && <NewPostsButton kind={kind} />}
         {status === 'loading' ? (
           <PostSkeletons />
