@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SRC = path.join(import.meta.dirname, '../src');
+const SRC = path.join(import.meta.dirname, '../../../packages/contract/src');
 
 describe('contract modules', () => {
   it('have no unexported module-level calls (they would pull zod into the web bundle)', () => {
