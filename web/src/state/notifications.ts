@@ -56,6 +56,13 @@ export async function notificationsRead(queryClient: QueryClient) {
     me ? { ...me, hasNotification: false } : me,
   );
   queryClient.setQueryData<UnreadCount>(notificationKeys.unread(), { count: 0 });
+  // A cancelled first fetch leaves its query with no data and nothing fetching (the page would show
+  // signed in without the person until the next poll): ask again, after the read, so no dot comes back.
+  await queryClient.refetchQueries({
+    queryKey: viewerKeys.me(),
+    type: 'active',
+    predicate: (q) => q.state.data === undefined,
+  });
 }
 
 /** Something may have come in (or the dot was cleared on the server): ask again. */
