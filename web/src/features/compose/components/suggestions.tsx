@@ -1,6 +1,7 @@
-import { type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { type KeyboardEvent, useId, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchHashtags, useSearchPeople } from '../../../state/search.ts';
 
 /** The @name or #tag being typed right before the caret (not inside a word, an e-mail or an entity). */
@@ -28,16 +29,6 @@ interface Option {
   /** What replaces what was typed, sigil included. */
   insert: string;
   node: React.ReactNode;
-}
-
-/** Waits until typing pauses before asking. */
-function useSettled(value: string, ms = 150): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 /**

@@ -5,17 +5,8 @@ import { useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
+import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchPeople } from '../../../state/search.ts';
-
-/** Waits until typing pauses before asking for suggestions. */
-function useSettled(value: string, ms = 150): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 interface SearchBoxProps {
   /** What the box starts with (the Search page's current search). */
