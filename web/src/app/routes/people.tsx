@@ -6,9 +6,9 @@ import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
+import { TabLabel } from '../../components/tabs.tsx';
 import { PersonRow } from '../../features/profile/components/person-row.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
-import { cn } from '../../lib/cn.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
 import type { PeopleKind } from '../../state/keys.ts';
@@ -32,17 +32,7 @@ function PeopleTabs({ id }: { id: string }) {
           end
           className="group flex h-[53px] flex-1 justify-center hover:bg-white/10"
         >
-          {({ isActive }) => (
-            <span
-              className={cn(
-                'relative flex items-center text-[15px]',
-                isActive ? 'font-bold text-fg' : 'font-medium text-muted',
-              )}
-            >
-              {tab.label}
-              {isActive && <span className="absolute inset-x-0 bottom-0 h-1 rounded-full bg-accent" />}
-            </span>
-          )}
+          {({ isActive }) => <TabLabel label={tab.label} current={isActive} />}
         </NavLink>
       ))}
     </nav>

@@ -1,23 +1,22 @@
 import type { User } from '@pipit/contract';
-import { type KeyboardEvent, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
+import { Tabs } from '../../components/tabs.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { PersonRow } from '../../features/profile/components/person-row.tsx';
 import { SearchBox } from '../../features/search/components/search-box.tsx';
-import { cn } from '../../lib/cn.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { paths } from '../../lib/paths.ts';
 import { useSearchPosts } from '../../state/posts.ts';
 import { useSearchHashtags, useSearchPeople } from '../../state/search.ts';
 
 type Tab = 'posts' | 'people' | 'hashtags';
-const TABS: Array<{ tab: Tab; label: string }> = [
-  { tab: 'posts', label: 'Posts' },
-  { tab: 'people', label: 'People' },
-  { tab: 'hashtags', label: 'Hashtags' },
+const TABS: Array<{ value: Tab; label: string }> = [
+  { value: 'posts', label: 'Posts' },
+  { value: 'people', label: 'People' },
+  { value: 'hashtags', label: 'Hashtags' },
 ];
 const tabId = (tab: Tab) => `search-tab-${tab}`;
 const PANEL = 'search-panel';
@@ -70,54 +69,6 @@ function HashtagResults({ q }: { q: string }) {
   );
 }
 
-/** Posts, People and Hashtags, as an ARIA tab list kept in the address (?tab=). */
-function SearchTabs({ value, onChange }: { value: Tab; onChange: (tab: Tab) => void }) {
-  const refs = useRef<Array<HTMLButtonElement | null>>([]);
-  const onKeyDown = (event: KeyboardEvent, index: number) => {
-    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
-    event.preventDefault();
-    const next = (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
-    const tab = TABS[next];
-    if (!tab) return;
-    onChange(tab.tab);
-    refs.current[next]?.focus();
-  };
-  return (
-    <div role="tablist" aria-label="Search results" className="flex">
-      {TABS.map((tab, index) => {
-        const selected = tab.tab === value;
-        return (
-          <button
-            key={tab.tab}
-            ref={(node) => {
-              refs.current[index] = node;
-            }}
-            id={tabId(tab.tab)}
-            type="button"
-            role="tab"
-            aria-selected={selected}
-            aria-controls={PANEL}
-            tabIndex={selected ? 0 : -1}
-            onClick={() => onChange(tab.tab)}
-            onKeyDown={(event) => onKeyDown(event, index)}
-            className="flex h-[53px] flex-1 justify-center hover:bg-white/10"
-          >
-            <span
-              className={cn(
-                'relative flex items-center text-[15px]',
-                selected ? 'font-bold text-fg' : 'font-medium text-muted',
-              )}
-            >
-              {tab.label}
-              {selected && <span className="absolute inset-x-0 bottom-0 h-1 rounded-full bg-accent" />}
-            </span>
-          </button>
-        );
-      })}
-    </div>
-  );
-}
-
 /** `/search?q=&tab=`: the Search field, then results for posts, people and hashtags. */
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
@@ -142,7 +93,8 @@ export function SearchPage() {
         <div className="px-4 pb-3">
           <SearchBox initial={q} autoFocus={!q} />
         </div>
-        {q && <SearchTabs value={tab} onChange={choose} />}
+        {/* Kept in the address (?tab=). */}
+        {q && <Tabs tabs={TABS} value={tab} onChange={choose} label="Search results" tabId={tabId} panelId={PANEL} />}
       </PageHeader>
       {q ? (
         <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>
