@@ -48,8 +48,8 @@ describe('search', () => {
   });
 
   it('finds people by name or username prefix (an @ is ignored), exact username first, then most followed', async () => {
-    const { alice, bob, carol, clients } = await seedTrio(ctx);
-    const al = await insertUser(ctx.db, { username: 'al', name: 'Someone Else' });
+    const { alice, clients } = await seedTrio(ctx);
+    await insertUser(ctx.db, { username: 'al', name: 'Someone Else' });
     const alba = await insertUser(ctx.db, { username: 'zed', name: 'Alba Rossi' });
     await follow(clients.bob, alba.id);
     await follow(clients.carol, alba.id);
@@ -67,7 +67,6 @@ describe('search', () => {
     expect(await names('%')).toEqual([]);
     expect(await names('_')).toEqual([]);
     expect((await clients.visitor.get('/api/search/people?q=a&limit=2')).json().items).toHaveLength(2);
-    expect([bob.id, carol.id, al.id].length).toBe(3);
   });
 
   it('finds hashtags by prefix (a # is ignored), most used first', async () => {
