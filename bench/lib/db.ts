@@ -119,6 +119,7 @@ export const TABLES = [
   'follows',
   'notifications',
   'feed_outbox',
+  'media_attachments',
 ];
 
 interface Definitions {

@@ -39,6 +39,9 @@ const NIA = { email: 'nia@example.com', name: 'Nia Newcomer', username: 'nia' };
 const FIRST_POST = 'Hello Pipit! My very first post.';
 const REPLY = 'And a reply to myself, for the thread.';
 const AVATAR_COLOUR: Rgb = [255, 122, 0];
+const IMAGE_POST = 'Two pictures from my walk';
+const SKY: Rgb = [40, 120, 220];
+const SUN: Rgb = [250, 200, 30];
 
 describe('a new member', () => {
   const j = journey('member');
@@ -160,6 +163,61 @@ describe('a new member', () => {
     // Gone after a reload, with the empty state's words.
     await page.reload();
     await visible(page.getByText('Save posts for later'));
+  });
+
+  j.step('posts two images, one with alt text: the grid shows them with ALT, the viewer moves and closes', async () => {
+    const { page } = nia;
+    await page.goto('/');
+    const { box, form, submit } = composer(page);
+    await box.fill(IMAGE_POST);
+    const chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Add images' }).click();
+    await (await chooser).setFiles([
+      { name: 'sky.png', mimeType: 'image/png', buffer: await solidImage(SKY, 900) },
+      { name: 'sun.jpg', mimeType: 'image/jpeg', buffer: await solidImage(SUN, 500, 'jpeg') },
+    ]);
+    const alts = form.getByRole('textbox', { name: 'Alt text' });
+    await waitFor(async () => (await alts.count()) === 2, 'an Alt text field per image');
+    await alts.first().fill('A clear blue sky');
+    await waitFor(() => submit.isEnabled(), 'Tweet enabled once both images are uploaded');
+    await submit.click();
+    await visible(toast(page, 'Your post was sent'));
+    await gone(alts.first());
+
+    const card = postCard(page.getByRole('tabpanel', { name: 'Following' }), IMAGE_POST);
+    const sky = await visible(card.getByRole('img', { name: 'A clear blue sky' }));
+    await visible(card.getByText('ALT', { exact: true }));
+    expect(await card.getByText('ALT', { exact: true }).count(), 'ALT only on the described image').toBe(1);
+    await waitFor(
+      () => sky.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      'the first image to load',
+    );
+    const painted = await centreColour(await sky.screenshot());
+    expect(closeTo(painted, SKY), `first image centre is rgb(${painted.join(',')})`).toBe(true);
+    await checkA11y(page, 'Home with an image post');
+
+    // The viewer: opens on the image, arrows move, Escape closes and focus returns.
+    const opener = card.getByRole('button', { name: 'Open image: A clear blue sky' });
+    await opener.click();
+    await visible(dialog(page, 'Image 1 of 2'));
+    await visible(page.getByRole('dialog').getByText('A clear blue sky'));
+    await checkA11y(page, 'Image viewer');
+    await page.keyboard.press('ArrowRight');
+    await visible(dialog(page, 'Image 2 of 2'));
+    await page.keyboard.press('ArrowLeft');
+    await visible(dialog(page, 'Image 1 of 2'));
+    await page.keyboard.press('Escape');
+    await gone(page.getByRole('dialog'));
+    await waitFor(() => opener.evaluate((el) => el === document.activeElement), 'focus back on the image');
+
+    // From the server after a reload, on the post's own page too.
+    await page.reload();
+    const again = postCard(page, IMAGE_POST);
+    await visible(again.getByRole('img', { name: 'A clear blue sky' }));
+    await again.locator('a[href^="/posts/"]').first().click();
+    await waitFor(() => /^\/posts\/\d+$/.test(pathOf(page)), 'the post page');
+    await visible(page.getByRole('main').getByRole('img', { name: 'A clear blue sky' }));
+    expect(await page.getByRole('main').getByRole('button', { name: /^Open image/ }).count()).toBe(2);
   });
 
   j.step('follows Bob from Who To Follow, and Bob disappears from the suggestions', async () => {

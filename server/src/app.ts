@@ -17,6 +17,7 @@ import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
+import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     api.addHook('preHandler', limitWrites(api));
     await api.register(usersRoutes, { config });
     await api.register(postsRoutes);
+    await api.register(mediaUploadRoutes);
     await api.register(bookmarksRoutes);
     await api.register(hashtagsRoutes);
     await api.register(searchRoutes);

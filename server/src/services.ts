@@ -12,7 +12,7 @@ import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
-import { MediaService } from './modules/media/media.service.ts';
+import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
@@ -60,10 +60,15 @@ export async function createServices(
   const feeds = await createFeeds(db, config, deps, events);
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
-  const posts = new PostsService(db, events, notifier, feeds?.service ?? null);
+  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
   const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
   await feeds?.service.start(events);
+  // Uploads no post took are deleted after a day (each process sweeps; the sweep is idempotent).
+  const uploadSweep = setInterval(
+    () => jobs.run('media.expire', async () => void (await media.expireUploads())),
+    UPLOAD_SWEEP_INTERVAL_MS,
+  ).unref();
   return {
     events,
     jobs,
@@ -82,6 +87,7 @@ export async function createServices(
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
+      clearInterval(uploadSweep);
       // Events already heard are handled before the database closes (the streams are closed by now).
       await stream.idle();
       feeds?.service.stop();

@@ -19,6 +19,8 @@ export const api = {
   bookmark: (id: string) => `/api/posts/${id}/bookmark`,
   /** The signed-in member's bookmarks, newest bookmark first. */
   bookmarks: '/api/bookmarks',
+  /** Uploads one image for a post (multipart); answers the attachment to send in `media`. */
+  media: '/api/media',
   userPosts: (id: string) => `/api/users/${id}/posts`,
   follow: (id: string) => `/api/users/${id}/follow`,
   followers: (id: string) => `/api/users/${id}/followers`,

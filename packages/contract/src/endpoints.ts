@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtagParams, trendingHashtags } from './hashtags.ts';
+import { mediaAttachment } from './media.ts';
 import { notificationPage, unreadCount } from './notifications.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
@@ -97,6 +98,20 @@ export const endpoints = defineEndpoints({
     status: 201,
     answer: post,
     errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  /** multipart/form-data (UPLOAD_FIELDS), not JSON: no body schema; modules/media reads the parts. */
+  uploadMedia: {
+    ...routes.uploadMedia,
+    status: 201,
+    answer: mediaAttachment,
+    errors: [
+      'INVALID_INPUT',
+      'UNAUTHENTICATED',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'UNSUPPORTED_IMAGE',
+      'IMAGE_TOO_LARGE',
+      ...WRITE,
+    ],
   },
   post: { ...routes.post, params: idParams, status: 200, answer: post, errors: ['NOT_FOUND'] },
   deletePost: {

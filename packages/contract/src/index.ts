@@ -5,6 +5,7 @@ export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './hashtags.ts';
 export * from './live.ts';
+export * from './media.ts';
 export * from './notifications.ts';
 export * from './posts.ts';
 export * from './routes.ts';

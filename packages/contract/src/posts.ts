@@ -8,17 +8,18 @@ import {
   MAX_COMBINING_MARKS,
   page,
 } from './common.ts';
+import { mediaAttachment, postMediaInput } from './media.ts';
 import { LIMITS, userSummary } from './users.ts';
 
 /**
- * 1–280 user-perceived characters after trimming, at least one of them visible; newlines allowed,
- * other control characters not; at most MAX_COMBINING_MARKS marks stacked on a character.
+ * At most 280 user-perceived characters after trimming, and when not empty at least one of them
+ * visible; newlines allowed, other control characters not; at most MAX_COMBINING_MARKS marks stacked
+ * on a character. Empty only with images (createPostBody).
  */
 export const postText = z
   .string()
   .max(LIMITS.postMax * 16, `Post must be at most ${LIMITS.postMax} characters`)
   .transform((t) => t.trim())
-  .refine((t) => t.length > 0, 'Post must not be empty')
   .refine(
     (t) => t.length === 0 || hasVisibleContent(t),
     'Post must have something to read, not only spaces or invisible characters',
@@ -30,11 +31,18 @@ export const postText = z
   .refine((t) => graphemeLength(t) <= LIMITS.postMax, `Post must be at most ${LIMITS.postMax} characters`)
   .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t.replace(/\r?\n/g, '')), 'Post must not contain control characters');
 
-export const createPostBody = z.strictObject({
-  text: postText,
-  /** Set when this post is a reply. */
-  parentId: idSchema.nullable().optional(),
-});
+export const createPostBody = z
+  .strictObject({
+    text: postText,
+    /** Set when this post is a reply. */
+    parentId: idSchema.nullable().optional(),
+    /** Up to four uploaded images (POST /api/media), in grid order; `alt` replaces the upload's alt text. */
+    media: postMediaInput.optional(),
+  })
+  .refine((body) => body.text.length > 0 || (body.media?.length ?? 0) > 0, {
+    message: 'Post must not be empty',
+    path: ['text'],
+  });
 export type CreatePostBody = z.infer<typeof createPostBody>;
 
 export const post = z.object({
@@ -50,6 +58,8 @@ export const post = z.object({
   likedByMe: z.boolean(),
   /** Whether the viewer keeps it in their Bookmarks (private to them; false for visitors). */
   bookmarkedByMe: z.boolean(),
+  /** Its images in grid order (none: []). */
+  media: z.array(mediaAttachment),
 });
 export type Post = z.infer<typeof post>;
 

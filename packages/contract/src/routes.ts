@@ -19,6 +19,7 @@ export const routes = {
   userPosts: { method: 'GET', path: api.userPosts(ID) },
   createPost: { method: 'POST', path: api.posts },
   post: { method: 'GET', path: api.post(ID) },
+  uploadMedia: { method: 'POST', path: api.media },
   deletePost: { method: 'DELETE', path: api.post(ID) },
   replies: { method: 'GET', path: api.replies(ID) },
   ancestors: { method: 'GET', path: api.ancestors(ID) },

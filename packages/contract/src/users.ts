@@ -17,6 +17,13 @@ export const LIMITS = {
   postMax: 280,
   imageMaxBytes: 5 * 1024 * 1024,
   imageMaxPixels: 16_777_216,
+  /** Images of a post (contract media.ts). */
+  postImagesMax: 4,
+  postImageMaxBytes: 10 * 1024 * 1024,
+  /** The longest side of a stored post image; its preview's. */
+  postImageMaxSide: 2048,
+  postImagePreviewSide: 640,
+  altTextMax: 1500,
 } as const;
 
 /** The seed's pattern: letters, digits and . _ % + - then @, a domain, a dot and a 2+ letter top level. */

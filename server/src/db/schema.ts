@@ -122,6 +122,41 @@ export const likes = pgTable(
 );
 
 /**
+ * Images uploaded for posts (modules/media). A row is an upload until a post takes it (`post_id` set,
+ * with its place in the post's grid); uploads no post took are deleted after a day. `key` and
+ * `preview_key` name content-addressed files in the media store (shared by identical uploads; a file
+ * is deleted once no row references it).
+ */
+export const mediaAttachments = pgTable(
+  'media_attachments',
+  {
+    id: id(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' }).references(() => posts.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    key: text('key').notNull(),
+    previewKey: text('preview_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    blurhash: text('blurhash').notNull(),
+    alt: text('alt').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A post's images in order (and its delete's cascade).
+    index('media_attachments_post_idx').on(t.postId, t.position).where(sql`${t.postId} IS NOT NULL`),
+    // The sweep of uploads no post took.
+    index('media_attachments_unattached_idx').on(t.createdAt).where(sql`${t.postId} IS NULL`),
+    // "Does anyone still use this file?" before it is deleted.
+    index('media_attachments_key_idx').on(t.key),
+    index('media_attachments_preview_key_idx').on(t.previewKey),
+    check('media_attachments_position_range', sql`${t.position} >= 0 AND ${t.position} < 4`),
+  ],
+);
+
+/**
  * The hashtags of each post, in their stored form (contract `hashtagOf`: NFKC, lower case), with the
  * post's author and time copied so a tag's page and the trending count read this table alone.
  */

@@ -2,6 +2,7 @@
  * Builds the real app on a real database: in-memory PGlite by default, or a PostgreSQL database of
  * this worker's own when PIPIT_TEST_DB=pg (TEST_DATABASE_URL names the server). Nothing is mocked.
  */
+
 import { hash } from '@node-rs/argon2';
 import { api } from '@pipit/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -13,6 +14,7 @@ import { type DbHandle, openDatabase, sql } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { cookieNames, newCsrfCookie } from '../../src/lib/auth-cookies.ts';
 import { CookieJar } from './cookie-jar.ts';
+import type { MultipartBody } from './multipart.ts';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
 export const PASSWORD = 'correct horse battery';
@@ -91,7 +93,7 @@ export function testDb(): Promise<DbHandle> {
 
 export async function resetDb(handle: DbHandle): Promise<void> {
   await handle.db.execute(
-    sql`TRUNCATE notifications, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+    sql`TRUNCATE notifications, media_attachments, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
   );
 }
 
@@ -227,6 +229,10 @@ export class TestClient {
   }
   delete(url: string, options?: Partial<InjectOptions>) {
     return this.request('DELETE', url, undefined, options);
+  }
+  /** POST /api/media with a multipart body (helpers/multipart.ts). */
+  upload(body: MultipartBody) {
+    return this.request('POST', '/api/media', body.payload, { headers: body.headers });
   }
 }
 

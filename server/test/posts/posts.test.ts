@@ -25,6 +25,7 @@ describe('posts', () => {
         likeCount: 0,
         likedByMe: false,
         bookmarkedByMe: false,
+        media: [],
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

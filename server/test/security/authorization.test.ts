@@ -16,6 +16,7 @@ import {
   queryRows,
   routeKey,
   seedWorld,
+  sendCall,
   type World,
   WRITE_CALLS,
   type WriteCall,
@@ -63,7 +64,7 @@ describe('who may do what', () => {
       it(`${key} — visitor: 401 UNAUTHENTICATED, nothing written`, async () => {
         const w = await seedWorld(ctx);
         const before = await fingerprint(ctx.db, ctx.config.mediaDir);
-        const res = await w.visitor.request(call.method, call.url(w), call.body?.(w));
+        const res = await sendCall(w.visitor, call, w);
         expect(res.statusCode, res.body).toBe(401);
         expect(expectCodedClientError(res, key)).toBe('UNAUTHENTICATED');
         expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
@@ -74,7 +75,7 @@ describe('who may do what', () => {
       const w = await seedWorld(ctx);
       const before = await fingerprint(ctx.db, ctx.config.mediaDir);
       const others = await othersRows(ctx.db, w);
-      const res = await w.carol.request(call.method, call.url(w), call.body?.(w));
+      const res = await sendCall(w.carol, call, w);
       if (call.scope === 'resource') {
         expect([403, 404], res.body).toContain(res.statusCode);
         expectCodedClientError(res, key);
@@ -88,7 +89,7 @@ describe('who may do what', () => {
     it(`${key} — owner (${call.owner}): succeeds`, async () => {
       const w = await seedWorld(ctx);
       const before = await fingerprint(ctx.db, ctx.config.mediaDir);
-      const res = await w[call.owner].request(call.method, call.url(w), call.body?.(w));
+      const res = await sendCall(w[call.owner], call, w);
       expect(res.statusCode, res.body).toBeLessThan(300);
       expect(await fingerprint(ctx.db, ctx.config.mediaDir), `${key} by its owner changed nothing`).not.toEqual(before);
     });

@@ -15,6 +15,7 @@ import {
   listRoutes,
   routeKey,
   seedWorld,
+  sendCall,
   UNSAFE_METHODS,
   type World,
   WRITE_CALLS,
@@ -95,7 +96,7 @@ describe('CSRF on every state-changing call', () => {
       expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
 
       // Control: the same call with the token goes through, so the refusals above were CSRF's doing.
-      const res = await w[call.owner].request(call.method, call.url(w), call.body?.(w));
+      const res = await sendCall(w[call.owner], call, w);
       expect(res.statusCode, res.body).toBeLessThan(300);
     });
   }

@@ -10,6 +10,8 @@ import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { type DbHandle, sql } from '../../src/db/client.ts';
 import { seedTrio, type TestClient } from '../helpers/app.ts';
+import { imageUpload, type MultipartBody } from '../helpers/multipart.ts';
+import { photo } from '../media/fixtures.ts';
 
 export interface Route {
   method: string;
@@ -51,6 +53,7 @@ const TABLES = [
   'users',
   'sessions',
   'posts',
+  'media_attachments',
   'post_hashtags',
   'likes',
   'bookmarks',
@@ -166,7 +169,19 @@ export interface WriteCall {
   scope: 'resource' | 'self' | 'anyone';
   url(w: World): string;
   body?(w: World): unknown;
+  /** A multipart body instead of JSON (uploads). */
+  multipart?(): MultipartBody;
 }
+
+/** Makes `call` as `client`: its JSON or multipart body. */
+export function sendCall(client: TestClient, call: WriteCall, w: World) {
+  const form = call.multipart?.();
+  if (form) return client.request(call.method, call.url(w), form.payload, { headers: form.headers });
+  return client.request(call.method, call.url(w), call.body?.(w));
+}
+
+/** A small real JPEG for upload calls. */
+export const SMALL_JPEG = await photo(64, 48);
 
 export const WRITE_CALLS: WriteCall[] = [
   {
@@ -192,6 +207,14 @@ export const WRITE_CALLS: WriteCall[] = [
     scope: 'self',
     url: () => '/api/posts',
     body: () => ({ text: 'new' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/media',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/media',
+    multipart: () => imageUpload(SMALL_JPEG, 'a small picture'),
   },
   {
     method: 'DELETE',

@@ -68,6 +68,8 @@ export interface ModalProps {
   returnFocus?: HTMLElement | null;
   /** Hide the title visually (it stays the accessible name). */
   hideTitle?: boolean;
+  /** 'fill': the whole window on a dark backdrop (the image viewer); 'sheet' by default. */
+  layout?: 'sheet' | 'fill';
   className?: string;
 }
 
@@ -76,7 +78,7 @@ export interface ModalProps {
  * it, focus starts inside (on `[data-autofocus]` or the first field), stays inside, and returns
  * to the opener. Centred on wide screens, full screen on phones.
  */
-export function Modal({ title, onClose, children, returnFocus, hideTitle, className }: ModalProps) {
+export function Modal({ title, onClose, children, returnFocus, hideTitle, layout = 'sheet', className }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -123,7 +125,12 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, classN
   };
 
   return createPortal(
-    <div className="fixed inset-0 z-50 flex items-stretch justify-center bg-[#5b7083]/40 sm:items-start sm:py-[5vh]">
+    <div
+      className={cn(
+        'fixed inset-0 z-50 flex items-stretch justify-center',
+        layout === 'fill' ? 'bg-black/90' : 'bg-[#5b7083]/40 sm:items-start sm:py-[5vh]',
+      )}
+    >
       {/* A click on the dimmed backdrop closes, as on Twitter; Escape is the keyboard path. */}
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop is decoration */}
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes from the keyboard */}
@@ -136,11 +143,19 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, classN
         tabIndex={-1}
         onKeyDown={onKeyDown}
         className={cn(
-          'relative flex w-full flex-col overflow-y-auto bg-bg outline-none sm:max-h-[90vh] sm:max-w-[600px] sm:rounded-2xl',
+          'relative flex w-full flex-col outline-none',
+          layout === 'fill'
+            ? 'pointer-events-none'
+            : 'overflow-y-auto bg-bg sm:max-h-[90vh] sm:max-w-[600px] sm:rounded-2xl',
           className,
         )}
       >
-        <div className="sticky top-0 z-10 flex h-[53px] shrink-0 items-center gap-4 bg-bg/90 px-2 backdrop-blur">
+        <div
+          className={cn(
+            'sticky top-0 z-10 flex h-[53px] shrink-0 items-center gap-4 px-2',
+            layout === 'fill' ? 'pointer-events-auto w-fit' : 'bg-bg/90 backdrop-blur',
+          )}
+        >
           <button
             type="button"
             onClick={() => onCloseRef.current()}
@@ -153,7 +168,9 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, classN
             {title}
           </h2>
         </div>
-        <div className="flex flex-1 flex-col px-4 pb-6 sm:px-8">{children}</div>
+        <div className={cn('flex flex-1 flex-col', layout === 'fill' ? 'min-h-0' : 'px-4 pb-6 sm:px-8')}>
+          {children}
+        </div>
       </div>
     </div>,
     document.body,

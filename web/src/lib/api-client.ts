@@ -35,6 +35,8 @@ interface RequestOptions {
   method?: HttpMethod;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as multipart/form-data instead (uploads); the browser writes its Content-Type. */
+  form?: FormData;
   /** Query parameters; undefined and null values are left out. */
   query?: Record<string, string | number | null | undefined>;
 }
@@ -77,7 +79,10 @@ function withQuery(path: string, query: RequestOptions['query']): string {
  * Calls the product API (not /api/auth). State-changing calls carry the CSRF token; a 403
  * CSRF_FAILED is retried once with a fresh token (the cookie may have been replaced).
  */
-export async function apiFetch<T>(path: string, { method = 'GET', body, query }: RequestOptions = {}): Promise<T> {
+export async function apiFetch<T>(
+  path: string,
+  { method = 'GET', body, form, query }: RequestOptions = {},
+): Promise<T> {
   const url = withQuery(path, query);
   const unsafe = method !== 'GET';
   const send = async (freshToken: boolean) => {
@@ -87,7 +92,7 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, query }:
     return fetch(url, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: form ?? (body === undefined ? undefined : JSON.stringify(body)),
     });
   };
 

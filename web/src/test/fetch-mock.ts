@@ -7,6 +7,8 @@ export interface Call {
   url: URL;
   headers: Headers;
   body: string | null;
+  /** A multipart body, as sent. */
+  form: FormData | null;
 }
 
 type Handler = (call: Call) => Response | Promise<Response>;
@@ -45,8 +47,9 @@ export function mockFetch(routes: Record<string, Handler> = {}) {
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
-    const body = init?.body == null ? null : String(init.body);
-    const call = { method, path: url.pathname, url, headers: new Headers(init?.headers), body };
+    const form = init?.body instanceof FormData ? init.body : null;
+    const body = init?.body == null || form ? null : String(init.body);
+    const call = { method, path: url.pathname, url, headers: new Headers(init?.headers), body, form };
     calls.push(call);
     const handler = handlers[`${method} ${url.pathname}`];
     if (!handler) return json({ code: 'NOT_FOUND', message: `no mock for ${method} ${url.pathname}` }, 404);

@@ -68,6 +68,7 @@ export function makePost(
     likeCount: 0,
     likedByMe: false,
     bookmarkedByMe: false,
+    media: [],
     ...rest,
   };
 }

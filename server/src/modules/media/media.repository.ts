@@ -1,6 +1,6 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { mediaAttachments, users } from '../../db/schema.ts';
 
 /**
  * Holds a transaction-scoped lock on one media key: storing a file and collecting it take the same
@@ -11,12 +11,75 @@ export async function lockMediaKey(tx: Executor, key: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`media:${key}`}, 0))`);
 }
 
-/** Whether any row still points at this /media URL (profile images and covers today). */
-export async function isMediaReferenced(tx: Executor, url: string): Promise<boolean> {
-  const rows = await tx
+/** Whether any row still points at this file: a profile or cover image (by URL), a post image or preview (by key). */
+export async function isMediaReferenced(tx: Executor, key: string, url: string): Promise<boolean> {
+  const [byUser] = await tx
     .select({ id: users.id })
     .from(users)
     .where(or(eq(users.profileImage, url), eq(users.coverImage, url)))
     .limit(1);
-  return rows.length > 0;
+  if (byUser) return true;
+  const [byAttachment] = await tx
+    .select({ id: mediaAttachments.id })
+    .from(mediaAttachments)
+    .where(or(eq(mediaAttachments.key, key), eq(mediaAttachments.previewKey, key)))
+    .limit(1);
+  return byAttachment !== undefined;
+}
+
+export type AttachmentRow = typeof mediaAttachments.$inferSelect;
+
+export async function insertUpload(
+  tx: Executor,
+  row: Pick<AttachmentRow, 'ownerId' | 'key' | 'previewKey' | 'width' | 'height' | 'blurhash' | 'alt'>,
+): Promise<AttachmentRow> {
+  const [created] = await tx.insert(mediaAttachments).values(row).returning();
+  return created!;
+}
+
+/**
+ * Gives an upload of `ownerId`'s that no post has taken yet to `postId`, at `position`, with new alt
+ * text when given; null when there is no such upload (unknown, someone else's, already in a post,
+ * or expired).
+ */
+export async function attachUpload(
+  tx: Executor,
+  upload: { id: number; ownerId: number; postId: number; position: number; alt: string | undefined },
+): Promise<AttachmentRow | null> {
+  const [row] = await tx
+    .update(mediaAttachments)
+    .set({ postId: upload.postId, position: upload.position, ...(upload.alt === undefined ? {} : { alt: upload.alt }) })
+    .where(
+      and(
+        eq(mediaAttachments.id, upload.id),
+        eq(mediaAttachments.ownerId, upload.ownerId),
+        isNull(mediaAttachments.postId),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** The files of a post's images (to collect once the post is deleted). */
+export async function findPostFiles(tx: Executor, postId: number): Promise<string[]> {
+  const rows = await tx
+    .select({ key: mediaAttachments.key, previewKey: mediaAttachments.previewKey })
+    .from(mediaAttachments)
+    .where(eq(mediaAttachments.postId, postId))
+    .orderBy(asc(mediaAttachments.position));
+  return rows.flatMap((r) => [r.key, r.previewKey]);
+}
+
+/** Deletes up to `limit` uploads no post took that were made before `before`; answers their files. */
+export async function deleteStaleUploads(tx: Executor, before: Date, limit: number): Promise<string[]> {
+  const stale = tx
+    .select({ id: mediaAttachments.id })
+    .from(mediaAttachments)
+    .where(and(isNull(mediaAttachments.postId), lt(mediaAttachments.createdAt, before)))
+    .limit(limit);
+  const rows = await tx
+    .delete(mediaAttachments)
+    .where(sql`${mediaAttachments.id} in ${stale}`)
+    .returning({ key: mediaAttachments.key, previewKey: mediaAttachments.previewKey });
+  return rows.flatMap((r) => [r.key, r.previewKey]);
 }

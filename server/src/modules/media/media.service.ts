@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { LIMITS } from '@pipit/contract';
+import { LIMITS, type MediaAttachment } from '@pipit/contract';
+import { encode as encodeBlurhash } from 'blurhash';
 import sharp, { type Metadata } from 'sharp';
 import type { Database, Tx } from '../../db/client.ts';
 import { AppError, invalid } from '../../lib/errors.ts';
@@ -38,8 +39,21 @@ const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
 
 export const isDataUrl = (value: string) => value.slice(0, 5).toLowerCase() === 'data:';
 
-const unsupported = (field: string) =>
-  new AppError('UNSUPPORTED_IMAGE', `${field} must be a JPEG or PNG image (checked by its bytes).`, field);
+/** What an upload may be, by its bytes: profile images take JPEG and PNG, post images WebP too. */
+export type ImageFormat = 'jpeg' | 'png' | 'webp';
+const PROFILE_FORMATS: readonly ImageFormat[] = ['jpeg', 'png'];
+const POST_FORMATS: readonly ImageFormat[] = ['jpeg', 'png', 'webp'];
+const FORMAT_NAMES = { jpeg: 'JPEG', png: 'PNG', webp: 'WebP' } as const;
+
+const unsupported = (field: string, formats: readonly ImageFormat[] = PROFILE_FORMATS) =>
+  new AppError(
+    'UNSUPPORTED_IMAGE',
+    `${field} must be a ${formats
+      .map((f) => FORMAT_NAMES[f])
+      .join(', ')
+      .replace(/, (\w+)$/, ' or $1')} image (checked by its bytes).`,
+    field,
+  );
 const tooLarge = (field: string, message: string) => new AppError('IMAGE_TOO_LARGE', message, field);
 
 /**
@@ -67,10 +81,12 @@ export function decodeDataUrl(value: string, field: string): Buffer {
   return bytes;
 }
 
-/** JPEG or PNG by magic number, or null. */
-export function sniffImage(bytes: Buffer): Ext | null {
+/** The format by magic number (GIF too, to refuse it by name), or null. */
+export function sniffImage(bytes: Buffer): ImageFormat | 'gif' | null {
   if (bytes.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) return 'png';
-  if (bytes.subarray(0, JPEG_MAGIC.length).equals(JPEG_MAGIC)) return 'jpg';
+  if (bytes.subarray(0, JPEG_MAGIC.length).equals(JPEG_MAGIC)) return 'jpeg';
+  if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (/^GIF8[79]a$/.test(bytes.toString('latin1', 0, 6))) return 'gif';
   return null;
 }
 
@@ -100,51 +116,141 @@ export interface ProcessedImage {
 }
 
 /**
- * Checks and re-encodes one uploaded image: JPEG or PNG by its bytes, at most
- * LIMITS.imageMaxPixels as its header declares (read before any pixel is decoded), auto-rotated,
- * cropped to the kind's size, and written anew without any metadata (EXIF, GPS, XMP, ICC).
+ * Checks an upload before any pixel is decoded: one of `formats` by its magic number and by its
+ * header (which sharp reads without decoding), a single frame, at most LIMITS.imageMaxPixels.
  */
-export async function processImage(input: Buffer, kind: ImageKind, field: string): Promise<ProcessedImage> {
+async function checkHeader(input: Buffer, field: string, formats: readonly ImageFormat[]): Promise<Metadata> {
   const sniffed = sniffImage(input);
-  if (!sniffed) throw unsupported(field);
+  if (sniffed === 'gif' && formats !== PROFILE_FORMATS) {
+    // docs/product-decisions.md: no animation yet, and a still GIF is better sent as PNG.
+    throw new AppError(
+      'UNSUPPORTED_IMAGE',
+      `${field} is a GIF: GIF and animated images are not accepted yet. Upload a JPEG, PNG or WebP image.`,
+      field,
+    );
+  }
+  if (!sniffed || sniffed === 'gif' || !formats.includes(sniffed)) throw unsupported(field, formats);
 
   let meta: Metadata;
   try {
     // Header only: no pixel is decoded here, so a pixel flood costs nothing yet.
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw unsupported(field);
+    throw unsupported(field, formats);
   }
-  if (meta.format !== (sniffed === 'png' ? 'png' : 'jpeg') || !meta.width || !meta.height) throw unsupported(field);
+  if (meta.format !== sniffed || !meta.width || !meta.height) throw unsupported(field, formats);
+  if ((meta.pages ?? 1) > 1) {
+    throw new AppError(
+      'UNSUPPORTED_IMAGE',
+      `${field} is animated: animated images are not accepted yet. Upload a still image.`,
+      field,
+    );
+  }
   if (meta.width * meta.height > LIMITS.imageMaxPixels) {
     throw tooLarge(
       field,
       `${field} is ${meta.width}×${meta.height} pixels; at most ${LIMITS.imageMaxPixels} pixels are accepted.`,
     );
   }
+  return meta;
+}
 
-  const { width, height } = IMAGE_SIZES[kind];
+/** Decodes under the pixel limit, failing on truncated data; anything libvips refuses is UNSUPPORTED_IMAGE. */
+async function decoding<T>(field: string, formats: readonly ImageFormat[], task: () => Promise<T>): Promise<T> {
   try {
-    return await gate.run(async () => {
-      const resized = sharp(input, { limitInputPixels: LIMITS.imageMaxPixels, failOn: 'warning' })
-        .rotate() // applies the EXIF orientation, which is dropped with the rest of the metadata
-        .resize(width, height, { fit: 'cover', position: 'centre' })
-        .toColourspace('srgb');
-      if (!meta.hasAlpha) return { bytes: await resized.jpeg(JPEG_OPTIONS).toBuffer(), ext: 'jpg' as const };
-
-      // Decode once to raw RGBA, then keep PNG only if some pixel is not fully opaque.
-      const { data, info } = await resized.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-      if (info.channels === 4 && isOpaque(data)) {
-        return { bytes: await sharp(data, raw).removeAlpha().jpeg(JPEG_OPTIONS).toBuffer(), ext: 'jpg' as const };
-      }
-      return { bytes: await sharp(data, raw).png(PNG_OPTIONS).toBuffer(), ext: 'png' as const };
-    });
+    return await gate.run(task);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    // Truncated or corrupt pixel data, or anything libvips refuses to decode.
-    throw unsupported(field);
+    throw unsupported(field, formats);
   }
+}
+
+const decoder = (input: Buffer) => sharp(input, { limitInputPixels: LIMITS.imageMaxPixels, failOn: 'warning' });
+
+/** Raw pixels, 8 bits per channel. */
+interface Pixels {
+  data: Buffer;
+  info: { width: number; height: number; channels: 1 | 2 | 3 | 4 };
+}
+
+/** JPEG, or PNG when some pixel of `pixels` (RGBA) is not fully opaque; no metadata. */
+async function encode(pixels: Pixels, resize?: { side: number }): Promise<ProcessedImage> {
+  const raw = { raw: pixels.info };
+  let image = sharp(pixels.data, raw);
+  if (resize) image = image.resize(resize.side, resize.side, { fit: 'inside', withoutEnlargement: true });
+  if (pixels.info.channels === 4 && !isOpaque(pixels.data)) {
+    return { bytes: await image.png(PNG_OPTIONS).toBuffer(), ext: 'png' };
+  }
+  return { bytes: await image.removeAlpha().jpeg(JPEG_OPTIONS).toBuffer(), ext: 'jpg' };
+}
+
+/**
+ * Checks and re-encodes one uploaded image: JPEG or PNG by its bytes, at most
+ * LIMITS.imageMaxPixels as its header declares (read before any pixel is decoded), auto-rotated,
+ * cropped to the kind's size, and written anew without any metadata (EXIF, GPS, XMP, ICC).
+ */
+export async function processImage(input: Buffer, kind: ImageKind, field: string): Promise<ProcessedImage> {
+  const meta = await checkHeader(input, field, PROFILE_FORMATS);
+  const { width, height } = IMAGE_SIZES[kind];
+  return decoding(field, PROFILE_FORMATS, async () => {
+    const resized = decoder(input)
+      .rotate() // applies the EXIF orientation, which is dropped with the rest of the metadata
+      .resize(width, height, { fit: 'cover', position: 'centre' })
+      .toColourspace('srgb');
+    if (!meta.hasAlpha) return { bytes: await resized.jpeg(JPEG_OPTIONS).toBuffer(), ext: 'jpg' as const };
+    // Decode once to raw RGBA, then keep PNG only if some pixel is not fully opaque.
+    return encode(await resized.ensureAlpha().raw().toBuffer({ resolveWithObject: true }));
+  });
+}
+
+/** A post image ready to store: the image, its preview and its placeholder. */
+export interface ProcessedPostImage {
+  full: ProcessedImage;
+  preview: ProcessedImage;
+  width: number;
+  height: number;
+  blurhash: string;
+}
+
+/** Blurhash components (x, y): 4×3 is what Mastodon sends and what its apps expect. */
+const BLURHASH_COMPONENTS = [4, 3] as const;
+const BLURHASH_SOURCE_SIDE = 32;
+
+/**
+ * Checks and re-encodes an image for a post: JPEG, PNG or WebP by its bytes (a GIF or an animated
+ * image refused by name), at most LIMITS.imageMaxPixels as its header declares, auto-rotated, the
+ * longest side scaled down to LIMITS.postImageMaxSide, written anew without any metadata; plus a
+ * preview (longest side LIMITS.postImagePreviewSide) and a blurhash. Decoded once.
+ */
+export async function processPostImage(input: Buffer, field: string): Promise<ProcessedPostImage> {
+  await checkHeader(input, field, POST_FORMATS);
+  return decoding(field, POST_FORMATS, async () => {
+    const side = LIMITS.postImageMaxSide;
+    const pixels = (await decoder(input)
+      .rotate()
+      .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true })) as Pixels;
+    const small = await sharp(pixels.data, { raw: pixels.info })
+      .resize(BLURHASH_SOURCE_SIDE, BLURHASH_SOURCE_SIDE, { fit: 'inside' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const [full, preview] = await Promise.all([encode(pixels), encode(pixels, { side: LIMITS.postImagePreviewSide })]);
+    return {
+      full,
+      preview,
+      width: pixels.info.width,
+      height: pixels.info.height,
+      blurhash: encodeBlurhash(
+        new Uint8ClampedArray(small.data.buffer, small.data.byteOffset, small.data.length),
+        small.info.width,
+        small.info.height,
+        ...BLURHASH_COMPONENTS,
+      ),
+    };
+  });
 }
 
 function isOpaque(rgba: Buffer): boolean {
@@ -167,6 +273,37 @@ export interface PreparedImage {
   bytes: Buffer;
 }
 
+/** How long an upload waits for a post before it is deleted, and how often the sweep runs. */
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+export const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const SWEEP_BATCH = 500;
+
+function prepared(image: ProcessedImage): PreparedImage {
+  const key = `${createHash('sha256').update(image.bytes).digest('hex')}.${image.ext}`;
+  return { key, url: mediaUrl(key), bytes: image.bytes };
+}
+
+/** An attachment row as the API shows it. */
+export function toMediaAttachment(row: {
+  id: number | string;
+  key: string;
+  previewKey: string;
+  width: number;
+  height: number;
+  blurhash: string;
+  alt: string;
+}): MediaAttachment {
+  return {
+    id: String(row.id),
+    url: mediaUrl(row.key),
+    previewUrl: mediaUrl(row.previewKey),
+    width: row.width,
+    height: row.height,
+    blurhash: row.blurhash,
+    alt: row.alt,
+  };
+}
+
 /**
  * Upload checks, re-encoding and content-addressed storage of images, and the collection of files
  * nothing references any more. Storing (inside the transaction that references the file) and
@@ -180,9 +317,7 @@ export class MediaService {
 
   /** Checks and re-encodes the image a data URL carries as the given kind (the CPU work, outside any transaction). */
   async prepareImage(dataUrl: string, kind: ImageKind, field: string): Promise<PreparedImage> {
-    const image = await processImage(decodeDataUrl(dataUrl, field), kind, field);
-    const key = `${createHash('sha256').update(image.bytes).digest('hex')}.${image.ext}`;
-    return { key, url: mediaUrl(key), bytes: image.bytes };
+    return prepared(await processImage(decodeDataUrl(dataUrl, field), kind, field));
   }
 
   /** Stores prepared images within `tx`, which must then commit the rows that reference them. */
@@ -193,6 +328,76 @@ export class MediaService {
     }
   }
 
+  /**
+   * An image for a post: checked, re-encoded (with its preview and blurhash) and stored as an upload
+   * of `ownerId`'s that waits for a post (`attachWithin`) for UPLOAD_TTL_MS.
+   */
+  async upload(ownerId: number, bytes: Buffer, alt: string, field: string): Promise<MediaAttachment> {
+    const image = await processPostImage(bytes, field);
+    const files = [prepared(image.full), prepared(image.preview)] as const;
+    try {
+      const row = await this.db.transaction(async (tx) => {
+        await this.storeWithin(tx, [...files]);
+        return repo.insertUpload(tx, {
+          ownerId,
+          key: files[0].key,
+          previewKey: files[1].key,
+          width: image.width,
+          height: image.height,
+          blurhash: image.blurhash,
+          alt,
+        });
+      });
+      return toMediaAttachment(row);
+    } catch (error) {
+      // Stored but not referenced (the owner was deleted meanwhile, the database failed): not kept.
+      await this.collect(files.map((f) => f.url)).catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Puts uploads of `ownerId`'s into post `postId`, in this order, within the post's transaction.
+   * An id that is not such an upload (unknown, someone else's, in a post already, expired) refuses
+   * the whole post.
+   */
+  async attachWithin(
+    tx: Tx,
+    ownerId: number,
+    postId: number,
+    media: readonly { id: string; alt?: string | undefined }[],
+  ): Promise<MediaAttachment[]> {
+    const attached: MediaAttachment[] = [];
+    for (const [position, item] of media.entries()) {
+      const row = await repo.attachUpload(tx, { id: Number(item.id), ownerId, postId, position, alt: item.alt });
+      if (!row) {
+        throw invalid(
+          'media',
+          `Image ${position + 1} is not an upload of yours waiting for a post (uploads expire after a day): add it again.`,
+        );
+      }
+      attached.push(toMediaAttachment(row));
+    }
+    return attached;
+  }
+
+  /** The files of a post's images, read before the post is deleted (its rows go with it) to `collect` after. */
+  async postFilesWithin(tx: Tx, postId: number): Promise<string[]> {
+    return (await repo.findPostFiles(tx, postId)).map(mediaUrl);
+  }
+
+  /** Deletes the uploads no post took within UPLOAD_TTL_MS of `now`, and their files; answers how many. */
+  async expireUploads(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - UPLOAD_TTL_MS);
+    let expired = 0;
+    for (;;) {
+      const files = await repo.deleteStaleUploads(this.db, before, SWEEP_BATCH);
+      expired += files.length / 2;
+      await this.collect(files.map(mediaUrl));
+      if (files.length < SWEEP_BATCH * 2) return expired;
+    }
+  }
+
   /** Deletes the files behind these /media URLs that no row references any more. Idempotent. */
   async collect(urls: string[]): Promise<void> {
     for (const url of new Set(urls)) {
@@ -200,7 +405,7 @@ export class MediaService {
       if (!MEDIA_KEY_PATTERN.test(key)) continue;
       await this.db.transaction(async (tx) => {
         await repo.lockMediaKey(tx, key);
-        if (!(await repo.isMediaReferenced(tx, url))) await this.store.delete(key);
+        if (!(await repo.isMediaReferenced(tx, key, url))) await this.store.delete(key);
       });
     }
   }

@@ -1,11 +1,17 @@
 import type { Post } from '@pipit/contract';
+import { toMediaAttachment } from '../media/media.service.ts';
 import { toUserSummary } from '../users/users.pack.ts';
-import type { PostRow, ReplyTo } from './posts.repository.ts';
+import type { MediaJson, PostRow, ReplyTo } from './posts.repository.ts';
+
+/** A json column: some drivers hand it over as text. */
+const parseJson = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
 function parseReplyTo(value: ReplyTo | string | null): ReplyTo | null {
-  const parsed = typeof value === 'string' ? (JSON.parse(value) as ReplyTo) : value;
+  const parsed = parseJson(value);
   return parsed ? { id: parsed.id, username: parsed.username } : null;
 }
+
+const parseMedia = (value: MediaJson[] | string | null) => (parseJson(value) ?? []).map(toMediaAttachment);
 
 /** A post as one viewer sees it. */
 export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
@@ -20,11 +26,11 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
       profileImage: row.authorProfileImage,
     }),
     parentId: row.parentId === null ? null : String(row.parentId),
-    // A json column: some drivers hand it over as text.
     replyTo: row.parentId === null ? null : parseReplyTo(row.replyTo),
     replyCount: row.replyCount,
     likeCount: row.likeCount,
     likedByMe: row.likedByMe,
     bookmarkedByMe: row.bookmarkedByMe,
+    media: parseMedia(row.media),
   };
 }

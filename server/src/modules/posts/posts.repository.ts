@@ -1,8 +1,19 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Database, Executor } from '../../db/client.ts';
-import { bookmarks, feedOutbox, likes, postHashtags, posts, users } from '../../db/schema.ts';
+import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+
+/** A post's image as the view's subquery selects it (modules/media packs it). */
+export interface MediaJson {
+  id: string;
+  key: string;
+  previewKey: string;
+  width: number;
+  height: number;
+  blurhash: string;
+  alt: string;
+}
 
 /** The author of the post a reply answers. */
 export interface ReplyTo {
@@ -29,6 +40,10 @@ export function postViewColumns(viewerId: number | null) {
     authorProfileImage: users.profileImage,
     // Who wrote the parent ("Replying to @name"): one probe of posts' and users' primary keys, replies only.
     replyTo: sql<ReplyTo | null>`(select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
+    // Its images in grid order, or null: one probe of media_attachments_post_idx (most posts have none).
+    media: sql<
+      MediaJson[] | string | null
+    >`(select json_agg(json_build_object('id', m.id::text, 'key', m.key, 'previewKey', m.preview_key, 'width', m.width, 'height', m.height, 'blurhash', m.blurhash, 'alt', m.alt) order by m.position) from ${mediaAttachments} m where m.post_id = "posts"."id")`,
     likedByMe:
       viewerId === null
         ? sql<boolean>`false`

@@ -12,6 +12,7 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
     posts.create(requireViewer(request), {
       text: request.body.text,
       parentId: request.body.parentId ? parsePostId(request.body.parentId) : null,
+      media: request.body.media,
     }),
   );
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));

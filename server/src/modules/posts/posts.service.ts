@@ -5,8 +5,10 @@ import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
+import type { Jobs } from '../../lib/jobs.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
+import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
@@ -18,26 +20,36 @@ export class PostsService {
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly notifier: Notifier,
+    private readonly media: MediaService,
+    private readonly jobs: Jobs,
     /** Home feeds: a post's fan-out job is enqueued in its transaction. Null without feeds. */
     private readonly feeds: FeedsService | null = null,
   ) {}
 
   /**
    * Creates a post (a reply when parentId is set). In one transaction: the parent's reply count,
-   * the author's posts count and the notifications (the parent's author for a reply, then everyone
-   * mentioned: the notifier decides who of them is told).
+   * the author's posts count, its images (uploads of the author's) and the notifications (the
+   * parent's author for a reply, then everyone mentioned: the notifier decides who of them is told).
    */
-  async create(viewer: SessionUser, body: { text: CreatePostBody['text']; parentId: PostId | null }): Promise<Post> {
+  async create(
+    viewer: SessionUser,
+    body: { text: CreatePostBody['text']; parentId: PostId | null; media?: CreatePostBody['media'] },
+  ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
     const { parentId } = body;
+    const media = body.media ?? [];
     const me = viewer.userId;
     const mentioned = extractMentions(text);
     const hashtags = extractHashtags(text);
     // Packed from what was written and the session's own profile, not read back: one statement
     // fewer per post (a read-back cost 28 % of create's throughput in the bench). toPost takes the
     // view's row type, so a column added to postViewColumns fails to compile here.
-    const pack = (post: repo.PostTableRow, replyTo: { id: number; username: string } | null) =>
-      toPost({
+    const pack = (
+      post: repo.PostTableRow,
+      replyTo: { id: number; username: string } | null,
+      attached: Post['media'] = [],
+    ) => ({
+      ...toPost({
         ...post,
         replyTo: replyTo ? { id: String(replyTo.id), username: replyTo.username } : null,
         authorId: me,
@@ -46,9 +58,12 @@ export class PostsService {
         authorProfileImage: viewer.profileImage,
         likedByMe: false,
         bookmarkedByMe: false,
-      });
+        media: null,
+      }),
+      media: attached,
+    });
     try {
-      if (parentId === null && mentioned.length === 0) {
+      if (parentId === null && mentioned.length === 0 && media.length === 0) {
         // No parent to lock, nobody to notify: the post, the count, its hashtags and the fan-out's outbox row in one statement.
         const post = await repo.insertTopLevelPost(
           this.db,
@@ -70,7 +85,8 @@ export class PostsService {
         }
         const post = await repo.insertPost(tx, { authorId: me, parentId, text });
         await repo.addToPostsCount(tx, me, 1);
-        const view = pack(post, replyTo);
+        const attached = await this.media.attachWithin(tx, me, post.id, media);
+        const view = pack(post, replyTo, attached);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
         await this.feeds?.enqueueFanOut(tx, post.id);
         await insertPostHashtags(tx, post.id, hashtags);
@@ -99,10 +115,12 @@ export class PostsService {
 
   /**
    * Deletes one's own post: 404 for an unknown post, 403 for someone else's. Replies stay (their
-   * parent becomes null); likes and notifications of the post go with it (foreign keys cascade).
+   * parent becomes null); likes, notifications and images of the post go with it (foreign keys
+   * cascade), and the image files nothing else uses once it has committed.
    */
   async delete(viewer: SessionUser, postId: PostId): Promise<void> {
-    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+    const files = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const files = await this.media.postFilesWithin(tx, postId);
       const deleted = await repo.deletePostBy(tx, postId, viewer.userId);
       if (!deleted) {
         throw (await repo.postExists(tx, postId)) ? forbidden('You can only delete your own posts.') : postNotFound();
@@ -110,7 +128,9 @@ export class PostsService {
       if (deleted.parentId !== null) await repo.bumpPostCount(tx, deleted.parentId, 'replyCount', -1);
       await repo.addToPostsCount(tx, viewer.userId, -1);
       outbox.add({ type: 'post.deleted', postId, authorId: viewer.userId, parentId: deleted.parentId });
+      return files;
     });
+    if (files.length > 0) this.jobs.run('media.collect', () => this.media.collect(files));
   }
 
   /** Someone's posts (replies included), newest first. */

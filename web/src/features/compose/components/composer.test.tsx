@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { json, mockFetch } from '../../../test/fetch-mock.ts';
+import { deferred, json, mockFetch } from '../../../test/fetch-mock.ts';
 import { makePost } from '../../../test/fixtures.ts';
 import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
 import { Composer } from './composer.tsx';
@@ -131,5 +131,98 @@ describe('Composer', () => {
     expect(typingAt('issue#12', 8)).toBeNull();
     expect(typingAt('@bob and more', 13)).toBeNull();
     expect(typingAt('@', 1)).toBeNull();
+  });
+});
+
+describe('Composer images', () => {
+  const file = (name: string, type = 'image/jpeg', size = 1000) => new File([new Uint8Array(size)], name, { type });
+  const uploaded = (id: string) => ({
+    id,
+    url: `/media/${id}.jpg`,
+    previewUrl: `/media/${id}p.jpg`,
+    width: 800,
+    height: 600,
+    blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
+    alt: '',
+  });
+
+  function setupImages() {
+    let next = 0;
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'POST /api/media': () => json(uploaded(String(++next)), 201),
+      'POST /api/posts': () => json(POST, 201),
+    });
+    const { container } = renderApp(<Composer />);
+    const input = container.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('no file input');
+    return { server, input };
+  }
+
+  it('uploads chosen images at once and posts them with their alt text, images only allowed', async () => {
+    const { server, input } = setupImages();
+    const user = userEvent.setup();
+    expect(screen.getByRole('button', { name: 'Add images' })).toBeEnabled();
+    await user.upload(input, [file('one.jpg'), file('two.png', 'image/png')]);
+    await waitFor(() => expect(server.callsTo('POST', '/api/media')).toHaveLength(2));
+    const sent = server.callsTo('POST', '/api/media')[0];
+    expect((sent?.form?.get('file') as File | undefined)?.name).toBe('one.jpg');
+    expect(sent?.headers.get('X-CSRF-Token')).toBe('csrf-1');
+    const alts = screen.getAllByRole('textbox', { name: 'Alt text' });
+    expect(alts).toHaveLength(2);
+    await user.type(alts[1] as HTMLElement, ' A heron ');
+    await waitFor(() => expect(tweet()).toBeEnabled());
+    await user.click(tweet());
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '')).toEqual({
+      text: '',
+      parentId: null,
+      media: [
+        { id: '1', alt: '' },
+        { id: '2', alt: 'A heron' },
+      ],
+    });
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Alt text' })).not.toBeInTheDocument());
+  });
+
+  it('keeps Tweet disabled while an image uploads, and a removed image is not posted', async () => {
+    const held = deferred<Response>();
+    const { server, input } = setupImages();
+    server.on('POST /api/media', () => held.promise);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: "What's happening?" }), 'look');
+    await user.upload(input, file('slow.jpg'));
+    expect(await screen.findByLabelText('Uploading image 1')).toBeInTheDocument();
+    expect(tweet()).toBeDisabled();
+    held.resolve(json(uploaded('9'), 201));
+    await waitFor(() => expect(tweet()).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Remove image 1' }));
+    await user.click(tweet());
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '')).toEqual({ text: 'look', parentId: null });
+  });
+
+  it('refuses a GIF, a fifth image and a refused upload with a message, keeping the rest', async () => {
+    const { server, input } = setupImages();
+    const user = userEvent.setup({ applyAccept: false });
+    await user.upload(input, file('cat.gif', 'image/gif'));
+    expect(await screen.findByText(/GIF images are not supported yet/)).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/media')).toHaveLength(0);
+    await user.upload(input, [file('a.jpg'), file('b.jpg'), file('c.jpg'), file('d.jpg'), file('e.jpg')]);
+    expect(await screen.findByText('You can add up to 4 images to a post.')).toBeInTheDocument();
+    await waitFor(() => expect(server.callsTo('POST', '/api/media')).toHaveLength(4));
+    expect(screen.getByRole('button', { name: 'Add images' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Remove image 4' }));
+    server.on('POST /api/media', () =>
+      json(
+        { code: 'UNSUPPORTED_IMAGE', message: 'file must be a JPEG, PNG or WebP image (checked by its bytes).' },
+        400,
+      ),
+    );
+    await user.upload(input, file('fake.jpg'));
+    expect(
+      await screen.findByText('file must be a JPEG, PNG or WebP image (checked by its bytes).'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('textbox', { name: 'Alt text' })).toHaveLength(3));
   });
 });

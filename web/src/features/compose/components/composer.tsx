@@ -9,6 +9,7 @@ import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
+import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
 import { useSuggestions } from './suggestions.tsx';
 
 interface ComposerProps {
@@ -40,6 +41,7 @@ export function Composer({
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
   const [caret, setCaret] = useState(0);
+  const images = useComposerImages();
   const suggestions = useSuggestions(text, caret, (next, at) => {
     setText(next);
     setCaret(at);
@@ -49,8 +51,10 @@ export function Composer({
   const trimmed = text.trim();
   const remaining = LIMITS.postMax - graphemeLength(trimmed);
   const busy = create.isPending;
-  // As the contract: something a reader can see (not only spaces or zero-width characters), within the limit.
-  const canPost = hasVisibleContent(trimmed) && remaining >= 0 && !busy;
+  // As the contract: something a reader can see (not only spaces or zero-width characters) or an
+  // image, within the limit, every image uploaded.
+  const canPost =
+    (hasVisibleContent(trimmed) || images.images.length > 0) && remaining >= 0 && !images.uploading && !busy;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
   useLayoutEffect(() => {
@@ -63,10 +67,11 @@ export function Composer({
   const submit = () => {
     if (!canPost) return;
     create.mutate(
-      { text: trimmed, parentId: parentId ?? null },
+      { text: trimmed, parentId: parentId ?? null, ...(images.media.length > 0 ? { media: images.media } : {}) },
       {
         onSuccess: (post) => {
           setText('');
+          images.clear();
           notify(parentId ? 'Your reply was sent' : 'Your post was sent');
           onPosted?.(post);
           // The box was disabled while sending; give it back for the next post.
@@ -75,7 +80,8 @@ export function Composer({
         onError: (error) => {
           // The server's word when it is about the text or says when to try again; else a plain retry.
           const said =
-            fieldErrorsOf(error, ['text'] as const).text ??
+            fieldErrorsOf(error, ['text', 'media'] as const).text ??
+            fieldErrorsOf(error, ['text', 'media'] as const).media ??
             (error instanceof ApiRequestError && error.code === 'RATE_LIMITED' ? error.message : null);
           notifyError(
             said ?? (parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
@@ -129,7 +135,10 @@ export function Composer({
         <span id={counterId} className="sr-only">
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
-        <div className="flex items-center justify-end gap-3 border-t border-line py-2">
+        <ComposerImageList images={images} disabled={busy} />
+        <div className="flex items-center gap-3 border-t border-line py-2">
+          <AddImagesButton images={images} disabled={busy} />
+          <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
           <Button type="submit" disabled={!canPost}>
             {submitLabel}

@@ -10,6 +10,7 @@ import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
+import { PostMedia } from './post-media.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
 export function PostDetail({
@@ -42,6 +43,7 @@ export function PostDetail({
       </div>
       <ReplyingTo post={post} className="mt-3" />
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
+      <PostMedia media={post.media} className="mt-3" />
       <p className="mt-3 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
       </p>
