@@ -65,11 +65,21 @@ async function seed(url: string) {
   await carol.client.like(longPost.id);
   await alice.client.bookmark(longPost.id);
   await alice.client.bookmark(reply.id);
+  const walk = await Promise.all([
+    bob.client.upload(await demoPicture(1600, 1000, '#38bdf8', '#065f46'), 'image/jpeg'),
+    bob.client.upload(await demoPicture(900, 1200, '#fde047', '#ea580c'), 'image/jpeg'),
+    bob.client.upload(await demoPicture(1200, 900, '#c4b5fd', '#1e3a8a'), 'image/jpeg'),
+  ]);
+  const imagePost = await bob.client.post('Three pictures from this morning’s walk by the river.', undefined, [
+    { id: walk[0]!.id, alt: 'A wide river under a pale blue sky, trees on the far bank' },
+    { id: walk[1]!.id, alt: 'An orange sunrise behind a footbridge' },
+    { id: walk[2]!.id },
+  ]);
   await alice.client.follow(bob.user.id);
   await bob.client.follow(alice.user.id);
   await carol.client.follow(alice.user.id);
   await dave.client.follow(alice.user.id);
-  return { alice, bob, carol, dave, longPost, reply };
+  return { alice, bob, carol, dave, longPost, reply, imagePost };
 }
 
 async function ready(page: Page) {
@@ -164,6 +174,28 @@ async function main() {
       await a.goto(`/posts/${world.longPost.id}`);
       await visible(a.getByText('Lovely thread, Alice.'));
       await shot(a, 'post', w);
+
+      await a.goto(`/posts/${world.imagePost.id}`);
+      const riverImage = a.getByRole('main').getByRole('img', { name: /A wide river/ });
+      await visible(riverImage);
+      await a.waitForFunction(() =>
+        [...document.querySelectorAll('main img[src^="/media/"]')].every(
+          (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+        ),
+      );
+      await shot(a, 'post-images', w);
+      await a
+        .getByRole('main')
+        .getByRole('button', { name: /^Open image: A wide river/ })
+        .click();
+      const viewer = await visible(dialog(a, 'Image 1 of 3'));
+      await viewer
+        .getByRole('img')
+        .evaluate((img: HTMLImageElement) =>
+          img.complete ? undefined : new Promise((resolve) => img.addEventListener('load', resolve, { once: true })),
+        );
+      await shot(a, 'image-viewer', w);
+      await a.keyboard.press('Escape');
 
       await a.goto(`/posts/${world.reply.id}`);
       await visible(a.getByRole('region', { name: 'Conversation' }));
@@ -266,6 +298,15 @@ async function main() {
       const compose = await visible(dialog(a, 'New post'));
       await compose.getByRole('textbox').fill('Drafting something worth reading…');
       await shot(a, 'compose-modal', w);
+      const chooser = a.waitForEvent('filechooser');
+      await compose.getByRole('button', { name: 'Add images' }).click();
+      await (await chooser).setFiles([
+        { name: 'one.jpg', mimeType: 'image/jpeg', buffer: await demoPicture(800, 600, '#f472b6', '#7c3aed') },
+        { name: 'two.jpg', mimeType: 'image/jpeg', buffer: await demoPicture(800, 600, '#34d399', '#0369a1') },
+      ]);
+      await compose.getByRole('textbox', { name: 'Alt text' }).first().fill('A pink and violet abstract picture');
+      await visible(compose.getByRole('button', { name: 'Tweet' }).and(a.locator(':enabled')));
+      await shot(a, 'compose-images', w);
       await a.keyboard.press('Escape');
       if (viewport === PHONE) {
         await navItem(a, 'Logout').click();
@@ -297,6 +338,9 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 |---|---|
 | visitor-home | Home as a visitor: the Everyone feed |
 | login-modal | the Login modal |
+| post-images | a post with three images (two described: ALT), on its page |
+| image-viewer | the image viewer opened on the first of three, its alt text under it |
+| compose-images | the compose modal with two images chosen, one described in its Alt text field |
 | login-failed | the Login modal after a wrong password: 'Wrong email or password.' |
 | register-modal | the Create an account modal, showing the live 'Invalid email' message |
 | register-problems | Register pressed with problems everywhere: each one under its field |

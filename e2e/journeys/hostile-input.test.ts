@@ -32,13 +32,17 @@ import {
 } from '../support/browser.ts';
 import {
   expectInert,
+  FLAG,
   HOSTILE_BIO,
   HOSTILE_NAME,
   HOSTILE_POSTS,
   HOSTILE_SHOWS,
   LOOKALIKE_NAME,
 } from '../support/hostile.ts';
+import { solidImage } from '../support/images.ts';
 import { journey } from '../support/journey.ts';
+
+const HOSTILE_ALT = `"><img src=x onerror=window.${FLAG}=1> <script>window.${FLAG}=1</script>`;
 
 describe('hostile input', () => {
   const j = journey('hostile-input');
@@ -134,6 +138,32 @@ describe('hostile input', () => {
     const detail = page.getByRole('article', { name: `Post by ${HOSTILE_NAME}` });
     await visible(detail.getByText(HOSTILE_POSTS[2].shows[1], { exact: false }));
     await expectInert(vic, 'a hostile post page', [HOSTILE_NAME, ...HOSTILE_POSTS[2].shows]);
+  });
+
+  j.step("hostile alt text stays text: the image's name, and the caption under it in the viewer", async () => {
+    const { page } = mallory;
+    await page.goto('/');
+    const { box, form, submit } = composer(page);
+    await box.fill('A picture, described');
+    const chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Add images' }).click();
+    await (await chooser).setFiles({
+      name: 'x.png',
+      mimeType: 'image/png',
+      buffer: await solidImage([10, 200, 90], 200),
+    });
+    await form.getByRole('textbox', { name: 'Alt text' }).fill(HOSTILE_ALT);
+    await waitFor(() => submit.isEnabled(), 'Tweet enabled once the image is uploaded');
+    await submit.click();
+    await visible(toast(page, 'Your post was sent'));
+    const card = postCard(page, 'A picture, described');
+    await visible(card.getByRole('img', { name: HOSTILE_ALT }));
+    await card.getByRole('button', { name: `Open image: ${HOSTILE_ALT}` }).click();
+    const viewer = await visible(page.getByRole('dialog'));
+    await visible(viewer.getByText(HOSTILE_ALT, { exact: true }));
+    await expectInert(mallory, 'the image viewer with hostile alt text', [HOSTILE_ALT]);
+    await page.keyboard.press('Escape');
+    await gone(viewer);
   });
 
   j.step("a look-alike name keeps its own letters and leads to its own profile, not Alice's", async () => {

@@ -40,6 +40,7 @@ const FIRST_POST = 'Hello Pipit! My very first post.';
 const REPLY = 'And a reply to myself, for the thread.';
 const AVATAR_COLOUR: Rgb = [255, 122, 0];
 const IMAGE_POST = 'Two pictures from my walk';
+const QUOTE_TEXT = 'Still true a few minutes later.';
 const SKY: Rgb = [40, 120, 220];
 const SUN: Rgb = [250, 200, 30];
 
@@ -217,7 +218,32 @@ describe('a new member', () => {
     await again.locator('a[href^="/posts/"]').first().click();
     await waitFor(() => /^\/posts\/\d+$/.test(pathOf(page)), 'the post page');
     await visible(page.getByRole('main').getByRole('img', { name: 'A clear blue sky' }));
-    expect(await page.getByRole('main').getByRole('button', { name: /^Open image/ }).count()).toBe(2);
+    expect(
+      await page
+        .getByRole('main')
+        .getByRole('button', { name: /^Open image/ })
+        .count(),
+    ).toBe(2);
+  });
+
+  j.step('quotes her first post: the quote shows it embedded, and the embed opens it', async () => {
+    const { page } = nia;
+    await page.goto('/');
+    await postCard(page, FIRST_POST).getByRole('button', { name: 'Quote', exact: true }).click();
+    const quoting = await visible(dialog(page, 'Quote post'));
+    await visible(quoting.getByText(FIRST_POST));
+    await checkA11y(page, 'Quote modal');
+    const { box, submit } = composer(quoting, 'Add a comment');
+    await box.fill(QUOTE_TEXT);
+    await submit.click();
+    await visible(toast(page, 'Your post was sent'));
+    await gone(quoting);
+    const card = postCard(page.getByRole('tabpanel', { name: 'Following' }), QUOTE_TEXT);
+    const embed = card.locator('blockquote');
+    await visible(embed.getByText(FIRST_POST));
+    await embed.getByText(FIRST_POST).click();
+    await waitFor(() => /^\/posts\/\d+$/.test(pathOf(page)), 'the quoted post page');
+    await visible(page.getByRole('article', { name: /^Post by / }).getByText(FIRST_POST));
   });
 
   j.step('follows Bob from Who To Follow, and Bob disappears from the suggestions', async () => {

@@ -2,7 +2,7 @@
  * A small HTTP client for seeding data through the public API, speaking the same protocol as the
  * web app: a cookie jar, the CSRF token of /api/auth/csrf in X-CSRF-Token, credentials sign-in.
  */
-import type { CurrentUser, Post, User } from '@pipit/contract';
+import type { CurrentUser, MediaAttachment, Post, User } from '@pipit/contract';
 import { CookieJar } from '../../server/test/helpers/cookie-jar.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -28,13 +28,19 @@ export class ApiClient {
     return [...this.cookies].map(([name, value]) => ({ name, value: encodeURIComponent(value), url: this.baseUrl }));
   }
 
-  async raw(method: string, path: string, init: { json?: unknown; form?: Record<string, string> } = {}) {
+  async raw(
+    method: string,
+    path: string,
+    init: { json?: unknown; form?: Record<string, string>; multipart?: FormData } = {},
+  ) {
     // The token first: fetching it may set the CSRF cookie this request must carry.
     const csrf = method !== 'GET' && !path.startsWith('/api/auth/') ? await this.csrf() : null;
     const headers: Record<string, string> = { cookie: this.cookies.header() };
     if (csrf) headers['x-csrf-token'] = csrf;
-    let body: string | undefined;
-    if (init.json !== undefined) {
+    let body: string | FormData | undefined;
+    if (init.multipart) {
+      body = init.multipart;
+    } else if (init.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.json);
     } else if (init.form) {
@@ -106,8 +112,23 @@ export class ApiClient {
     return this.call('PATCH', '/api/edit', fields);
   }
 
-  post(text: string, parentId?: string): Promise<Post> {
-    return this.call('POST', '/api/posts', parentId ? { text, parentId } : { text }, [201]);
+  post(text: string, parentId?: string, media?: { id: string; alt?: string }[]): Promise<Post> {
+    return this.call(
+      'POST',
+      '/api/posts',
+      { text, ...(parentId ? { parentId } : {}), ...(media ? { media } : {}) },
+      [201],
+    );
+  }
+
+  /** POST /api/media: one image, as the composer sends it. */
+  async upload(bytes: Buffer, type = 'image/jpeg', alt?: string): Promise<MediaAttachment> {
+    const form = new FormData();
+    if (alt !== undefined) form.append('alt', alt);
+    form.append('file', new Blob([new Uint8Array(bytes)], { type }), 'image');
+    const res = await this.raw('POST', '/api/media', { multipart: form });
+    if (res.status !== 201) throw new ApiError(res.status, res.body, 'POST /api/media');
+    return res.body as MediaAttachment;
   }
 
   like(postId: string): Promise<Post> {

@@ -38,12 +38,24 @@ export const createPostBody = z
     parentId: idSchema.nullable().optional(),
     /** Up to four uploaded images (POST /api/media), in grid order; `alt` replaces the upload's alt text. */
     media: postMediaInput.optional(),
+    /** Set when this post quotes another (shown embedded under it). */
+    quoteOfId: idSchema.optional(),
   })
   .refine((body) => body.text.length > 0 || (body.media?.length ?? 0) > 0, {
     message: 'Post must not be empty',
     path: ['text'],
   });
 export type CreatePostBody = z.infer<typeof createPostBody>;
+
+/** A quoted post as it shows embedded in the quote: one level (its own quote is not shown). */
+export const quotedPost = z.object({
+  id: idSchema,
+  text: z.string(),
+  createdAt: z.string(),
+  author: userSummary,
+  media: z.array(mediaAttachment),
+});
+export type QuotedPost = z.infer<typeof quotedPost>;
 
 export const post = z.object({
   id: idSchema,
@@ -60,6 +72,8 @@ export const post = z.object({
   bookmarkedByMe: z.boolean(),
   /** Its images in grid order (none: []). */
   media: z.array(mediaAttachment),
+  /** For a quote: the quoted post, or null when it was deleted ("This post is unavailable"); null for other posts. */
+  quote: z.object({ id: idSchema, post: quotedPost.nullable() }).nullable(),
 });
 export type Post = z.infer<typeof post>;
 

@@ -81,6 +81,11 @@ export const posts = pgTable(
     /** The post this one replies to; set null when that post is deleted so the reply stays readable. */
     parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => posts.id, { onDelete: 'set null' }),
     text: text('text').notNull(),
+    /**
+     * The post this one quotes. No foreign key: when the quoted post is deleted the id stays, so the
+     * quote can say "This post is unavailable".
+     */
+    quoteOfId: bigint('quote_of_id', { mode: 'number' }),
     replyCount: integer('reply_count').notNull().default(0),
     likeCount: integer('like_count').notNull().default(0),
     createdAt: createdAt(),

@@ -5,11 +5,11 @@ import { paths } from '../lib/paths.ts';
 
 export const PLACEHOLDER_IMAGE = '/images/placeholder.png';
 
-const sizes = { large: 128, normal: 48 } as const;
+const sizes = { large: 128, normal: 48, small: 20 } as const;
 
 interface AvatarProps {
   user: Pick<UserSummary, 'id' | 'name' | 'profileImage'>;
-  /** large 128 px, normal 48 px: the seed's sizes. */
+  /** large 128 px, normal 48 px: the seed's sizes; small 20 px (a quoted post's author). */
   size?: keyof typeof sizes;
   /** A ring in the page colour, for the avatar that overlaps a cover. */
   border?: boolean;

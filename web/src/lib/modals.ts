@@ -1,3 +1,4 @@
+import type { Post } from '@pipit/contract';
 import { useSyncExternalStore } from 'react';
 
 /** The app-wide modals; only one is open at a time, so opening one closes the other. */
@@ -7,6 +8,8 @@ export interface ModalState {
   name: ModalName | null;
   /** What had focus before the first modal opened; focus goes back there when they all close. */
   returnFocus: HTMLElement | null;
+  /** For 'compose': the post being quoted. */
+  quote?: Post;
 }
 
 let state: ModalState = { name: null, returnFocus: null };
@@ -17,10 +20,10 @@ function set(next: ModalState) {
   for (const listener of listeners) listener();
 }
 
-export function openModal(name: ModalName) {
+export function openModal(name: ModalName, options: { quote?: Post } = {}) {
   const active = document.activeElement;
   const returnFocus = state.name ? state.returnFocus : active instanceof HTMLElement ? active : null;
-  set({ name, returnFocus });
+  set({ name, returnFocus, ...options });
 }
 
 export function closeModal() {

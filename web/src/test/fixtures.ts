@@ -69,6 +69,7 @@ export function makePost(
     likedByMe: false,
     bookmarkedByMe: false,
     media: [],
+    quote: null,
     ...rest,
   };
 }

@@ -210,6 +210,8 @@ export class FeedsService {
       for (const row of rows) {
         posts.add(row.id);
         if (row.parentId !== null) posts.add(row.parentId);
+        // A quote shows its quoted post: its delete changes the page too.
+        if (row.quoteOfId !== null) posts.add(row.quoteOfId);
       }
       this.firstPages.set(viewerId, { limit, body, posts, followees }, ticket);
     }

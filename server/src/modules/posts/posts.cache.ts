@@ -92,8 +92,8 @@ export class PostViewCache {
         const { postId, parentId } = event;
         this.views.drop(postId);
         if (parentId !== null) this.views.drop(parentId);
-        // Its replies now answer nothing (their parent is null).
-        this.views.dropWhere((view) => view.parentId === postId);
+        // Its replies now answer nothing (their parent is null); its quotes show it unavailable.
+        this.views.dropWhere((view) => view.parentId === postId || view.quoteOfId === postId);
         break;
       }
       case 'post.liked':
@@ -110,8 +110,10 @@ export class PostViewCache {
         this.viewers.drop(event.followerId);
         break;
       case 'user.updated':
-        // Their posts, and replies (which name the parent's author): rare enough to drop broadly.
-        this.views.dropWhere((view) => view.authorId === event.userId || view.parentId !== null);
+        // Their posts, and replies and quotes (which name another post's author): rare enough to drop broadly.
+        this.views.dropWhere(
+          (view) => view.authorId === event.userId || view.parentId !== null || view.quoteOfId !== null,
+        );
         break;
     }
   }

@@ -1,7 +1,7 @@
-import type { Post } from '@pipit/contract';
+import type { Post, QuotedPost } from '@pipit/contract';
 import { toMediaAttachment } from '../media/media.service.ts';
 import { toUserSummary } from '../users/users.pack.ts';
-import type { MediaJson, PostRow, ReplyTo } from './posts.repository.ts';
+import type { MediaJson, PostRow, QuotedJson, ReplyTo } from './posts.repository.ts';
 
 /** A json column: some drivers hand it over as text. */
 const parseJson = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -12,6 +12,25 @@ function parseReplyTo(value: ReplyTo | string | null): ReplyTo | null {
 }
 
 const parseMedia = (value: MediaJson[] | string | null) => (parseJson(value) ?? []).map(toMediaAttachment);
+
+/** A quoted post as a quote embeds it (JSON from the view's subquery), or null when it is gone. */
+export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | null {
+  const quoted = parseJson(value);
+  if (!quoted) return null;
+  return {
+    id: quoted.id,
+    text: quoted.text,
+    // JSON renders timestamptz as PostgreSQL writes it (microseconds, offset): the wire's ISO form.
+    createdAt: new Date(quoted.createdAt).toISOString(),
+    author: {
+      id: quoted.author.id,
+      name: quoted.author.name,
+      username: quoted.author.username,
+      profileImage: quoted.author.profileImage,
+    },
+    media: parseMedia(quoted.media),
+  };
+}
 
 /** A post as one viewer sees it. */
 export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
@@ -32,5 +51,6 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
     likedByMe: row.likedByMe,
     bookmarkedByMe: row.bookmarkedByMe,
     media: parseMedia(row.media),
+    quote: row.quoteOfId === null ? null : { id: String(row.quoteOfId), post: toQuotedPost(row.quote) },
   };
 }

@@ -15,6 +15,38 @@ export interface MediaJson {
   alt: string;
 }
 
+/** A quoted post as the view's subquery selects it. */
+export interface QuotedJson {
+  id: string;
+  text: string;
+  createdAt: string;
+  author: { id: string; name: string; username: string; profileImage: string | null };
+  media: MediaJson[] | null;
+}
+
+/** The images of the post `postId` (an SQL expression) in grid order, as JSON, or null for none. */
+function mediaJson(postId: SQL) {
+  return sql<
+    MediaJson[] | string | null
+  >`(select json_agg(json_build_object('id', m.id::text, 'key', m.key, 'previewKey', m.preview_key, 'width', m.width, 'height', m.height, 'blurhash', m.blurhash, 'alt', m.alt) order by m.position) from ${mediaAttachments} m where m.post_id = ${postId})`;
+}
+
+/** The post `postId` (an SQL expression) as a quote embeds it, as JSON: one probe of posts' and users' keys. */
+function quotedPostJson(postId: SQL) {
+  return sql<
+    QuotedJson | string | null
+  >`(select json_build_object('id', q.id::text, 'text', q.text, 'createdAt', q.created_at, 'author', json_build_object('id', qu.id::text, 'name', qu.name, 'username', qu.username, 'profileImage', qu.profile_image), 'media', ${mediaJson(sql`q.id`)}) from ${posts} q join ${users} qu on qu.id = q.author_id where q.id = ${postId})`;
+}
+
+/** A post as a quote embeds it (null when it does not exist). */
+export async function findQuoted(db: Executor, id: number): Promise<QuotedJson | string | null> {
+  const result = await db.execute(sql`select ${quotedPostJson(sql`${id}::bigint`)} as quote`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    quote: QuotedJson | string | null;
+  }[];
+  return rows[0]?.quote ?? null;
+}
+
 /** The author of the post a reply answers. */
 export interface ReplyTo {
   id: string;
@@ -41,9 +73,10 @@ export function postViewColumns(viewerId: number | null) {
     // Who wrote the parent ("Replying to @name"): one probe of posts' and users' primary keys, replies only.
     replyTo: sql<ReplyTo | null>`(select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
     // Its images in grid order, or null: one probe of media_attachments_post_idx (most posts have none).
-    media: sql<
-      MediaJson[] | string | null
-    >`(select json_agg(json_build_object('id', m.id::text, 'key', m.key, 'previewKey', m.preview_key, 'width', m.width, 'height', m.height, 'blurhash', m.blurhash, 'alt', m.alt) order by m.position) from ${mediaAttachments} m where m.post_id = "posts"."id")`,
+    media: mediaJson(sql`"posts"."id"`),
+    quoteOfId: posts.quoteOfId,
+    // The quoted post, one level (its own quote left out), or null when there is none or it was deleted.
+    quote: quotedPostJson(sql`"posts"."quote_of_id"`),
     likedByMe:
       viewerId === null
         ? sql<boolean>`false`
@@ -145,7 +178,10 @@ export async function postExists(db: Executor, id: number): Promise<boolean> {
   return (await findPostAuthor(db, id)) !== null;
 }
 
-export async function insertPost(db: Executor, row: { authorId: number; parentId: number | null; text: string }) {
+export async function insertPost(
+  db: Executor,
+  row: { authorId: number; parentId: number | null; text: string; quoteOfId: number | null },
+) {
   const [created] = await db.insert(posts).values(row).returning();
   return created!;
 }

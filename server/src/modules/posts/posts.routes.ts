@@ -13,6 +13,7 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
       text: request.body.text,
       parentId: request.body.parentId ? parsePostId(request.body.parentId) : null,
       media: request.body.media,
+      quoteOfId: request.body.quoteOfId ? parsePostId(request.body.quoteOfId) : null,
     }),
   );
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));

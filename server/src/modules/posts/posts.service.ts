@@ -1,4 +1,11 @@
-import { type CreatePostBody, extractHashtags, extractMentions, MAX_ANCESTORS, type Post } from '@pipit/contract';
+import {
+  type CreatePostBody,
+  extractHashtags,
+  extractMentions,
+  MAX_ANCESTORS,
+  type Post,
+  type QuotedPost,
+} from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
@@ -12,7 +19,7 @@ import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
-import { toPost } from './posts.pack.ts';
+import { toPost, toQuotedPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
 
 export class PostsService {
@@ -33,11 +40,17 @@ export class PostsService {
    */
   async create(
     viewer: SessionUser,
-    body: { text: CreatePostBody['text']; parentId: PostId | null; media?: CreatePostBody['media'] },
+    body: {
+      text: CreatePostBody['text'];
+      parentId: PostId | null;
+      media?: CreatePostBody['media'];
+      quoteOfId?: PostId | null;
+    },
   ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
     const { parentId } = body;
     const media = body.media ?? [];
+    const quoteOfId = body.quoteOfId ?? null;
     const me = viewer.userId;
     const mentioned = extractMentions(text);
     const hashtags = extractHashtags(text);
@@ -48,6 +61,7 @@ export class PostsService {
       post: repo.PostTableRow,
       replyTo: { id: number; username: string } | null,
       attached: Post['media'] = [],
+      quote: Post['quote'] = null,
     ) => ({
       ...toPost({
         ...post,
@@ -59,11 +73,14 @@ export class PostsService {
         likedByMe: false,
         bookmarkedByMe: false,
         media: null,
+        quoteOfId: null,
+        quote: null,
       }),
       media: attached,
+      quote,
     });
     try {
-      if (parentId === null && mentioned.length === 0 && media.length === 0) {
+      if (parentId === null && mentioned.length === 0 && media.length === 0 && quoteOfId === null) {
         // No parent to lock, nobody to notify: the post, the count, its hashtags and the fan-out's outbox row in one statement.
         const post = await repo.insertTopLevelPost(
           this.db,
@@ -83,16 +100,22 @@ export class PostsService {
           if (parentAuthorId === null) throw postNotFound();
           replyTo = await repo.findPostAuthorName(tx, parentId);
         }
-        const post = await repo.insertPost(tx, { authorId: me, parentId, text });
+        let quoted: QuotedPost | null = null;
+        if (quoteOfId !== null) {
+          quoted = toQuotedPost(await repo.findQuoted(tx, quoteOfId));
+          if (!quoted) throw postNotFound();
+        }
+        const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId });
         await repo.addToPostsCount(tx, me, 1);
         const attached = await this.media.attachWithin(tx, me, post.id, media);
-        const view = pack(post, replyTo, attached);
+        const view = pack(post, replyTo, attached, quoted ? { id: quoted.id, post: quoted } : null);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
         await this.feeds?.enqueueFanOut(tx, post.id);
         await insertPostHashtags(tx, post.id, hashtags);
 
         const candidates: Candidate[] = [
           ...(parentAuthorId !== null ? [{ userId: parentAuthorId, type: 'reply' as const }] : []),
+          ...(quoted ? [{ userId: Number(quoted.author.id), type: 'quote' as const }] : []),
           ...(await repo.findUserIdsByUsernames(tx, mentioned)).map((userId) => ({
             userId,
             type: 'mention' as const,

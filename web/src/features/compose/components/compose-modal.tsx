@@ -2,12 +2,17 @@ import { Modal } from '../../../components/modal.tsx';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { Composer } from './composer.tsx';
 
-/** The 'Tweet' button's modal. */
+/** The 'Tweet' button's modal, and Quote's (the quoted post shown under the text box). */
 export function ComposeModal() {
-  const { returnFocus } = useModalState();
+  const { returnFocus, quote } = useModalState();
   return (
-    <Modal title="New post" hideTitle onClose={closeModal} returnFocus={returnFocus}>
-      <Composer autoFocus onPosted={closeModal} className="-mx-4" />
+    <Modal title={quote ? 'Quote post' : 'New post'} hideTitle={!quote} onClose={closeModal} returnFocus={returnFocus}>
+      <Composer
+        autoFocus
+        onPosted={closeModal}
+        className="-mx-4"
+        {...(quote ? { quote, label: 'Add a comment' } : {})}
+      />
     </Modal>
   );
 }

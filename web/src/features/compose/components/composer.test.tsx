@@ -226,3 +226,21 @@ describe('Composer images', () => {
     await waitFor(() => expect(screen.getAllByRole('textbox', { name: 'Alt text' })).toHaveLength(3));
   });
 });
+
+describe('Composer quoting', () => {
+  it('shows the quoted post under the box and sends quoteOfId', async () => {
+    const quoted = makePost({ id: '42', text: 'Quote me on that' });
+    const server = mockFetch({ ...signedInRoutes(), 'POST /api/posts': () => json(POST, 201) });
+    renderApp(<Composer quote={quoted} label="Add a comment" />);
+    expect(screen.getByText('Quote me on that')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: 'Add a comment' }), 'So true');
+    await user.click(tweet());
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '')).toEqual({
+      text: 'So true',
+      parentId: null,
+      quoteOfId: '42',
+    });
+  });
+});

@@ -2,6 +2,7 @@ import { graphemeLength, hasVisibleContent, LIMITS, type Post } from '@pipit/con
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
+import { QuoteEmbed } from '../../../components/quote-embed.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
@@ -15,6 +16,8 @@ import { useSuggestions } from './suggestions.tsx';
 interface ComposerProps {
   /** Set for a reply composer. */
   parentId?: string;
+  /** The post this one quotes, shown under the text box. */
+  quote?: Post;
   /** The text box's label and placeholder. */
   label?: string;
   submitLabel?: string;
@@ -29,6 +32,7 @@ interface ComposerProps {
  */
 export function Composer({
   parentId,
+  quote,
   label = "What's happening?",
   submitLabel = 'Tweet',
   autoFocus,
@@ -67,7 +71,12 @@ export function Composer({
   const submit = () => {
     if (!canPost) return;
     create.mutate(
-      { text: trimmed, parentId: parentId ?? null, ...(images.media.length > 0 ? { media: images.media } : {}) },
+      {
+        text: trimmed,
+        parentId: parentId ?? null,
+        ...(images.media.length > 0 ? { media: images.media } : {}),
+        ...(quote ? { quoteOfId: quote.id } : {}),
+      },
       {
         onSuccess: (post) => {
           setText('');
@@ -136,6 +145,7 @@ export function Composer({
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
         <ComposerImageList images={images} disabled={busy} />
+        {quote && <QuoteEmbed quote={{ id: quote.id, post: quote }} className="mb-3" />}
         <div className="flex items-center gap-3 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy} />
           <div className="flex-1" />

@@ -1,5 +1,5 @@
 import type { Notification } from '@pipit/contract';
-import { AtSign, Heart, MessageCircle, UserPlus } from 'lucide-react';
+import { AtSign, Heart, MessageCircle, Quote, UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -13,6 +13,7 @@ const kinds = {
   reply: { icon: MessageCircle, colour: 'text-accent', text: 'replied to your post' },
   follow: { icon: UserPlus, colour: 'text-accent', text: 'followed you' },
   mention: { icon: AtSign, colour: 'text-accent', text: 'mentioned you' },
+  quote: { icon: Quote, colour: 'text-accent', text: 'quoted your post' },
 } as const;
 
 /** "Alice liked your post", with the post's text; the row opens the post (or the follower). */

@@ -1,9 +1,10 @@
 import type { Post } from '@pipit/contract';
-import { Bookmark, Heart, MessageCircle } from 'lucide-react';
+import { Bookmark, Heart, MessageCircle, Quote } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
+import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useBookmarkPost } from '../api/bookmark-post.ts';
 import { useLikePost } from '../api/like-post.ts';
@@ -27,7 +28,7 @@ function Count({ value, one, many }: { value: number; one: string; many: string 
   );
 }
 
-/** Reply, Like and Bookmark; visitors are asked to sign in first. */
+/** Reply, Quote, Like and Bookmark; visitors are asked to sign in first. */
 export function PostActions({ post, showCounts = true, className }: PostActionsProps) {
   const membersOnly = useMembersOnly();
   const navigate = useNavigate();
@@ -49,6 +50,14 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         </button>
         {showCounts && <Count value={post.replyCount} one="reply" many="replies" />}
       </div>
+      <button
+        type="button"
+        aria-label="Quote"
+        onClick={() => membersOnly(() => openModal('compose', { quote: post }))}
+        className="grid size-9 place-items-center rounded-full hover:bg-accent/10 hover:text-accent"
+      >
+        <Quote aria-hidden="true" className="size-[18px]" />
+      </button>
       <div className={cn('group flex items-center gap-0.5 hover:text-like', liked && 'text-like')}>
         <button
           type="button"

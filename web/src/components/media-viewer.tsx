@@ -1,7 +1,7 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Modal } from '../../../components/modal.tsx';
+import { Modal } from './modal.tsx';
 
 const NAV =
   'pointer-events-auto absolute top-1/2 grid size-11 -translate-y-1/2 place-items-center rounded-full bg-black/60 text-white hover:bg-black/80';

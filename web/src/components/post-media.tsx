@@ -1,6 +1,6 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { lazy, Suspense } from 'react';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '../lib/cn.ts';
 
 // On demand: most posts have no images, and a first visit should not pay for the grid, the
 // blurhash decoder or the viewer. The frame below holds the grid's place meanwhile.

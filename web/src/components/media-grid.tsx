@@ -1,6 +1,6 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { lazy, Suspense, useState } from 'react';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '../lib/cn.ts';
 import { Blurhash } from './blurhash.tsx';
 
 const MediaViewer = lazy(() => import('./media-viewer.tsx').then((m) => ({ default: m.MediaViewer })));

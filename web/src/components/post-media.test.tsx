@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockFetch } from '../../../test/fetch-mock.ts';
-import { renderApp } from '../../../test/render.tsx';
+import { mockFetch } from '../test/fetch-mock.ts';
+import { renderApp } from '../test/render.tsx';
 import { PostMedia } from './post-media.tsx';
 
 const image = (id: string, alt: string, width = 800, height = 600) => ({

@@ -1,0 +1,53 @@
+import type { Post } from '@pipit/contract';
+import { Link } from 'react-router';
+import { cn } from '../lib/cn.ts';
+import { paths } from '../lib/paths.ts';
+import { Avatar } from './avatar.tsx';
+import { PostMedia } from './post-media.tsx';
+import { PostText } from './post-text.tsx';
+import { RelativeTime } from './relative-time.tsx';
+import { useRowLink } from './use-row-link.ts';
+
+type Quoted = NonNullable<Post['quote']>;
+
+/**
+ * The post a quote quotes, in a bordered box that opens it (its time is the keyboard's link), one
+ * level deep; "This post is unavailable" when it was deleted.
+ */
+export function QuoteEmbed({ quote, className }: { quote: Quoted; className?: string }) {
+  const quoted = quote.post;
+  const href = paths.post(quote.id);
+  const onClick = useRowLink(href);
+  if (!quoted) {
+    return (
+      <p className={cn('rounded-2xl border border-line bg-surface px-3 py-3 text-[15px] text-muted', className)}>
+        This post is unavailable
+      </p>
+    );
+  }
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the time link is the keyboard path to the quoted post
+    <blockquote
+      onClick={(event) => {
+        onClick(event);
+        // Not also the quoting post's row.
+        event.stopPropagation();
+      }}
+      className={cn('cursor-pointer rounded-2xl border border-line px-3 py-2.5 hover:bg-white/[0.03]', className)}
+    >
+      <div className="flex items-center gap-1 text-[15px] leading-5">
+        <Avatar user={quoted.author} size="small" link={false} />
+        <span className="ml-1 min-w-0 truncate font-bold">{quoted.author.name}</span>
+        <span className="min-w-0 truncate text-muted">@{quoted.author.username}</span>
+        <span aria-hidden="true" className="text-muted">
+          ·
+        </span>
+        <Link to={href} className="shrink-0 text-muted hover:underline">
+          <RelativeTime iso={quoted.createdAt} />
+        </Link>
+      </div>
+      <PostText text={quoted.text} className="mt-1 text-[15px] leading-5" />
+      <PostMedia media={quoted.media} className="mt-2" />
+    </blockquote>
+  );
+}
