@@ -180,7 +180,7 @@ export async function postExists(db: Executor, id: number): Promise<boolean> {
 
 export async function insertPost(
   db: Executor,
-  row: { authorId: number; parentId: number | null; text: string; quoteOfId: number | null },
+  row: { authorId: number; parentId: number | null; text: string; quoteOfId?: number | null },
 ) {
   const [created] = await db.insert(posts).values(row).returning();
   return created!;
