@@ -26,6 +26,7 @@ describe('posts', () => {
         likedByMe: false,
         bookmarkedByMe: false,
         media: [],
+        quote: null,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { callbackPath } from '../lib/callback-url.ts';
 import { openModal, useModalState } from '../lib/modals.ts';
-import { whenIdle } from '../lib/when-idle.ts';
 import { useViewer } from '../state/viewer.tsx';
 
 const modals = {
@@ -16,14 +15,21 @@ const RegisterModal = lazy(() => modals.register().then((m) => ({ default: m.Reg
 const EditProfileModal = lazy(() => modals.editProfile().then((m) => ({ default: m.EditProfileModal })));
 const ComposeModal = lazy(() => modals.compose().then((m) => ({ default: m.ComposeModal })));
 
+/** What starts a person's first interaction: the press comes before its click, a key before its action. */
+const INTENT = ['pointerdown', 'keydown', 'touchstart'] as const;
+
 /**
- * Loads the sign-in modals' chunks in the background (a visitor's likely next step, ~2 kB), so the
- * first click opens one at once. The others load when opened: the profile editor alone is 8 kB.
+ * Loads the sign-in modals' chunks (a visitor's likely next step, ~5 kB with their form rules) at
+ * the person's first press or key, so the click that follows opens one at once, while a first visit
+ * that only reads downloads none of it (the Home budget, docs/performance.md). The others load
+ * when opened: the profile editor alone is 8 kB.
  */
 export function prefetchModals() {
-  whenIdle(() => {
+  const load = () => {
+    for (const type of INTENT) window.removeEventListener(type, load, true);
     for (const modal of [modals.login, modals.register]) modal().catch(() => {});
-  });
+  };
+  for (const type of INTENT) window.addEventListener(type, load, { capture: true, passive: true });
 }
 
 /** Where to go once signed in: the callback (same origin only), without the sign-in query. */

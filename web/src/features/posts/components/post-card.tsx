@@ -2,8 +2,8 @@ import type { Post } from '@pipit/contract';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
+import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
-import { QuoteEmbed } from '../../../components/quote-embed.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -86,7 +86,7 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
         {replyContext && post.parentId && <ReplyingTo post={post} />}
         <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
         <PostMedia media={post.media} className="mt-3" />
-        {post.quote && <QuoteEmbed quote={post.quote} className="mt-3" />}
+        {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
         <PostActions post={post} className="mt-1" />
       </div>
     </article>

@@ -3,8 +3,8 @@ import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
+import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
-import { QuoteEmbed } from '../../../components/quote-embed.tsx';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -45,7 +45,7 @@ export function PostDetail({
       <ReplyingTo post={post} className="mt-3" />
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
       <PostMedia media={post.media} className="mt-3" />
-      {post.quote && <QuoteEmbed quote={post.quote} className="mt-3" />}
+      {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
       <p className="mt-3 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
       </p>
