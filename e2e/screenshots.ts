@@ -75,6 +75,7 @@ async function seed(url: string) {
     { id: walk[1]!.id, alt: 'An orange sunrise behind a footbridge' },
     { id: walk[2]!.id },
   ]);
+  await bob.client.quote('This is the best thing I read this week. Go read it.', longPost.id);
   await alice.client.follow(bob.user.id);
   await bob.client.follow(alice.user.id);
   await carol.client.follow(alice.user.id);
@@ -338,6 +339,7 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 |---|---|
 | visitor-home | Home as a visitor: the Everyone feed |
 | login-modal | the Login modal |
+| home (and others) | Bob's quote of Alice's long post shows it embedded |
 | post-images | a post with three images (two described: ALT), on its page |
 | image-viewer | the image viewer opened on the first of three, its alt text under it |
 | compose-images | the compose modal with two images chosen, one described in its Alt text field |

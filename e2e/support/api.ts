@@ -121,6 +121,10 @@ export class ApiClient {
     );
   }
 
+  quote(text: string, quoteOfId: string): Promise<Post> {
+    return this.call('POST', '/api/posts', { text, quoteOfId }, [201]);
+  }
+
   /** POST /api/media: one image, as the composer sends it. */
   async upload(bytes: Buffer, type = 'image/jpeg', alt?: string): Promise<MediaAttachment> {
     const form = new FormData();

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Modal } from './modal.tsx';
 
 const NAV =
-  'pointer-events-auto absolute top-1/2 grid size-11 -translate-y-1/2 place-items-center rounded-full bg-black/60 text-white hover:bg-black/80';
+  'pointer-events-auto fixed top-1/2 grid size-11 -translate-y-1/2 place-items-center rounded-full bg-black/60 text-white hover:bg-black/80';
 
 /**
  * A post's images one at a time, as large as the window allows: Previous/Next buttons and the
@@ -60,7 +60,7 @@ export function MediaViewer({
                 type="button"
                 aria-label="Previous image"
                 onClick={() => setIndex(index - 1)}
-                className={`${NAV} left-2`}
+                className={`${NAV} left-4`}
               >
                 <ChevronLeft aria-hidden="true" className="size-6" />
               </button>
@@ -70,7 +70,7 @@ export function MediaViewer({
                 type="button"
                 aria-label="Next image"
                 onClick={() => setIndex(index + 1)}
-                className={`${NAV} right-2`}
+                className={`${NAV} right-4`}
               >
                 <ChevronRight aria-hidden="true" className="size-6" />
               </button>
