@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Modal } from './modal.tsx';
 
 const NAV =
-  'pointer-events-auto fixed top-1/2 grid size-11 -translate-y-1/2 place-items-center rounded-full bg-black/60 text-white hover:bg-black/80';
+  'pointer-events-auto fixed top-1/2 grid size-11 -translate-y-1/2 place-items-center rounded-full bg-black/60 text-white ring-1 ring-white/40 hover:bg-black/80';
 
 /**
  * A post's images one at a time, as large as the window allows: Previous/Next buttons and the
