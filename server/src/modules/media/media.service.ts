@@ -283,8 +283,8 @@ function prepared(image: ProcessedImage): PreparedImage {
   return { key, url: mediaUrl(key), bytes: image.bytes };
 }
 
-/** An attachment row as the API shows it. */
-export function toMediaAttachment(row: {
+/** What an attachment is built from: its row, or the JSON a post view selects (posts.repository `MediaJson`). */
+export interface AttachmentFields {
   id: number | string;
   key: string;
   previewKey: string;
@@ -292,7 +292,10 @@ export function toMediaAttachment(row: {
   height: number;
   blurhash: string;
   alt: string;
-}): MediaAttachment {
+}
+
+/** An attachment row as the API shows it. */
+export function toMediaAttachment(row: AttachmentFields): MediaAttachment {
   return {
     id: String(row.id),
     url: mediaUrl(row.key),

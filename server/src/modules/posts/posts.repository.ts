@@ -3,17 +3,10 @@ import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types
 import type { Database, Executor } from '../../db/client.ts';
 import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+import type { AttachmentFields } from '../media/media.service.ts';
 
 /** A post's image as the view's subquery selects it (modules/media packs it). */
-export interface MediaJson {
-  id: string;
-  key: string;
-  previewKey: string;
-  width: number;
-  height: number;
-  blurhash: string;
-  alt: string;
-}
+export type MediaJson = AttachmentFields & { id: string };
 
 /** A quoted post as the view's subquery selects it. */
 export interface QuotedJson {
