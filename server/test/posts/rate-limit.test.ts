@@ -1,8 +1,10 @@
 /** The write rate limit (a global hook) covers every new state-changing call, per signed-in person. */
 import { describe, expect, it } from 'vitest';
 import { seedTrio, useTestApp } from '../helpers/app.ts';
+import { imageUpload } from '../helpers/multipart.ts';
+import { SMALL_JPEG } from '../security/support.ts';
 
-describe('write rate limit on posts, likes, follows and notifications', () => {
+describe('write rate limit on posts, uploads, likes, follows and notifications', () => {
   const ctx = useTestApp({
     rateLimits: {
       enabled: true,
@@ -29,6 +31,7 @@ describe('write rate limit on posts, likes, follows and notifications', () => {
 
     for (const write of [
       () => clients.alice.post('/api/posts', { text: 'two' }),
+      () => clients.alice.upload(imageUpload(SMALL_JPEG)),
       () => clients.alice.delete(`/api/posts/${id}`),
       ...writes,
     ]) {
