@@ -109,11 +109,14 @@ describe.skipIf(!postgresAvailable || !redisAvailable)(
       // Another process: the job expires, is retried, and lands.
       const b = await start();
       await until('the post in ben’s feed', () => redis.zscore(`${prefix}feed:${benId}`, id.padStart(16, '0')));
-      const { rows } = await db.query(
-        `select state from pgboss.job where name = 'feed-fanout' and data->>'postId' = $1`,
-        [id],
-      );
-      expect(rows.map((r) => r.state)).toEqual(['completed']);
+      // pg-boss marks the job completed after its handler returns, a moment after the feed is written:
+      // wait for that, then check it is the one job (not a second copy).
+      const states = async () =>
+        (
+          await db.query(`select state from pgboss.job where name = 'feed-fanout' and data->>'postId' = $1`, [id])
+        ).rows.map((r) => r.state as string);
+      await until('the job completed', async () => (await states()).includes('completed'));
+      expect(await states()).toEqual(['completed']);
       const health = (await (await fetch(`${b.url}/healthz`)).json()) as { status: string; redis: string };
       expect(health).toMatchObject({ status: 'ok', redis: 'ok' });
     });
