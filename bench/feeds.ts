@@ -162,7 +162,7 @@ home feeds, ${scale.name} data set, one server process
   await server.stop();
   await db.query('delete from sessions where token_hash = any($1::text[])', [tokens.map(tokenHash)]);
   await db.query(`delete from posts where text like 'fan-out bench %'`);
-  await db.query('update users set posts_count = (select count(*) from posts where author_id = $1) where id = $1', [
+  await db.query('update users set posts_count = (select count(*) from posts where author_id = $1 and repost_of_id is null) where id = $1', [
     topId,
   ]);
   const keys = await redis.keys(`${PREFIX}*`);

@@ -70,7 +70,7 @@ async function verifyCounters(db: RawDb): Promise<Record<string, number>> {
   const checks: Record<string, string> = {
     followers_count: `SELECT count(*)::int AS n FROM users u LEFT JOIN (SELECT followee_id, count(*) c FROM follows GROUP BY 1) f ON f.followee_id = u.id WHERE u.followers_count <> coalesce(f.c, 0)`,
     following_count: `SELECT count(*)::int AS n FROM users u LEFT JOIN (SELECT follower_id, count(*) c FROM follows GROUP BY 1) f ON f.follower_id = u.id WHERE u.following_count <> coalesce(f.c, 0)`,
-    posts_count: `SELECT count(*)::int AS n FROM users u LEFT JOIN (SELECT author_id, count(*) c FROM posts GROUP BY 1) p ON p.author_id = u.id WHERE u.posts_count <> coalesce(p.c, 0)`,
+    posts_count: `SELECT count(*)::int AS n FROM users u LEFT JOIN (SELECT author_id, count(*) c FROM posts WHERE repost_of_id IS NULL GROUP BY 1) p ON p.author_id = u.id WHERE u.posts_count <> coalesce(p.c, 0)`,
     reply_count: `SELECT count(*)::int AS n FROM posts p LEFT JOIN (SELECT parent_id, count(*) c FROM posts WHERE parent_id IS NOT NULL GROUP BY 1) r ON r.parent_id = p.id WHERE p.reply_count <> coalesce(r.c, 0)`,
     like_count: `SELECT count(*)::int AS n FROM posts p LEFT JOIN (SELECT post_id, count(*) c FROM likes GROUP BY 1) l ON l.post_id = p.id WHERE p.like_count <> coalesce(l.c, 0)`,
   };

@@ -8,7 +8,7 @@
  */
 import type { User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
-import { PASSWORD, person } from '../support/api.ts';
+import { type ApiClient, PASSWORD, person } from '../support/api.ts';
 import {
   checkA11y,
   composer,
@@ -41,18 +41,20 @@ const REPLY = 'And a reply to myself, for the thread.';
 const AVATAR_COLOUR: Rgb = [255, 122, 0];
 const IMAGE_POST = 'Two pictures from my walk';
 const QUOTE_TEXT = 'Still true a few minutes later.';
+const CAROLS_POST = 'Carol here: a thought worth passing on.';
 const SKY: Rgb = [40, 120, 220];
 const SUN: Rgb = [250, 200, 30];
 
 describe('a new member', () => {
   const j = journey('member');
   let bob: User;
+  let bobClient: ApiClient;
   let nia: Person;
   let bobs: Person;
   let postPath = '';
 
   j.step('registers: an invalid email blocks the request, then the account is created and signed in', async () => {
-    bob = (await person(j.url, 'bob', 'Bob Builder')).user;
+    ({ user: bob, client: bobClient } = await person(j.url, 'bob', 'Bob Builder'));
     nia = await newPerson(j.browser, j.url);
     j.people.push(nia);
     const { page } = nia;
@@ -262,6 +264,37 @@ describe('a new member', () => {
     await visible(page.getByRole('main').getByRole('button', { name: 'Unfollow', exact: true }));
     await page.mouse.move(0, 0);
     await visible(following);
+  });
+
+  j.step("sees Bob's repost as 'Bob Builder reposted', reposts it too, and can undo it", async () => {
+    const { page } = nia;
+    const carol = await person(j.url, 'carol', 'Carol Writer');
+    const post = await carol.client.post(CAROLS_POST);
+    await bobClient.repost(post.id);
+    await page.goto('/');
+    const entry = postCard(page.getByRole('tabpanel', { name: 'Following' }), CAROLS_POST);
+    await visible(entry.getByRole('link', { name: 'Bob Builder reposted' }));
+    await visible(entry.getByText('Carol Writer'));
+    await checkA11y(page, 'Home with a repost');
+    await entry.getByRole('button', { name: 'Repost', exact: true }).click();
+    await visible(entry.getByRole('button', { name: 'Undo repost' }));
+    await waitFor(async () => (await entry.getByText('2 reposts').count()) === 1, 'the count at 2 reposts');
+    // Still one entry for the post, however many she follows reposted it; after a reload too.
+    await page.reload();
+    await visible(entry.getByRole('button', { name: 'Undo repost' }));
+    expect(
+      await page
+        .getByRole('tabpanel', { name: 'Following' })
+        .getByRole('article')
+        .filter({ hasText: CAROLS_POST })
+        .count(),
+    ).toBe(1);
+    await entry.getByRole('button', { name: 'Undo repost' }).click();
+    await visible(entry.getByRole('button', { name: 'Repost', exact: true }));
+    await waitFor(
+      async () => (await entry.getByText('1 repost', { exact: true }).count()) === 1,
+      'the count back at 1',
+    );
   });
 
   j.step('the composer suggests Bob after @bo, and Enter puts his username in', async () => {

@@ -139,6 +139,10 @@ export class ApiClient {
     return this.call('PUT', `/api/posts/${postId}/like`);
   }
 
+  repost(postId: string): Promise<Post> {
+    return this.call('PUT', `/api/posts/${postId}/repost`);
+  }
+
   bookmark(postId: string): Promise<Post> {
     return this.call('PUT', `/api/posts/${postId}/bookmark`);
   }

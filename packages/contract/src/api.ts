@@ -17,6 +17,7 @@ export const api = {
   ancestors: (id: string) => `/api/posts/${id}/ancestors`,
   like: (id: string) => `/api/posts/${id}/like`,
   bookmark: (id: string) => `/api/posts/${id}/bookmark`,
+  repost: (id: string) => `/api/posts/${id}/repost`,
   /** The signed-in member's bookmarks, newest bookmark first. */
   bookmarks: '/api/bookmarks',
   /** Uploads one image for a post (multipart); answers the attachment to send in `media`. */

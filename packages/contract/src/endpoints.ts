@@ -144,6 +144,20 @@ export const endpoints = defineEndpoints({
     answer: post,
     errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
+  repostPost: {
+    ...routes.repostPost,
+    params: idParams,
+    status: 200,
+    answer: post,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  unrepostPost: {
+    ...routes.unrepostPost,
+    params: idParams,
+    status: 200,
+    answer: post,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
   bookmarkPost: {
     ...routes.bookmarkPost,
     params: idParams,

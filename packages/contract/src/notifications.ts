@@ -3,7 +3,7 @@ import { idSchema, page } from './common.ts';
 import { post } from './posts.ts';
 import { userSummary } from './users.ts';
 
-export const NOTIFICATION_TYPES = ['like', 'reply', 'follow', 'mention', 'quote'] as const;
+export const NOTIFICATION_TYPES = ['like', 'reply', 'follow', 'mention', 'quote', 'repost'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notification = z.object({

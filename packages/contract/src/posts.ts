@@ -67,13 +67,21 @@ export const post = z.object({
   replyTo: z.object({ id: idSchema, username: z.string() }).nullable(),
   replyCount: z.number().int(),
   likeCount: z.number().int(),
+  repostCount: z.number().int(),
   likedByMe: z.boolean(),
+  /** Whether the viewer reposted it (false for visitors). */
+  repostedByMe: z.boolean(),
   /** Whether the viewer keeps it in their Bookmarks (private to them; false for visitors). */
   bookmarkedByMe: z.boolean(),
   /** Its images in grid order (none: []). */
   media: z.array(mediaAttachment),
   /** For a quote: the quoted post, or null when it was deleted ("This post is unavailable"); null for other posts. */
   quote: z.object({ id: idSchema, post: quotedPost.nullable() }).nullable(),
+  /**
+   * Set on a timeline entry that is a repost: who reposted it ("<name> reposted"); the rest is the
+   * reposted post itself. Null elsewhere.
+   */
+  repostedBy: userSummary.nullable(),
 });
 export type Post = z.infer<typeof post>;
 

@@ -25,6 +25,8 @@ export const routes = {
   ancestors: { method: 'GET', path: api.ancestors(ID) },
   likePost: { method: 'PUT', path: api.like(ID) },
   unlikePost: { method: 'DELETE', path: api.like(ID) },
+  repostPost: { method: 'PUT', path: api.repost(ID) },
+  unrepostPost: { method: 'DELETE', path: api.repost(ID) },
   bookmarkPost: { method: 'PUT', path: api.bookmark(ID) },
   unbookmarkPost: { method: 'DELETE', path: api.bookmark(ID) },
   bookmarks: { method: 'GET', path: api.bookmarks },

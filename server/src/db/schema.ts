@@ -86,17 +86,29 @@ export const posts = pgTable(
      * quote can say "This post is unavailable".
      */
     quoteOfId: bigint('quote_of_id', { mode: 'number' }),
+    /**
+     * Set on a repost: a row of the reposter's (no text) that stands for the reposted post in their
+     * followers' timelines; deleted with it.
+     */
+    repostOfId: bigint('repost_of_id', { mode: 'number' }).references((): AnyPgColumn => posts.id, {
+      onDelete: 'cascade',
+    }),
     replyCount: integer('reply_count').notNull().default(0),
     likeCount: integer('like_count').notNull().default(0),
+    repostCount: integer('repost_count').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     index('posts_created_at_id_idx').on(t.createdAt, t.id),
     index('posts_author_created_at_id_idx').on(t.authorId, t.createdAt, t.id),
     index('posts_parent_created_at_id_idx').on(t.parentId, t.createdAt, t.id),
+    // One repost per person and post; "did I repost it?" probes it.
+    uniqueIndex('posts_author_repost_key').on(t.authorId, t.repostOfId).where(sql`${t.repostOfId} IS NOT NULL`),
+    // A post's reposts, oldest first (timelines show a post once: its first entry), and their cascade.
+    index('posts_repost_of_created_idx').on(t.repostOfId, t.createdAt, t.id).where(sql`${t.repostOfId} IS NOT NULL`),
     // Search: full text with the 'simple' configuration (no language assumed: words as written, lower-cased).
     index('posts_text_search_idx').using('gin', sql`to_tsvector('simple', ${t.text})`),
-    check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0`),
+    check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0 AND ${t.repostCount} >= 0`),
   ],
 );
 

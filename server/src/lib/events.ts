@@ -15,8 +15,17 @@ export type DomainEvent =
       parentId: number | null;
       /** The post as a visitor sees it when it was written: the live streams send it without reading it back. */
       view: Post;
+      /** For a repost: the post it reposts (whose count changed). */
+      repostOfId?: number;
     }
-  | { type: 'post.deleted'; postId: number; authorId: number; parentId: number | null }
+  | {
+      type: 'post.deleted';
+      postId: number;
+      authorId: number;
+      parentId: number | null;
+      /** For a repost taken back: the post it reposted (whose count changed). */
+      repostOfId?: number;
+    }
   | { type: 'post.liked'; postId: number; userId: number }
   | { type: 'post.unliked'; postId: number; userId: number }
   /** Kept in, or taken out of, the person's Bookmarks (only their own views change). */

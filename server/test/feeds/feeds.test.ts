@@ -114,13 +114,13 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
 
   const ids = (pages: Page[]) => pages.map((p) => p.items.map((post) => post.id));
 
-  it('answer the same pages as the per-followee query, through random posts, replies, follows, unfollows and deletes', async () => {
+  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows and deletes', async () => {
     type Op =
       | { kind: 'post'; by: number }
       | { kind: 'reply'; by: number; to: number }
       | { kind: 'follow' | 'unfollow'; by: number; whom: number }
       | { kind: 'delete'; by: number; which: number }
-      | { kind: 'like' | 'unlike' | 'bookmark' | 'unbookmark'; by: number; which: number }
+      | { kind: 'like' | 'unlike' | 'bookmark' | 'unbookmark' | 'repost' | 'unrepost'; by: number; which: number }
       | { kind: 'rename'; by: number }
       | { kind: 'read'; by: number };
     const MEMBERS = 4;
@@ -135,6 +135,8 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('unlike' as const), by: who, which: fc.nat() }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('bookmark' as const), by: who, which: fc.nat() }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('unbookmark' as const), by: who, which: fc.nat() }) },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('repost' as const), by: who, which: fc.nat() }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('unrepost' as const), by: who, which: fc.nat() }) },
       { weight: 1, arbitrary: who.map((by) => ({ kind: 'rename' as const, by })) },
       { weight: 2, arbitrary: who.map((by) => ({ kind: 'read' as const, by })) },
     );
@@ -176,6 +178,12 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             const target = posts[o.which % posts.length] as { id: string };
             const path = `/api/posts/${target.id}/like`;
             const res = await (o.kind === 'like' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
+            expect(res.statusCode, res.body).toBe(200);
+          } else if (o.kind === 'repost' || o.kind === 'unrepost') {
+            if (posts.length === 0) continue;
+            const target = posts[o.which % posts.length] as { id: string };
+            const path = `/api/posts/${target.id}/repost`;
+            const res = await (o.kind === 'repost' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
             expect(res.statusCode, res.body).toBe(200);
           } else if (o.kind === 'bookmark' || o.kind === 'unbookmark') {
             if (posts.length === 0) continue;

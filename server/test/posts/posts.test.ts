@@ -23,10 +23,13 @@ describe('posts', () => {
         replyTo: null,
         replyCount: 0,
         likeCount: 0,
+        repostCount: 0,
         likedByMe: false,
+        repostedByMe: false,
         bookmarkedByMe: false,
         media: [],
         quote: null,
+        repostedBy: null,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

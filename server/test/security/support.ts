@@ -126,7 +126,7 @@ export interface World {
   ids: { alice: string; bob: string; carol: string };
   /** alice's post, replied to by bob. */
   alicePost: string;
-  /** bob's post, liked by alice. */
+  /** bob's post, liked, bookmarked and reposted by alice. */
   bobPost: string;
 }
 
@@ -144,6 +144,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ok(await clients.bob.post('/api/posts', { text: 'a reply', parentId: alicePost }), 'reply');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/like`), 'like');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
+  await ok(await clients.alice.put(`/api/posts/${bobPost}/repost`), 'repost');
   await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
   return {
     ...clients,
@@ -236,6 +237,20 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'self',
     url: (w) => `/api/posts/${w.bobPost}/like`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/posts/:id/repost',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.alicePost}/repost`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/posts/:id/repost',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.bobPost}/repost`,
   },
   {
     method: 'PUT',

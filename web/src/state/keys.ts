@@ -73,5 +73,7 @@ export const shadowKeys = {
   post: (id: string) => [...shadowKeys.all, 'post', id] as const,
   /** A bookmark toggle in flight: its own overlay, so it and a like never overwrite each other. */
   bookmark: (id: string) => [...shadowKeys.all, 'bookmark', id] as const,
+  /** A repost toggle in flight, likewise. */
+  repost: (id: string) => [...shadowKeys.all, 'repost', id] as const,
   user: (id: string) => [...shadowKeys.all, 'user', id] as const,
 };

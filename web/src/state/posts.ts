@@ -206,7 +206,8 @@ export function postDeleted(queryClient: QueryClient, post: PostRef) {
 
 /** The server's newest word on a post (a like's answer): it replaces the post wherever it is cached. */
 export function postChanged(queryClient: QueryClient, post: Post) {
-  updatePostEverywhere(queryClient, post.id, () => post);
+  // A timeline entry that is a repost keeps saying who reposted it: the answer is the post alone.
+  updatePostEverywhere(queryClient, post.id, (shown) => ({ ...post, repostedBy: shown.repostedBy }));
 }
 
 /**

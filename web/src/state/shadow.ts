@@ -16,6 +16,7 @@ import { bump } from './posts.ts';
 export interface PostShadow {
   likedByMe?: boolean;
   bookmarkedByMe?: boolean;
+  repostedByMe?: boolean;
 }
 export interface UserShadow {
   isFollowing?: boolean;
@@ -32,6 +33,13 @@ export function applyPostShadow(post: Post, shadow: PostShadow | undefined): Pos
   }
   if (shadow?.bookmarkedByMe !== undefined && shadow.bookmarkedByMe !== out.bookmarkedByMe) {
     out = { ...out, bookmarkedByMe: shadow.bookmarkedByMe };
+  }
+  if (shadow?.repostedByMe !== undefined && shadow.repostedByMe !== out.repostedByMe) {
+    out = {
+      ...out,
+      repostedByMe: shadow.repostedByMe,
+      repostCount: bump(out.repostCount, shadow.repostedByMe ? 1 : -1),
+    };
   }
   return out;
 }
@@ -50,7 +58,11 @@ export function applyUserShadow<U extends Pick<User, 'isFollowing'> & Partial<Pi
 export function usePostView(post: Post): Post {
   const liking = useShadow<PostShadow>(shadowKeys.post(post.id));
   const keeping = useShadow<PostShadow>(shadowKeys.bookmark(post.id));
-  return useMemo(() => applyPostShadow(applyPostShadow(post, liking), keeping), [post, liking, keeping]);
+  const reposting = useShadow<PostShadow>(shadowKeys.repost(post.id));
+  return useMemo(
+    () => applyPostShadow(applyPostShadow(applyPostShadow(post, liking), keeping), reposting),
+    [post, liking, keeping, reposting],
+  );
 }
 
 /** The person as the viewer sees them now (following, followers count). */

@@ -66,10 +66,13 @@ export function makePost(
     replyTo: parent ? { id: parent.author.id, username: parent.author.username } : null,
     replyCount: 0,
     likeCount: 0,
+    repostCount: 0,
     likedByMe: false,
+    repostedByMe: false,
     bookmarkedByMe: false,
     media: [],
     quote: null,
+    repostedBy: null,
     ...rest,
   };
 }

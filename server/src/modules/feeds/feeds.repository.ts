@@ -3,10 +3,11 @@ import type { Executor } from '../../db/client.ts';
 import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
+import { firstEntryOnly } from '../timelines/timelines.repository.ts';
 
-/** Records a new post for fan-out, in its transaction (the outbox). */
+/** Records a post for fan-out, in its transaction (the outbox); already waiting there, it stays once. */
 export async function addToOutbox(db: Executor, postId: number): Promise<void> {
-  await db.insert(feedOutbox).values({ postId });
+  await db.insert(feedOutbox).values({ postId }).onConflictDoNothing();
 }
 
 /** Takes up to `limit` posts off the outbox (rows other transactions hold are skipped), oldest first. */
@@ -30,6 +31,7 @@ export async function findFanOutPosts(db: Executor, postIds: number[]) {
     .select({
       id: posts.id,
       authorId: posts.authorId,
+      repostOfId: posts.repostOfId,
       cursorTime: cursorTime(posts.createdAt),
       followersCount: users.followersCount,
     })
@@ -69,5 +71,20 @@ export async function findPulledPage(
   const authors: SQL = sql`${posts.authorId} in (
     select f.followee_id from ${follows} f where f.follower_id = ${viewerId} and f.followee_id = any(${list}::bigint[])
     union all select ${viewerId}::bigint where ${viewerId}::bigint = any(${list}::bigint[]))`;
-  return findPostPage(db, viewerId, authors, cursor, 'newest', limit);
+  const once = firstEntryOnly(sql`"posts"`, sql`${viewerId}::bigint`);
+  return findPostPage(db, viewerId, sql`${authors} and ${once}`, cursor, 'newest', limit);
+}
+
+/**
+ * Of the readers a repost would be fanned out to, those whose home shows it (no earlier entry of
+ * theirs shows the reposted post: timelines.repository `firstEntryOnly`), in one statement.
+ */
+export async function readersShowingRepost(db: Executor, repostId: number, readers: number[]): Promise<number[]> {
+  if (readers.length === 0) return [];
+  const list = `{${readers.map((id) => Math.trunc(id)).join(',')}}`;
+  const result = await db.execute(sql`
+    select x.id::text as id from unnest(${list}::bigint[]) as x(id), ${posts} r
+    where r.id = ${repostId} and ${firstEntryOnly(sql`r`, sql`x.id`)}`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
+  return rows.map((row) => Number(row.id));
 }

@@ -210,8 +210,9 @@ export class FeedsService {
       for (const row of rows) {
         posts.add(row.id);
         if (row.parentId !== null) posts.add(row.parentId);
-        // A quote shows its quoted post: its delete changes the page too.
+        // A quote shows its quoted post, a repost the reposted one: their changes change the page too.
         if (row.quoteOfId !== null) posts.add(row.quoteOfId);
+        if (row.repostOfId !== null) posts.add(row.repostOfId);
       }
       this.firstPages.set(viewerId, { limit, body, posts, followees }, ticket);
     }
@@ -311,7 +312,9 @@ export class FeedsService {
     for (const post of found) {
       const author = authors.get(post.authorId);
       if (!author || author.pulled) continue;
-      const readers = await this.store.active([post.authorId, ...author.followers]);
+      let readers = await this.store.active([post.authorId, ...author.followers]);
+      // A repost goes only where it is the reposted post's first entry (as the query answers).
+      if (post.repostOfId !== null) readers = await repo.readersShowingRepost(this.db, post.id, readers);
       await this.store.add(readers, {
         score: micros(post.cursorTime),
         member: padId(post.id),
@@ -358,9 +361,12 @@ function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent
   switch (event.type) {
     case 'post.created':
       // On its way to the feeds (pulled authors: read with each page); a reply changes its parent's count.
+      // A repost changes the count of the post it reposts.
       pages.dropWhere(
         (page, viewerId) =>
-          byAuthor(event.authorId)(page, viewerId) || (event.parentId !== null && page.posts.has(event.parentId)),
+          byAuthor(event.authorId)(page, viewerId) ||
+          (event.parentId !== null && page.posts.has(event.parentId)) ||
+          (event.repostOfId !== undefined && page.posts.has(event.repostOfId)),
       );
       break;
     case 'feed.updated': {
@@ -368,9 +374,13 @@ function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent
       pages.dropWhere((page, viewerId) => authors.has(viewerId) || [...authors].some((a) => page.followees.has(a)));
       break;
     }
-    case 'post.deleted':
-      pages.dropWhere((page) => page.posts.has(event.postId));
+    case 'post.deleted': {
+      const { repostOfId } = event;
+      pages.dropWhere(
+        (page) => page.posts.has(event.postId) || (repostOfId !== undefined && page.posts.has(repostOfId)),
+      );
       break;
+    }
     case 'post.liked':
     case 'post.unliked':
       pages.dropWhere((page) => page.posts.has(event.postId));

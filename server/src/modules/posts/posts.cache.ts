@@ -3,10 +3,10 @@ import type { DomainEvent, EventBus } from '../../lib/events.ts';
 import type { PostRow } from './posts.repository.ts';
 
 /** What every viewer sees alike of a post. */
-type SharedRow = Omit<PostRow, 'likedByMe' | 'bookmarkedByMe'>;
+type SharedRow = Omit<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe'>;
 
 /** What is the viewer's own of a post. */
-type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe'>;
+type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe'>;
 
 /**
  * What one viewer's pages depend on: whom they follow, and which posts they liked or bookmarked (as
@@ -68,11 +68,11 @@ export class PostViewCache {
     if (missing.length > 0) {
       for (const row of await load.posts(missing)) {
         known.set(row.id, row);
-        const { likedByMe, bookmarkedByMe, ...shared } = row;
+        const { likedByMe, bookmarkedByMe, repostedByMe, ...shared } = row;
         this.views.set(row.id, shared, viewsTicket);
         // A like or bookmark of the viewer's since `facts` was taken dropped it from the cache: this
         // copy is then theirs alone, so what it learns here cannot outlive the change.
-        facts.mine.set(row.id, { likedByMe, bookmarkedByMe });
+        facts.mine.set(row.id, { likedByMe, bookmarkedByMe, repostedByMe });
       }
     }
     const rows: PostRow[] = [];
@@ -83,22 +83,39 @@ export class PostViewCache {
     return { rows, followees: facts.followees };
   }
 
+  /** Drops a post's view and the views of its reposts (which carry its counts). */
+  private dropShowing(postId: number): void {
+    this.views.drop(postId);
+    this.views.dropWhere((view) => view.repostOfId === postId);
+  }
+
   private apply(event: DomainEvent): void {
     switch (event.type) {
       case 'post.created':
-        if (event.parentId !== null) this.views.drop(event.parentId); // its reply count
+        if (event.parentId !== null) this.dropShowing(event.parentId); // its reply count
+        if (event.repostOfId !== undefined) {
+          this.dropShowing(event.repostOfId); // its repost count
+          this.viewers.drop(event.authorId); // their "reposted by me"
+        }
         break;
       case 'post.deleted': {
         const { postId, parentId } = event;
         this.views.drop(postId);
-        if (parentId !== null) this.views.drop(parentId);
-        // Its replies now answer nothing (their parent is null); its quotes show it unavailable.
-        this.views.dropWhere((view) => view.parentId === postId || view.quoteOfId === postId);
+        if (parentId !== null) this.dropShowing(parentId);
+        if (event.repostOfId !== undefined) {
+          this.dropShowing(event.repostOfId);
+          this.viewers.drop(event.authorId); // their "reposted by me"
+        }
+        // Its replies now answer nothing (their parent is null); its quotes show it unavailable; its
+        // reposts are gone with it.
+        this.views.dropWhere(
+          (view) => view.parentId === postId || view.quoteOfId === postId || view.repostOfId === postId,
+        );
         break;
       }
       case 'post.liked':
       case 'post.unliked':
-        this.views.drop(event.postId);
+        this.dropShowing(event.postId);
         this.viewers.drop(event.userId);
         break;
       case 'post.bookmarked':
@@ -112,7 +129,11 @@ export class PostViewCache {
       case 'user.updated':
         // Their posts, and replies and quotes (which name another post's author): rare enough to drop broadly.
         this.views.dropWhere(
-          (view) => view.authorId === event.userId || view.parentId !== null || view.quoteOfId !== null,
+          (view) =>
+            view.authorId === event.userId ||
+            view.parentId !== null ||
+            view.quoteOfId !== null ||
+            view.repostOfId !== null,
         );
         break;
     }

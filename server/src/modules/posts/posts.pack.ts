@@ -32,25 +32,79 @@ export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | nu
   };
 }
 
-/** A post as one viewer sees it. */
-export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
+/** What a post's wire shape is built from: a row of the view, or the reposted post a repost row carries. */
+type PostFields = Pick<
+  PostRow,
+  | 'id'
+  | 'text'
+  | 'createdAt'
+  | 'authorId'
+  | 'authorName'
+  | 'authorUsername'
+  | 'authorProfileImage'
+  | 'parentId'
+  | 'replyTo'
+  | 'replyCount'
+  | 'likeCount'
+  | 'repostCount'
+  | 'likedByMe'
+  | 'bookmarkedByMe'
+  | 'repostedByMe'
+  | 'media'
+  | 'quoteOfId'
+  | 'quote'
+>;
+
+function toPostOf(fields: PostFields, repostedBy: Post['repostedBy']): Post {
   return {
-    id: String(row.id),
-    text: row.text,
-    createdAt: row.createdAt.toISOString(),
+    id: String(fields.id),
+    text: fields.text,
+    createdAt: fields.createdAt.toISOString(),
     author: toUserSummary({
-      id: row.authorId,
-      name: row.authorName,
-      username: row.authorUsername,
-      profileImage: row.authorProfileImage,
+      id: fields.authorId,
+      name: fields.authorName,
+      username: fields.authorUsername,
+      profileImage: fields.authorProfileImage,
     }),
-    parentId: row.parentId === null ? null : String(row.parentId),
-    replyTo: row.parentId === null ? null : parseReplyTo(row.replyTo),
-    replyCount: row.replyCount,
-    likeCount: row.likeCount,
-    likedByMe: row.likedByMe,
-    bookmarkedByMe: row.bookmarkedByMe,
-    media: parseMedia(row.media),
-    quote: row.quoteOfId === null ? null : { id: String(row.quoteOfId), post: toQuotedPost(row.quote) },
+    parentId: fields.parentId === null ? null : String(fields.parentId),
+    replyTo: fields.parentId === null ? null : parseReplyTo(fields.replyTo),
+    replyCount: fields.replyCount,
+    likeCount: fields.likeCount,
+    repostCount: fields.repostCount,
+    likedByMe: fields.likedByMe,
+    repostedByMe: fields.repostedByMe,
+    bookmarkedByMe: fields.bookmarkedByMe,
+    media: parseMedia(fields.media),
+    quote: fields.quoteOfId === null ? null : { id: String(fields.quoteOfId), post: toQuotedPost(fields.quote) },
+    repostedBy,
   };
+}
+
+/**
+ * A post as one viewer sees it. A repost row shows the post it reposts (the viewer's likes, bookmarks
+ * and reposts are already about that one), with who reposted it.
+ */
+export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
+  if (row.repostOfId !== null) {
+    const reposted = parseJson(row.reposted);
+    if (reposted) {
+      const reposter = toUserSummary({
+        id: row.authorId,
+        name: row.authorName,
+        username: row.authorUsername,
+        profileImage: row.authorProfileImage,
+      });
+      return toPostOf(
+        {
+          ...reposted,
+          createdAt: new Date(reposted.createdAt),
+          likedByMe: row.likedByMe,
+          bookmarkedByMe: row.bookmarkedByMe,
+          repostedByMe: row.repostedByMe,
+        },
+        reposter,
+      );
+    }
+  }
+  return toPostOf(row, null);
 }

@@ -3,7 +3,11 @@ import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types
 import type { Database, Executor } from '../../db/client.ts';
 import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+import type { PostId } from '../../lib/ids.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
+
+/** The post a row shows: the reposted one for a repost, else itself. */
+const SHOWN = sql`coalesce("posts"."repost_of_id", "posts"."id")`;
 
 /** A post's image as the view's subquery selects it (modules/media packs it). */
 export type MediaJson = AttachmentFields & { id: string };
@@ -29,6 +33,32 @@ function quotedPostJson(postId: SQL) {
   return sql<
     QuotedJson | string | null
   >`(select json_build_object('id', q.id::text, 'text', q.text, 'createdAt', q.created_at, 'author', json_build_object('id', qu.id::text, 'name', qu.name, 'username', qu.username, 'profileImage', qu.profile_image), 'media', ${mediaJson(sql`q.id`)}) from ${posts} q join ${users} qu on qu.id = q.author_id where q.id = ${postId})`;
+}
+
+/** A reposted post as the view's subquery selects it: what every viewer sees alike. */
+export interface RepostedJson {
+  id: number;
+  text: string;
+  createdAt: string;
+  parentId: number | null;
+  replyTo: ReplyTo | null;
+  replyCount: number;
+  likeCount: number;
+  repostCount: number;
+  authorId: number;
+  authorName: string;
+  authorUsername: string;
+  authorProfileImage: string | null;
+  media: MediaJson[] | null;
+  quoteOfId: number | null;
+  quote: QuotedJson | null;
+}
+
+/** The post `postId` (an SQL expression) as a repost shows it, as JSON (null for none): one probe each. */
+function repostedPostJson(postId: SQL) {
+  return sql<
+    RepostedJson | string | null
+  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
 }
 
 /** A post as a quote embeds it (null when it does not exist). */
@@ -70,18 +100,28 @@ export function postViewColumns(viewerId: number | null) {
     quoteOfId: posts.quoteOfId,
     // The quoted post, one level (its own quote left out), or null when there is none or it was deleted.
     quote: quotedPostJson(sql`"posts"."quote_of_id"`),
+    repostCount: posts.repostCount,
+    repostOfId: posts.repostOfId,
+    // For a repost: the reposted post as every viewer sees it (one probe), else null. The viewer's own
+    // facts below are about it too, so the shared part stays viewer-free (posts.cache.ts).
+    reposted: repostedPostJson(sql`"posts"."repost_of_id"`),
     likedByMe:
       viewerId === null
         ? sql<boolean>`false`
         : // A scalar subquery probing the (user_id, post_id) primary key once per row shown. Not EXISTS:
           // the planner turns EXISTS into a hash of all the viewer's likes (50,000 likes: 11 ms a page).
           // Qualified by hand: Drizzle leaves columns unqualified when a query reads a single table.
-          sql<boolean>`coalesce((select true from ${likes} mine where mine.user_id = ${viewerId} and mine.post_id = "posts"."id"), false)`,
+          sql<boolean>`coalesce((select true from ${likes} mine where mine.user_id = ${viewerId} and mine.post_id = ${SHOWN}), false)`,
     // The same probe of bookmarks' (user_id, post_id) primary key.
     bookmarkedByMe:
       viewerId === null
         ? sql<boolean>`false`
-        : sql<boolean>`coalesce((select true from ${bookmarks} kept where kept.user_id = ${viewerId} and kept.post_id = "posts"."id"), false)`,
+        : sql<boolean>`coalesce((select true from ${bookmarks} kept where kept.user_id = ${viewerId} and kept.post_id = ${SHOWN}), false)`,
+    // A probe of posts_author_repost_key.
+    repostedByMe:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`coalesce((select true from ${posts} mine where mine.author_id = ${viewerId} and mine.repost_of_id = ${SHOWN}), false)`,
   };
 }
 
@@ -254,7 +294,7 @@ export async function deletePostBy(db: Executor, id: number, authorId: number) {
 export async function bumpPostCount(
   db: Executor,
   id: number,
-  counter: 'replyCount' | 'likeCount',
+  counter: 'replyCount' | 'likeCount' | 'repostCount',
   delta: 1 | -1,
 ): Promise<number | null> {
   const [row] = await db
@@ -283,6 +323,50 @@ export async function insertLike(db: Executor, userId: number, postId: number): 
     .onConflictDoNothing()
     .returning({ postId: likes.postId });
   return added.length > 0;
+}
+
+/** What reposting `id` reposts: the post itself, or for a repost the post it reposts; null when unknown. */
+export async function findRepostTarget(db: Executor, id: PostId): Promise<PostId | null> {
+  const [row] = await db
+    .select({ target: sql<string>`coalesce(${posts.repostOfId}, ${posts.id})` })
+    .from(posts)
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ? (Number(row.target) as PostId) : null;
+}
+
+/**
+ * The viewer's repost of `postId` (a row without text), unless they reposted it already or the post
+ * is gone: its id, or null. Not counted in the reposter's posts.
+ */
+export async function insertRepost(db: Executor, userId: number, postId: number): Promise<number | null> {
+  const result = await db.execute(sql`
+    insert into ${posts} (author_id, text, repost_of_id)
+    select ${userId}::bigint, '', p.id from ${posts} p where p.id = ${postId}
+    on conflict do nothing
+    returning id::text as id`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
+  return rows[0] ? Number(rows[0].id) : null;
+}
+
+/** The ids of a post's reposts, earliest first, at most `limit` (posts_repost_of_created_idx). */
+export async function findRepostIds(db: Executor, postId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(eq(posts.repostOfId, postId))
+    .orderBy(asc(posts.createdAt), asc(posts.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Removes the viewer's repost of `postId`: its row's id, or null when there was none. */
+export async function deleteRepost(db: Executor, userId: number, postId: number): Promise<number | null> {
+  const [row] = await db
+    .delete(posts)
+    .where(and(eq(posts.authorId, userId), eq(posts.repostOfId, postId)))
+    .returning({ id: posts.id });
+  return row?.id ?? null;
 }
 
 /** True when a like was removed. */

@@ -27,6 +27,10 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
   route(app, e.ancestors, {}, async (request) => posts.listAncestors(request.viewer, parsePostId(request.params.id)));
   route(app, e.likePost, {}, async (request) => posts.like(requireViewer(request), parsePostId(request.params.id)));
   route(app, e.unlikePost, {}, async (request) => posts.unlike(requireViewer(request), parsePostId(request.params.id)));
+  route(app, e.repostPost, {}, async (request) => posts.repost(requireViewer(request), parsePostId(request.params.id)));
+  route(app, e.unrepostPost, {}, async (request) =>
+    posts.unrepost(requireViewer(request), parsePostId(request.params.id)),
+  );
   route(app, e.userPosts, {}, async (request) =>
     posts.listByUser(request.viewer, parseUserId(request.params.id), request.query),
   );

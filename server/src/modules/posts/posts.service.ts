@@ -22,6 +22,9 @@ import { userExists } from '../users/users.repository.ts';
 import { toPost, toQuotedPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
 
+/** At most this many of a post's reposts are fanned out again when one is taken back (the earliest). */
+const REFAN_REPOSTS = 200;
+
 export class PostsService {
   constructor(
     private readonly db: Database,
@@ -48,9 +51,9 @@ export class PostsService {
     },
   ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
-    const { parentId } = body;
+    let { parentId } = body;
     const media = body.media ?? [];
-    const quoteOfId = body.quoteOfId ?? null;
+    let quoteOfId = body.quoteOfId ?? null;
     const me = viewer.userId;
     const mentioned = extractMentions(text);
     const hashtags = extractHashtags(text);
@@ -72,6 +75,8 @@ export class PostsService {
         authorProfileImage: viewer.profileImage,
         likedByMe: false,
         bookmarkedByMe: false,
+        repostedByMe: false,
+        reposted: null,
         media: null,
         quoteOfId: null,
         quote: null,
@@ -92,6 +97,9 @@ export class PostsService {
         return view;
       }
       return await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+        // A reply to, or a quote of, a repost's row is one of the post it reposts.
+        if (parentId !== null) parentId = (await repo.findRepostTarget(tx, parentId)) ?? parentId;
+        if (quoteOfId !== null) quoteOfId = (await repo.findRepostTarget(tx, quoteOfId)) ?? quoteOfId;
         let parentAuthorId: number | null = null;
         let replyTo: { id: number; username: string } | null = null;
         if (parentId !== null) {
@@ -142,6 +150,15 @@ export class PostsService {
    * cascade), and the image files nothing else uses once it has committed.
    */
   async delete(viewer: SessionUser, postId: PostId): Promise<void> {
+    // A repost's row is taken back as a repost (its count, its notification), not as a post.
+    const target = await repo.findRepostTarget(this.db, postId);
+    if (target !== null && target !== postId) {
+      if ((await repo.findPostAuthor(this.db, postId)) !== viewer.userId) {
+        throw forbidden('You can only delete your own posts.');
+      }
+      await this.unrepost(viewer, target);
+      return;
+    }
     const files = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       const files = await this.media.postFilesWithin(tx, postId);
       const deleted = await repo.deletePostBy(tx, postId, viewer.userId);
@@ -217,6 +234,64 @@ export class PostsService {
       throw error;
     }
     return this.get(viewer, postId);
+  }
+
+  /**
+   * Reposts a post (once, however often asked; a repost's id reposts what it reposts): a row of the
+   * viewer's that stands for the post in their followers' timelines, fanned out like a post. Counted
+   * on the post; its author is notified. Answers the post.
+   */
+  async repost(viewer: SessionUser, postId: PostId): Promise<Post> {
+    const me = viewer.userId;
+    const target = await repo.findRepostTarget(this.db, postId);
+    if (target === null) throw postNotFound();
+    try {
+      await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+        const created = await repo.insertRepost(tx, me, target);
+        if (created === null) return;
+        const authorId = await repo.bumpPostCount(tx, target, 'repostCount', 1);
+        if (authorId === null) throw postNotFound();
+        const row = await repo.findPostView(tx, null, created);
+        if (row) {
+          outbox.add({
+            type: 'post.created',
+            postId: created,
+            authorId: me,
+            parentId: null,
+            view: toPost(row),
+            repostOfId: target,
+          });
+        }
+        await this.feeds?.enqueueFanOut(tx, created);
+        await this.notifier.notify(tx, outbox, { actorId: me, postId: target }, [{ userId: authorId, type: 'repost' }]);
+      });
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw postNotFound();
+      throw error;
+    }
+    return this.get(viewer, target);
+  }
+
+  /** Takes a repost back (a no-op when there was none): its row, its count and its notification. */
+  async unrepost(viewer: SessionUser, postId: PostId): Promise<Post> {
+    const me = viewer.userId;
+    const target = await repo.findRepostTarget(this.db, postId);
+    if (target === null) throw postNotFound();
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const removed = await repo.deleteRepost(tx, me, target);
+      if (removed === null) return;
+      const authorId = await repo.bumpPostCount(tx, target, 'repostCount', -1);
+      outbox.add({ type: 'post.deleted', postId: removed, authorId: me, parentId: null, repostOfId: target });
+      // Where this was the post's first entry, the next repost now is: fan the others out again (a
+      // feed that has one already, or shows an earlier entry, is left as it is).
+      if (this.feeds) {
+        for (const id of await repo.findRepostIds(tx, target, REFAN_REPOSTS)) await this.feeds.enqueueFanOut(tx, id);
+      }
+      if (authorId !== null) {
+        await this.notifier.withdraw(tx, { userId: authorId, actorId: me, type: 'repost', postId: target });
+      }
+    });
+    return this.get(viewer, target);
   }
 
   /** Takes a like back (a no-op when there was none), with the notification it created. */

@@ -210,12 +210,13 @@ export class StreamHub {
   private eventFor(entry: Entry, client: StreamClient, followsAuthor: (authorId: number) => boolean): LiveEvent | null {
     switch (entry.kind) {
       case 'post': {
-        const timelines: LiveTimeline[] = ['everyone'];
+        // A repost is an entry of its reposter's followers' homes only (Everyone lists posts).
+        const timelines: LiveTimeline[] = entry.post.repostedBy ? [] : ['everyone'];
         const mine = client.userId === entry.authorId;
         if (client.userId !== null && (mine || followsAuthor(entry.authorId))) {
           timelines.unshift('following');
         }
-        return { type: 'post.created', post: entry.post, timelines };
+        return timelines.length > 0 ? { type: 'post.created', post: entry.post, timelines } : null;
       }
       case 'deleted':
         return entry.event;

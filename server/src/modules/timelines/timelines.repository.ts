@@ -1,12 +1,28 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
 
-/** Every post, newest first: a backward range scan of posts_created_at_id_idx. */
+/** Every post (reposts are not posts of their own here), newest first: a backward range scan of posts_created_at_id_idx. */
 export function findEveryonePage(db: Executor, viewerId: number | null, cursor: Cursor | null, limit: number) {
-  return findPostPage(db, viewerId, undefined, cursor, 'newest', limit);
+  return findPostPage(db, viewerId, isNull(posts.repostOfId), cursor, 'newest', limit);
+}
+
+/**
+ * A home shows each post once, at its first entry: the post itself when its author is the viewer or
+ * someone they follow, else the earliest repost by one of them. True for the row `entry` (an SQL
+ * alias of posts) unless it is a repost that an earlier entry of the viewer's home (`viewer`, an SQL
+ * expression) already shows. Probes: posts' primary key, posts_repost_of_created_idx, follows' key.
+ */
+export function firstEntryOnly(entry: SQL, viewer: SQL): SQL {
+  const home = sql`(e.author_id = ${viewer} or exists (select 1 from ${follows} hf where hf.follower_id = ${viewer} and hf.followee_id = e.author_id))`;
+  return sql`(${entry}.repost_of_id is null or (
+    not exists (select 1 from ${posts} e where e.id = ${entry}.repost_of_id and ${home})
+    and not exists (
+      select 1 from ${posts} e
+      where e.repost_of_id = ${entry}.repost_of_id and (e.created_at, e.id) < (${entry}.created_at, ${entry}.id) and ${home}
+    )))`;
 }
 
 /**
@@ -62,6 +78,7 @@ export async function findFollowingKeys(
 /** The ids of the `n` newest posts of the viewer's home after the cursor (the method above). */
 function followingPageIds(viewerId: number, cursor: Cursor | null, n: number) {
   const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
+  const once = firstEntryOnly(sql`p`, sql`${viewerId}::bigint`);
   return sql`
     with authors as (
       select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
@@ -71,7 +88,7 @@ function followingPageIds(viewerId: number, cursor: Cursor | null, n: number) {
       select a.author_id, latest.created_at from authors a
       cross join lateral (
         select p.created_at from ${posts} p
-        where p.author_id = a.author_id ${past}
+        where p.author_id = a.author_id ${past} and ${once}
         order by p.created_at desc, p.id desc
         limit 1
       ) latest
@@ -86,7 +103,7 @@ function followingPageIds(viewerId: number, cursor: Cursor | null, n: number) {
     cross join bound
     cross join lateral (
       select p.id, p.created_at from ${posts} p
-      where p.author_id = w.author_id ${past} and p.created_at >= bound.t
+      where p.author_id = w.author_id ${past} and p.created_at >= bound.t and ${once}
       order by p.created_at desc, p.id desc
       limit ${n}
     ) f

@@ -1,5 +1,5 @@
 import type { Notification } from '@pipit/contract';
-import { AtSign, Heart, MessageCircle, Quote, UserPlus } from 'lucide-react';
+import { AtSign, Heart, MessageCircle, Quote, Repeat2, UserPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -14,6 +14,7 @@ const kinds = {
   follow: { icon: UserPlus, colour: 'text-accent', text: 'followed you' },
   mention: { icon: AtSign, colour: 'text-accent', text: 'mentioned you' },
   quote: { icon: Quote, colour: 'text-accent', text: 'quoted your post' },
+  repost: { icon: Repeat2, colour: 'text-repost', text: 'reposted your post' },
 } as const;
 
 /** "Alice liked your post", with the post's text; the row opens the post (or the follower). */

@@ -1,5 +1,5 @@
 import type { Post } from '@pipit/contract';
-import { Bookmark, Heart, MessageCircle, Quote } from 'lucide-react';
+import { Bookmark, Heart, MessageCircle, Quote, Repeat2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
@@ -8,6 +8,7 @@ import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useBookmarkPost } from '../api/bookmark-post.ts';
 import { useLikePost } from '../api/like-post.ts';
+import { useRepostPost } from '../api/repost-post.ts';
 
 interface PostActionsProps {
   post: Post;
@@ -28,17 +29,19 @@ function Count({ value, one, many }: { value: number; one: string; many: string 
   );
 }
 
-/** Reply, Quote, Like and Bookmark; visitors are asked to sign in first. */
+/** Reply, Repost, Quote, Like and Bookmark; visitors are asked to sign in first. */
 export function PostActions({ post, showCounts = true, className }: PostActionsProps) {
   const membersOnly = useMembersOnly();
   const navigate = useNavigate();
   const like = useLikePost(post.id);
   const liked = post.likedByMe;
   const bookmark = useBookmarkPost(post.id);
+  const repost = useRepostPost(post.id);
+  const reposted = post.repostedByMe;
   const kept = post.bookmarkedByMe;
 
   return (
-    <div className={cn('flex items-center gap-12 text-[13px] text-muted', className)}>
+    <div className={cn('flex items-center gap-5 text-[13px] text-muted sm:gap-10', className)}>
       <div className="group flex items-center gap-0.5 hover:text-accent">
         <button
           type="button"
@@ -49,6 +52,17 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
           <MessageCircle aria-hidden="true" className="size-[18px]" />
         </button>
         {showCounts && <Count value={post.replyCount} one="reply" many="replies" />}
+      </div>
+      <div className={cn('group flex items-center gap-0.5 hover:text-repost', reposted && 'text-repost')}>
+        <button
+          type="button"
+          aria-label={reposted ? 'Undo repost' : 'Repost'}
+          onClick={() => membersOnly(() => repost(!reposted))}
+          className="grid size-9 place-items-center rounded-full group-hover:bg-repost/10"
+        >
+          <Repeat2 aria-hidden="true" className="size-[18px]" />
+        </button>
+        {showCounts && <Count value={post.repostCount} one="repost" many="reposts" />}
       </div>
       <button
         type="button"

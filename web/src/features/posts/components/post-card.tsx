@@ -1,4 +1,5 @@
 import type { Post } from '@pipit/contract';
+import { Repeat2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
@@ -61,10 +62,18 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
     <article
       onClick={onClick}
       className={cn(
-        'flex cursor-pointer gap-3 px-4 pt-3 transition-colors hover:bg-white/[0.03]',
+        'flex cursor-pointer flex-wrap gap-x-3 px-4 pt-3 transition-colors hover:bg-white/[0.03]',
         !threadLine && 'border-b border-line',
       )}
     >
+      {post.repostedBy && (
+        <p className="-mt-1 mb-1 flex w-full items-center gap-3 text-[13px] font-bold text-muted">
+          <Repeat2 aria-hidden="true" className="ml-8 size-4 shrink-0" />
+          <Link to={paths.user(post.repostedBy.id)} className="min-w-0 truncate hover:underline">
+            {user?.id === post.repostedBy.id ? 'You reposted' : `${post.repostedBy.name} reposted`}
+          </Link>
+        </p>
+      )}
       <div className="flex flex-col items-center">
         <Avatar user={post.author} />
         {threadLine && <div className="mt-1 w-0.5 flex-1 bg-line-strong" />}

@@ -1,0 +1,17 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client.ts';
+import { shadowKeys } from '../../../state/keys.ts';
+import { postChanged } from '../../../state/posts.ts';
+import { type PostShadow, useToggle } from '../../../state/shadow.ts';
+
+/** Repost (PUT) or undo it (DELETE) /api/posts/:id/repost: shown at once wherever the post is, then the server's answer. */
+export function useRepostPost(id: string) {
+  const queryClient = useQueryClient();
+  return useToggle({
+    shadowKey: shadowKeys.repost(id),
+    shadow: (reposted): PostShadow => ({ repostedByMe: reposted }),
+    send: (reposted) => call(reposted ? 'repostPost' : 'unrepostPost', { params: { id } }),
+    settled: (post) => postChanged(queryClient, post),
+    failure: (reposted) => (reposted ? 'Could not repost. Try again.' : 'Could not undo the repost. Try again.'),
+  });
+}
