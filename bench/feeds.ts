@@ -162,9 +162,10 @@ home feeds, ${scale.name} data set, one server process
   await server.stop();
   await db.query('delete from sessions where token_hash = any($1::text[])', [tokens.map(tokenHash)]);
   await db.query(`delete from posts where text like 'fan-out bench %'`);
-  await db.query('update users set posts_count = (select count(*) from posts where author_id = $1 and repost_of_id is null) where id = $1', [
-    topId,
-  ]);
+  await db.query(
+    'update users set posts_count = (select count(*) from posts where author_id = $1 and repost_of_id is null) where id = $1',
+    [topId],
+  );
   const keys = await redis.keys(`${PREFIX}*`);
   for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
   await redis.quit();

@@ -53,7 +53,7 @@ async function seed(url: string) {
   const longPost = await alice.client.post(LONG_POST);
   await bob.client.post('Good morning @alice! Coffee first, then #pipit. https://example.com/morning-routine');
   await bob.client.post('Trying out #Pipit today. Hello, #birds people!');
-  await carol.client.post('The #birds were loud this morning.');
+  const birds = await carol.client.post('The #birds were loud this morning.');
   await bob.client.post(
     `Long words must wrap too: Pneumonoultramicroscopicsilicovolcanoconiosis-and-then-some and https://example.com/${'a'.repeat(70)}`,
   );
@@ -76,6 +76,7 @@ async function seed(url: string) {
     { id: walk[2]!.id },
   ]);
   await bob.client.quote('This is the best thing I read this week. Go read it.', longPost.id);
+  await bob.client.repost(birds.id);
   await alice.client.follow(bob.user.id);
   await bob.client.follow(alice.user.id);
   await carol.client.follow(alice.user.id);
@@ -339,7 +340,7 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 |---|---|
 | visitor-home | Home as a visitor: the Everyone feed |
 | login-modal | the Login modal |
-| home (and others) | Bob's quote of Alice's long post shows it embedded |
+| home (and others) | Bob's quote of Alice's long post shows it embedded; Carol's #birds post as 'Bob Builder reposted' |
 | post-images | a post with three images (two described: ALT), on its page |
 | image-viewer | the image viewer opened on the first of three, its alt text under it |
 | compose-images | the compose modal with two images chosen, one described in its Alt text field |
