@@ -166,6 +166,26 @@ describe('hostile input', () => {
     await gone(viewer);
   });
 
+  j.step('hostile search terms and hashtag paths show as text on the search and hashtag pages', async () => {
+    const { page } = vic;
+    const term = `${HOSTILE_NAME} "<script>window.${FLAG}=1</script>"`;
+    await page.goto(`/search?q=${encodeURIComponent(term)}`);
+    await visible(page.getByRole('main').getByText(`No results for “${term}”`));
+    expect(
+      await page.getByRole('main').getByRole('searchbox').or(page.getByRole('combobox')).first().inputValue(),
+    ).toBe(term);
+    await expectInert(vic, 'search results for a hostile term', [`No results for “${term}”`]);
+    for (const tab of ['People', 'Hashtags']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await visible(page.getByRole('main').getByText(`No results for “${term}”`));
+      await expectInert(vic, `search ${tab} for a hostile term`, [`No results for “${term}”`]);
+    }
+    const tag = '<img src=x onerror=alert(1)>';
+    await page.goto(`/hashtag/${encodeURIComponent(tag)}`);
+    await visible(page.getByRole('main').getByRole('heading').first());
+    await expectInert(vic, 'a hashtag page with markup in its path', []);
+  });
+
   j.step("a look-alike name keeps its own letters and leads to its own profile, not Alice's", async () => {
     const { page } = vic;
     await page.goto('/');

@@ -32,6 +32,7 @@ describe('write rate limit on posts, uploads, likes, follows and notifications',
     for (const write of [
       () => clients.alice.post('/api/posts', { text: 'two' }),
       () => clients.alice.upload(imageUpload(SMALL_JPEG)),
+      () => clients.alice.put(`/api/posts/${id}/repost`),
       () => clients.alice.delete(`/api/posts/${id}`),
       ...writes,
     ]) {
