@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
-import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
 
 /** Records a new post's hashtags (stored form), with its author and its exact time, in its transaction. */
 export async function insertPostHashtags(db: Executor, postId: number, tags: readonly string[]): Promise<void> {
@@ -11,12 +11,10 @@ export async function insertPostHashtags(db: Executor, postId: number, tags: rea
     tags.map((tag) => sql`${tag}`),
     sql`, `,
   );
-  await db.execute(sql`
-    insert into ${postHashtags} (tag, post_id, author_id, created_at)
-    select t.tag, p.id, p.author_id, p.created_at
-      from ${posts} p, unnest(array[${list}]::text[]) as t(tag)
-     where p.id = ${postId}
-    on conflict do nothing`);
+  const rows = postHashtagRows(sql`(select * from ${posts} where ${posts.id} = ${postId})`, sql`array[${list}]`);
+  await db.execute(
+    sql`insert into ${postHashtags} (tag, post_id, author_id, created_at) ${rows} on conflict do nothing`,
+  );
 }
 
 /** One page of a tag's posts, newest first, keyed on the posts' own (created_at, id). */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Database, Executor } from '../../db/client.ts';
 import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
@@ -261,13 +261,7 @@ function prepareTopLevelInsert(db: Database, queueForFeeds: boolean) {
   // Its hashtags (stored form, modules/hashtags), with the post's author and exact time; none for [].
   const tagged = db
     .$with('tagged')
-    .as(
-      db
-        .insert(postHashtags)
-        .select(
-          sql`select t.tag, c.id, c.author_id, c.created_at from ${created} c, unnest(${sql.placeholder('tags')}::text[]) as t(tag)`,
-        ),
-    );
+    .as(db.insert(postHashtags).select(postHashtagRows(sql`${created}`, sql.placeholder('tags'))));
   const queued = db.$with('queued').as(db.insert(feedOutbox).select(db.select({ postId: created.id }).from(created)));
   const ctes = queueForFeeds ? [created, counted, tagged, queued] : [created, counted, tagged];
   return db
@@ -275,6 +269,15 @@ function prepareTopLevelInsert(db: Database, queueForFeeds: boolean) {
     .select()
     .from(created)
     .prepare(queueForFeeds ? 'insert_top_level_post_queued' : 'insert_top_level_post');
+}
+
+/**
+ * The post_hashtags rows of the posts in `source` (an SQL relation of posts rows) for `tags` (an SQL
+ * text array): each tag with the post's id, author and exact time. Both ways a post is written use it
+ * (`insertTopLevelPost`'s statement, hashtags.repository `insertPostHashtags`).
+ */
+export function postHashtagRows(source: SQL, tags: SQL | Placeholder): SQL {
+  return sql`select t.tag, p.id, p.author_id, p.created_at from ${source} p, unnest(${tags}::text[]) as t(tag)`;
 }
 
 /** Deletes a post only if `authorId` wrote it; answers its parent id, or undefined when nothing was deleted. */
