@@ -1,11 +1,10 @@
 import type { Post } from '@pipit/contract';
-import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { Avatar } from './avatar.tsx';
+import { Byline } from './byline.tsx';
 import { PostMedia } from './post-media.tsx';
 import { PostText } from './post-text.tsx';
-import { RelativeTime } from './relative-time.tsx';
 import { useRowLink } from './use-row-link.ts';
 
 type Quoted = NonNullable<Post['quote']>;
@@ -37,14 +36,7 @@ export function QuoteEmbed({ quote, className }: { quote: Quoted; className?: st
     >
       <div className="flex items-center gap-1 text-[15px] leading-5">
         <Avatar user={quoted.author} size="small" link={false} />
-        <span className="ml-1 min-w-0 truncate font-bold">{quoted.author.name}</span>
-        <span className="min-w-0 truncate text-muted">@{quoted.author.username}</span>
-        <span aria-hidden="true" className="text-muted">
-          ·
-        </span>
-        <Link to={href} className="shrink-0 text-muted hover:underline">
-          <RelativeTime iso={quoted.createdAt} />
-        </Link>
+        <Byline author={quoted.author} href={href} createdAt={quoted.createdAt} linkName={false} className="ml-1" />
       </div>
       <PostText text={quoted.text} className="mt-1 text-[15px] leading-5" />
       <PostMedia media={quoted.media} className="mt-2" />

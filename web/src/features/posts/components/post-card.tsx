@@ -2,10 +2,10 @@ import type { Post } from '@pipit/contract';
 import { Repeat2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { Byline } from '../../../components/byline.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
-import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -80,16 +80,7 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
       </div>
       <div className="min-w-0 flex-1 pb-1">
         <div className="flex items-center gap-1 text-[15px] leading-5">
-          <Link to={paths.user(post.author.id)} className="min-w-0 truncate font-bold hover:underline">
-            {post.author.name}
-          </Link>
-          <span className="min-w-0 truncate text-muted">@{post.author.username}</span>
-          <span aria-hidden="true" className="text-muted">
-            ·
-          </span>
-          <Link to={href} className="shrink-0 text-muted hover:underline">
-            <RelativeTime iso={post.createdAt} />
-          </Link>
+          <Byline author={post.author} href={href} createdAt={post.createdAt} />
           {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />}
         </div>
         {replyContext && post.parentId && <ReplyingTo post={post} />}
