@@ -35,11 +35,19 @@ export function extractHashtags(text: string): string[] {
 }
 
 /** `/api/hashtags/:tag/posts`: the tag without `#`, in any case or normalisation form. */
+/** `:tag` as written in a link (any case or normalisation form), parsed to its stored form. */
 export const hashtagParams = z.object({
   tag: z
     .string()
     .max(HASHTAG_MAX * 4)
-    .refine((tag) => hashtagOf(tag) !== null, `must be a hashtag: letters, digits or _, at most ${HASHTAG_MAX}`),
+    .transform((tag, ctx) => {
+      const stored = hashtagOf(tag);
+      if (stored === null) {
+        ctx.addIssue({ code: 'custom', message: `must be a hashtag: letters, digits or _, at most ${HASHTAG_MAX}` });
+        return z.NEVER;
+      }
+      return stored;
+    }),
 });
 
 /** A hashtag people are using: how many distinct people used it in the last 24 hours. */

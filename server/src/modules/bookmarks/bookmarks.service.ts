@@ -1,7 +1,7 @@
 import type { Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
-import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { EventBus } from '../../lib/events.ts';
 import type { PostId } from '../../lib/ids.ts';
 import { toPost } from '../posts/posts.pack.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -27,13 +27,10 @@ export class BookmarksService {
     return this.posts.get(viewer, postId);
   }
 
-  /** Takes the post out (a no-op when it was not kept); 404 for an unknown post. */
+  /** Takes the post out (a no-op when it was not kept); 404 for an unknown post. One statement, as `add`. */
   async remove(viewer: SessionUser, postId: PostId): Promise<Post> {
-    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
-      if (await repo.deleteBookmark(tx, viewer.userId, postId)) {
-        outbox.add({ type: 'post.unbookmarked', postId, userId: viewer.userId });
-      }
-    });
+    const removed = await repo.deleteBookmark(this.db, viewer.userId, postId);
+    if (removed) await this.events.publish([{ type: 'post.unbookmarked', postId, userId: viewer.userId }]);
     return this.posts.get(viewer, postId);
   }
 

@@ -1,7 +1,6 @@
-import { extractHashtags, hashtagOf, type Post, TRENDING_COUNT, type TrendingHashtags } from '@pipit/contract';
+import { extractHashtags, type Post, TRENDING_COUNT, type TrendingHashtags } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
-import { invalid } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { toPost } from '../posts/posts.pack.ts';
 import { type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
@@ -32,10 +31,8 @@ export class HashtagsService {
     });
   }
 
-  /** The posts with `#tag` (any case or normalisation form), newest first; an unknown tag has an empty page. */
-  async posts(viewer: Viewer, written: string, page: PageRequest): Promise<Page<Post>> {
-    const tag = hashtagOf(written);
-    if (tag === null) throw invalid('tag', 'tag: must be a hashtag');
+  /** The posts with `#tag` (its stored form: the route's params schema parsed it), newest first; an unknown tag has an empty page. */
+  async posts(viewer: Viewer, tag: string, page: PageRequest): Promise<Page<Post>> {
     return listPage(
       page,
       (cursor: Cursor | null, limit: number) => repo.findHashtagPage(this.db, viewerIdOf(viewer), tag, cursor, limit),
