@@ -80,7 +80,7 @@ export interface ReplyTo {
  * The columns of a post as one viewer sees it: the post, its author (joined) and whether the viewer
  * liked it (a probe of the likes primary key), so a whole page is one statement.
  */
-export function postViewColumns(viewerId: number | null) {
+export function postViewColumns(viewerId: number | Placeholder | null) {
   return {
     id: posts.id,
     text: posts.text,

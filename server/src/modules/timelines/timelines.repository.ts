@@ -1,5 +1,5 @@
-import { desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
@@ -44,20 +44,40 @@ export function firstEntryOnly(entry: SQL, viewer: SQL): SQL {
  * following 1,500; docs/performance.md).
  */
 export async function findFollowingPage(
-  db: Executor,
+  db: Database,
   viewerId: number,
   cursor: Cursor | null,
   limit: number,
 ): Promise<PostRow[]> {
+  let prepared = followingPages.get(db);
+  if (!prepared) {
+    prepared = { first: prepareFollowingPage(db, false), after: prepareFollowingPage(db, true) };
+    followingPages.set(db, prepared);
+  }
   const n = limit + 1;
+  const args = { viewer: viewerId, n, skip: n - 1 };
+  return cursor ? prepared.after.execute({ ...args, t: cursor.t, id: cursor.id }) : prepared.first.execute(args);
+}
+
+/**
+ * The page's statement, built once per database and sent prepared (two: with and without a cursor):
+ * its many subqueries (the view's images, quote, repost, the home's first-entry rule) cost more to
+ * plan than to run, and a prepared statement is planned once.
+ */
+function prepareFollowingPage(db: Database, withCursor: boolean) {
+  const viewer = sql.placeholder('viewer');
+  const cursor = withCursor ? { t: sql.placeholder('t'), id: sql.placeholder('id') } : null;
   return db
-    .select(postViewColumns(viewerId))
+    .select(postViewColumns(viewer))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(sql`${posts.id} in (${followingPageIds(viewerId, cursor, n)})`)
+    .where(sql`${posts.id} in (${followingPageIds(viewer, cursor, sql.placeholder('n'), sql.placeholder('skip'))})`)
     .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(n);
+    .limit(sql.placeholder('n'))
+    .prepare(withCursor ? 'following_page_after' : 'following_page_first');
 }
+
+const followingPages = new WeakMap<Database, Record<'first' | 'after', ReturnType<typeof prepareFollowingPage>>>();
 
 /** The same page as keys only (id and time), for building a home feed (modules/feeds). */
 export async function findFollowingKeys(
@@ -70,13 +90,15 @@ export async function findFollowingKeys(
   return db
     .select({ id: posts.id, cursorTime: cursorTime(posts.createdAt) })
     .from(posts)
-    .where(sql`${posts.id} in (${followingPageIds(viewerId, cursor, n)})`)
+    .where(sql`${posts.id} in (${followingPageIds(viewerId, cursor, n, n - 1)})`)
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(n);
 }
 
-/** The ids of the `n` newest posts of the viewer's home after the cursor (the method above). */
-function followingPageIds(viewerId: number, cursor: Cursor | null, n: number) {
+type Value = number | string | Placeholder;
+
+/** The ids of the `n` newest posts of the viewer's home after the cursor (the method above); `skip` is n - 1. */
+function followingPageIds(viewerId: Value, cursor: { t: Value; id: Value } | null, n: Value, skip: Value) {
   const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
   const once = firstEntryOnly(sql`p`, sql`${viewerId}::bigint`);
   return sql`
@@ -95,7 +117,7 @@ function followingPageIds(viewerId: number, cursor: Cursor | null, n: number) {
     ),
     bound as (
       select coalesce(
-        (select created_at from newest order by created_at desc offset ${n - 1} limit 1),
+        (select created_at from newest order by created_at desc offset ${skip} limit 1),
         '-infinity'::timestamptz
       ) as t
     )
