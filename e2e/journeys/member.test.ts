@@ -8,7 +8,7 @@
  */
 import type { User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
-import { type ApiClient, PASSWORD, person } from '../support/api.ts';
+import { ApiClient, PASSWORD, person } from '../support/api.ts';
 import {
   checkA11y,
   composer,
@@ -42,6 +42,7 @@ const AVATAR_COLOUR: Rgb = [255, 122, 0];
 const IMAGE_POST = 'Two pictures from my walk';
 const QUOTE_TEXT = 'Still true a few minutes later.';
 const CAROLS_POST = 'Carol here: a thought worth passing on.';
+const NEW_PASSWORD = 'orange is still my colour 7';
 const SKY: Rgb = [40, 120, 220];
 const SUN: Rgb = [250, 200, 30];
 
@@ -434,6 +435,42 @@ describe('a new member', () => {
     const painted = await centreColour(await image.screenshot());
     expect(closeTo(painted, AVATAR_COLOUR), `avatar centre is rgb(${painted.join(',')})`).toBe(true);
   });
+
+  j.step(
+    'in Settings, signs another browser out, then changes her password (a wrong current one is refused)',
+    async () => {
+      const { page } = nia;
+      // Nia is signed in somewhere else too (a second browser, through the API).
+      const elsewhere = new ApiClient(j.url);
+      await elsewhere.signIn(NIA.email);
+      expect((await elsewhere.raw('GET', '/api/current')).status).toBe(200);
+
+      await navItem(page, 'Settings').click();
+      await waitFor(() => pathOf(page) === '/settings', 'the Settings page');
+      const sessions = await visible(page.getByRole('list', { name: 'Signed-in sessions' }));
+      await waitFor(async () => (await sessions.getByRole('listitem').count()) === 2, 'two sessions listed');
+      await visible(sessions.getByRole('listitem').first().getByText('This browser'));
+      await checkA11y(page, 'Settings');
+      await sessions.getByRole('button', { name: /^Sign out / }).click();
+      await waitFor(async () => (await sessions.getByRole('listitem').count()) === 1, 'the other session gone');
+      expect((await elsewhere.raw('GET', '/api/current')).status).toBe(401);
+
+      const current = page.getByLabel('Current password', { exact: true });
+      const next = page.getByLabel('New password', { exact: true });
+      await current.fill('not my password');
+      await next.fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await visible(page.getByText('The current password is not right.'));
+      await current.fill(PASSWORD);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await visible(toast(page, 'Password changed. Your other sessions were signed out.'));
+      // The new password signs in; the old one no longer does.
+      const again = new ApiClient(j.url);
+      await again.signIn(NIA.email, NEW_PASSWORD);
+      await expect(new ApiClient(j.url).signIn(NIA.email, PASSWORD)).rejects.toThrow();
+      await waitFor(() => signedIn(page), 'still signed in here');
+    },
+  );
 
   j.step('signs out on Notifications and stays there; the other tab follows; nothing fails after', async () => {
     const first = nia.page;

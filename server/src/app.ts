@@ -21,6 +21,7 @@ import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { streamRoutes } from './modules/stream/stream.routes.ts';
 import { timelinesRoutes } from './modules/timelines/timelines.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(timelinesRoutes);
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);
+    await api.register(settingsRoutes);
     await api.register(streamRoutes, { config });
   });
   await app.register(mediaRoutes);

@@ -36,6 +36,11 @@ export const api = {
   notifications: '/api/notifications',
   notificationsRead: '/api/notifications/read',
   notificationsUnread: '/api/notifications/unread',
+  /** Settings (settings.ts). */
+  changePassword: '/api/settings/password',
+  sessions: '/api/sessions',
+  session: (id: string) => `/api/sessions/${id}`,
+  revokeOtherSessions: '/api/sessions/revoke-others',
   /** Live updates: Server-Sent Events (live.ts). */
   stream: '/api/stream',
 } as const;

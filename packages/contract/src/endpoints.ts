@@ -13,6 +13,7 @@ import {
   peopleSearchResult,
   postSearchQuery,
 } from './search.ts';
+import { changePasswordBody, sessionList } from './settings.ts';
 import { currentUser, editBody, registerBody, suggestionsQuery, user, usernameParams, userSummary } from './users.ts';
 
 /**
@@ -268,6 +269,27 @@ export const endpoints = defineEndpoints({
   },
   markNotificationsRead: {
     ...routes.markNotificationsRead,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  changePassword: {
+    ...routes.changePassword,
+    body: changePasswordBody,
+    status: 204,
+    answer: z.null(),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+  },
+  sessions: { ...routes.sessions, status: 200, answer: sessionList, errors: ['UNAUTHENTICATED'] },
+  revokeSession: {
+    ...routes.revokeSession,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  revokeOtherSessions: {
+    ...routes.revokeOtherSessions,
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],

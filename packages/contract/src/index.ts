@@ -10,4 +10,5 @@ export * from './notifications.ts';
 export * from './posts.ts';
 export * from './routes.ts';
 export * from './search.ts';
+export * from './settings.ts';
 export * from './users.ts';

@@ -44,6 +44,10 @@ export const routes = {
   notifications: { method: 'GET', path: api.notifications },
   markNotificationsRead: { method: 'POST', path: api.notificationsRead },
   unreadNotifications: { method: 'GET', path: api.notificationsUnread },
+  changePassword: { method: 'POST', path: api.changePassword },
+  sessions: { method: 'GET', path: api.sessions },
+  revokeSession: { method: 'DELETE', path: api.session(ID) },
+  revokeOtherSessions: { method: 'POST', path: api.revokeOtherSessions },
   stream: { method: 'GET', path: api.stream },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 

@@ -67,6 +67,8 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     /** Last time the expiry was pushed forward (renewal is throttled to once a day). */
     renewedAt: timestamp('renewed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** The browser's User-Agent at sign-in (at most 256 characters), shown in Settings' session list. */
+    userAgent: text('user_agent'),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
 );

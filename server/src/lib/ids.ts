@@ -14,7 +14,7 @@ export type UserId = number & { readonly [idKind]: 'user' };
  * A wire id as a database id. The contract allows up to 18 digits; past 2^53 a JS number would
  * round to another id, so such ids name nothing (the 404 of an unknown one).
  */
-function parseId(wire: string, whenUnknown: () => AppError): number {
+export function parseId(wire: string, whenUnknown: () => AppError): number {
   const n = Number(wire);
   if (!Number.isSafeInteger(n) || n <= 0) throw whenUnknown();
   return n;

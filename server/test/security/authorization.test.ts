@@ -97,7 +97,13 @@ describe('who may do what', () => {
 
   it('members-only reads answer 401 to visitors; each member sees only their own notifications and bookmarks', async () => {
     const w = await seedWorld(ctx);
-    for (const url of ['/api/current', '/api/notifications', '/api/timeline/following', '/api/bookmarks']) {
+    for (const url of [
+      '/api/current',
+      '/api/notifications',
+      '/api/timeline/following',
+      '/api/bookmarks',
+      '/api/sessions',
+    ]) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);
       expect(expectCodedClientError(res, url)).toBe('UNAUTHENTICATED');

@@ -9,7 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { type DbHandle, sql } from '../../src/db/client.ts';
-import { seedTrio, type TestClient } from '../helpers/app.ts';
+import { PASSWORD, seedTrio, type TestClient } from '../helpers/app.ts';
 import { imageUpload, type MultipartBody } from '../helpers/multipart.ts';
 import { photo } from '../media/fixtures.ts';
 
@@ -128,6 +128,8 @@ export interface World {
   alicePost: string;
   /** bob's post, liked, bookmarked and reposted by alice. */
   bobPost: string;
+  /** A second signed-in session of alice's (another browser), by id. */
+  aliceOtherSession: string;
 }
 
 type Ctx = Parameters<typeof seedTrio>[0];
@@ -146,11 +148,14 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/repost`), 'repost');
   await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
+  await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
+  const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
     ...clients,
     ids: { alice: String(alice.id), bob: String(bob.id), carol: String(carol.id) },
     alicePost,
     bobPost,
+    aliceOtherSession: String(other?.id),
   };
 }
 
@@ -279,6 +284,28 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'bob',
     scope: 'self',
     url: (w) => `/api/users/${w.ids.alice}/follow`,
+  },
+  {
+    method: 'POST',
+    route: '/api/settings/password',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/settings/password',
+    body: () => ({ currentPassword: PASSWORD, newPassword: 'a brand new passphrase 9' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/sessions/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/sessions/${w.aliceOtherSession}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/sessions/revoke-others',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/sessions/revoke-others',
   },
   {
     method: 'POST',

@@ -59,6 +59,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.settings,
+        lazy: page(
+          () => import('./routes/settings.tsx'),
+          (m) => m.SettingsPage,
+        ),
+      },
+      {
         path: patterns.bookmarks,
         lazy: page(
           () => import('./routes/bookmarks.tsx'),

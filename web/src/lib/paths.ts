@@ -6,6 +6,7 @@ export const paths = {
   home: '/',
   notifications: '/notifications',
   bookmarks: '/bookmarks',
+  settings: '/settings',
   /** Search results for `q` on one tab (Posts by default); without `q`, the Search page itself. */
   search: (q?: string, tab?: 'posts' | 'people' | 'hashtags') => {
     const params = new URLSearchParams();
@@ -28,6 +29,7 @@ export const paths = {
 export const patterns = {
   notifications: 'notifications',
   bookmarks: 'bookmarks',
+  settings: 'settings',
   search: 'search',
   user: 'users/:id',
   followers: 'users/:id/followers',

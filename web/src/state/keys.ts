@@ -68,6 +68,10 @@ export const notificationKeys = {
  * Optimistic state, kept apart from the server's answers and merged at render (state/shadow.ts):
  * one entry per post or person, wherever they are shown.
  */
+export const settingsKeys = {
+  sessions: () => ['settings', 'sessions'] as const,
+};
+
 export const shadowKeys = {
   all: ['shadow'] as const,
   post: (id: string) => [...shadowKeys.all, 'post', id] as const,

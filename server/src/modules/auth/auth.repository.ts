@@ -11,3 +11,13 @@ export async function findCredentialsByEmail(db: Executor, email: string) {
     .limit(1);
   return row ?? null;
 }
+
+/** The password hash of an account, by id. */
+export async function findCredentialsById(db: Executor, id: number) {
+  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function updatePasswordHash(db: Executor, id: number, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
+}

@@ -173,7 +173,11 @@ const signInWithCredentials: Handler = async (auth, request, reply) => {
     const query = new URLSearchParams({ error: 'CredentialsSignin', provider: PROVIDER_ID });
     return redirect(reply, body, `${auth.base}/error?${query}`, 401);
   }
-  const { token, expiresAt } = await auth.service.startSession(userId, request.sessionToken);
+  const { token, expiresAt } = await auth.service.startSession(
+    userId,
+    request.sessionToken,
+    request.headers['user-agent'],
+  );
   reply.setCookie(auth.names.session, token, { ...auth.cookieOptions, expires: expiresAt });
   reply.setCookie(auth.names.device, newDeviceCookie(signInEmail(body)!, auth.config.authSecret), {
     ...auth.cookieOptions,

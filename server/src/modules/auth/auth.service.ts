@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
+import { PASSWORD_IS_EMAIL, passwordIsEmail } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import type { SessionsService } from '../sessions/sessions.service.ts';
-import { hashPassword } from '../users/users.passwords.ts';
+import { invalid } from '../../lib/errors.ts';
+import type { SessionsService, SessionUser } from '../sessions/sessions.service.ts';
+import { hashPassword, isCommonPassword } from '../users/users.passwords.ts';
 import * as repo from './auth.repository.ts';
 
 /** Nothing longer can belong to an account (docs/spec/product.md §2); the cap also bounds the work per attempt. */
@@ -50,12 +52,39 @@ export class AuthService {
    * Starts a new session for a successful sign-in. A session the browser still carried is revoked:
    * every sign-in gets a fresh token, so a token planted before sign-in is worth nothing after it.
    */
-  async startSession(userId: number, previousToken: string | undefined): Promise<{ token: string; expiresAt: Date }> {
+  async startSession(
+    userId: number,
+    previousToken: string | undefined,
+    userAgent?: string,
+  ): Promise<{ token: string; expiresAt: Date }> {
     await this.sessions.revoke(previousToken);
     if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
       this.lastPurge = Date.now();
       await this.sessions.purgeExpired();
     }
-    return this.sessions.create(userId);
+    return this.sessions.create(userId, userAgent);
+  }
+
+  /**
+   * Changes a member's password: the current one must match (400 on `currentPassword` otherwise), the
+   * new one follows registration's rules, and every other session of theirs ends (this one stays).
+   */
+  async changePassword(viewer: SessionUser, currentPassword: string, newPassword: string): Promise<void> {
+    const account = await repo.findCredentialsById(this.db, viewer.userId);
+    let matches = false;
+    try {
+      matches = account ? await verify(account.passwordHash, currentPassword) : false;
+    } catch {
+      // A malformed stored hash never matches.
+    }
+    if (!matches) throw invalid('currentPassword', 'The current password is not right.');
+    if (isCommonPassword(newPassword)) {
+      throw invalid('newPassword', 'This password is one of the most common ones. Choose another.');
+    }
+    if (passwordIsEmail(newPassword, viewer.email)) {
+      throw invalid('newPassword', PASSWORD_IS_EMAIL);
+    }
+    await repo.updatePasswordHash(this.db, viewer.userId, await hashPassword(newPassword));
+    await this.sessions.revokeOthers(viewer);
   }
 }

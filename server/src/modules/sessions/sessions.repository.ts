@@ -1,8 +1,11 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 
-export async function insertSession(db: Executor, row: { tokenHash: string; userId: number; expiresAt: Date }) {
+export async function insertSession(
+  db: Executor,
+  row: { tokenHash: string; userId: number; expiresAt: Date; userAgent: string | null },
+) {
   const [created] = await db.insert(sessions).values(row).returning();
   return created!;
 }
@@ -50,3 +53,31 @@ export async function deleteUserSessions(db: Executor, userId: number) {
 
 export const countSessions = async (db: Executor) =>
   (await db.select({ n: sql<number>`count(*)::int` }).from(sessions))[0]?.n ?? 0;
+
+/** A member's live sessions, newest first. */
+export async function findUserSessions(db: Executor, userId: number, now: Date) {
+  return db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      renewedAt: sessions.renewedAt,
+      userAgent: sessions.userAgent,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.createdAt), desc(sessions.id));
+}
+
+/** Deletes one of a member's sessions: true when it was theirs and existed. */
+export async function deleteUserSession(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, id), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Deletes every session of a member but one. */
+export async function deleteOtherSessions(db: Executor, userId: number, keepId: number): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)));
+}

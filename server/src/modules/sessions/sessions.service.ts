@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { SessionList } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/auth-cookies.ts';
+import { notFound } from '../../lib/errors.ts';
 import { EventCache } from '../../lib/event-cache.ts';
 import type { EventBus } from '../../lib/events.ts';
 import * as repo from './sessions.repository.ts';
+
+/** The longest User-Agent kept with a session. */
+const USER_AGENT_MAX = 256;
 
 /** The expiry is pushed forward at most once a day (NextAuth's updateAge), not on every request. */
 const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -45,12 +50,45 @@ export class SessionsService {
     });
   }
 
-  /** Creates a session and returns the opaque token for the cookie (256 bits; only its hash is stored). */
-  async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * Creates a session and returns the opaque token for the cookie (256 bits; only its hash is stored).
+   * The browser's User-Agent is kept (at most USER_AGENT_MAX characters) to name it in Settings.
+   */
+  async create(userId: number, userAgent?: string): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.maxAgeMs);
-    await repo.insertSession(this.db, { tokenHash: sha256Hex(token), userId, expiresAt });
+    await repo.insertSession(this.db, {
+      tokenHash: sha256Hex(token),
+      userId,
+      expiresAt,
+      userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+    });
     return { token, expiresAt };
+  }
+
+  /** The member's live sessions, the asking one first and marked current. */
+  async list(viewer: SessionUser): Promise<SessionList> {
+    const rows = await repo.findUserSessions(this.db, viewer.userId, new Date());
+    const items = rows.map((row) => ({
+      id: String(row.id),
+      createdAt: row.createdAt.toISOString(),
+      lastActiveAt: row.renewedAt.toISOString(),
+      userAgent: row.userAgent,
+      current: row.id === viewer.sessionId,
+    }));
+    return { items: [...items.filter((s) => s.current), ...items.filter((s) => !s.current)] };
+  }
+
+  /** Ends one of the member's sessions (404 for anyone else's or an unknown one); any process drops it. */
+  async revokeOne(viewer: SessionUser, id: number): Promise<void> {
+    if (!(await repo.deleteUserSession(this.db, viewer.userId, id))) throw notFound('No such session.');
+    await this.events.publish([{ type: 'sessions.ended', userId: viewer.userId }]);
+  }
+
+  /** Ends every session of the member but the asking one. */
+  async revokeOthers(viewer: SessionUser): Promise<void> {
+    await repo.deleteOtherSessions(this.db, viewer.userId, viewer.sessionId);
+    await this.events.publish([{ type: 'sessions.ended', userId: viewer.userId }]);
   }
 
   /** Resolves a cookie token to its user, or null when unknown or expired. */

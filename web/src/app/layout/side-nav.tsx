@@ -1,4 +1,4 @@
-import { Bell, Bird, Bookmark, Feather, Home, LogOut, type LucideIcon, Search, User } from 'lucide-react';
+import { Bell, Bird, Bookmark, Feather, Home, LogOut, type LucideIcon, Search, Settings, User } from 'lucide-react';
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
@@ -131,6 +131,11 @@ export function SideNav() {
       <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
         <ItemContent icon={User} label="Profile" active={onProfile} />
       </Link>
+      {signedIn && (
+        <NavLink to={paths.settings} className={itemClass}>
+          {({ isActive }) => <ItemContent icon={Settings} label="Settings" active={isActive} />}
+        </NavLink>
+      )}
       {signedIn && (
         <button type="button" onClick={() => (onPhone() ? setConfirming(true) : logout())} className={itemClass}>
           <ItemContent icon={LogOut} label="Logout" />

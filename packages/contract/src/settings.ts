@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { idSchema } from './common.ts';
+import { passwordField } from './users.ts';
+
+/** POST /api/settings/password: the current password (proof it is the owner), and the new one. */
+export const changePasswordBody = z
+  .strictObject({
+    currentPassword: z.string().min(1, 'Enter your current password').max(1024),
+    newPassword: passwordField,
+  })
+  .refine((b) => b.newPassword !== b.currentPassword, {
+    message: 'The new password must differ from the current one',
+    path: ['newPassword'],
+  });
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+/** One of the member's signed-in sessions (a browser or device). */
+export const sessionInfo = z.object({
+  id: idSchema,
+  createdAt: z.string(),
+  /** When it was last renewed by use (at most daily). */
+  lastActiveAt: z.string(),
+  /** The browser's User-Agent when it signed in, as sent (at most 256 characters); null when none was sent. */
+  userAgent: z.string().nullable(),
+  /** The session this request came from. */
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+
+/** GET /api/sessions: the member's live sessions, the current one first, then newest first. */
+export const sessionList = z.object({ items: z.array(sessionInfo) });
+export type SessionList = z.infer<typeof sessionList>;

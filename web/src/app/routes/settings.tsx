@@ -1,0 +1,30 @@
+import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
+import { SignInRequired } from '../../components/sign-in-required.tsx';
+import { Spinner } from '../../components/states.tsx';
+import { PasswordForm } from '../../features/settings/components/password-form.tsx';
+import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
+import { useViewer } from '../../state/viewer.tsx';
+
+/** `/settings`: the member's password and signed-in sessions; members only. */
+export function SettingsPage() {
+  const { status, user } = useViewer();
+  return (
+    <>
+      <PageTitle>Settings</PageTitle>
+      <PageHeader title="Settings" subtitle={user ? `@${user.username}` : undefined} />
+      {status === 'loading' ? (
+        <Spinner />
+      ) : status === 'unauthenticated' ? (
+        <SignInRequired title="Sign in to change your settings">
+          Your password and the browsers you are signed in on are managed here.
+        </SignInRequired>
+      ) : (
+        <>
+          <PasswordForm />
+          <SessionsList />
+        </>
+      )}
+    </>
+  );
+}

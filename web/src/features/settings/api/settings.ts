@@ -1,0 +1,26 @@
+import type { ChangePasswordBody } from '@pipit/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client.ts';
+import { settingsKeys } from '../../../state/keys.ts';
+
+/** GET /api/sessions: the member's signed-in browsers, this one first. */
+export const useSessions = () => useQuery({ queryKey: settingsKeys.sessions(), queryFn: () => call('sessions') });
+
+/** POST /api/settings/password; every other session ends, so the list is asked again. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => call('changePassword', { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() }),
+  });
+}
+
+/** DELETE /api/sessions/:id, or POST /api/sessions/revoke-others without an id. */
+export function useEndSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string | null) =>
+      id === null ? call('revokeOtherSessions') : call('revokeSession', { params: { id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() }),
+  });
+}

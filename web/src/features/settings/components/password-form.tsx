@@ -1,0 +1,73 @@
+import { LIMITS } from '@pipit/contract';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../../components/button.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useChangePassword } from '../api/settings.ts';
+
+/** Change password: the current one, the new one; every other browser is signed out after. */
+export function PasswordForm() {
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const change = useChangePassword();
+  const errors = fieldErrorsOf(change.error, ['currentPassword', 'newPassword'] as const);
+  const tooShort = newPassword.length > 0 && newPassword.length < LIMITS.passwordMin;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!currentPassword || newPassword.length < LIMITS.passwordMin) return;
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setNew('');
+          notify('Password changed. Your other sessions were signed out.');
+        },
+        onError: (error) => {
+          if (!(error instanceof ApiRequestError && error.code === 'INVALID_INPUT')) {
+            notifyError(
+              error instanceof ApiRequestError && error.status === 429
+                ? error.message
+                : 'Couldn’t change your password. Try again.',
+            );
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} aria-labelledby="password-heading" className="flex flex-col gap-4 px-4 py-4">
+      <h2 id="password-heading" className="text-xl font-bold">
+        Password
+      </h2>
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={currentPassword}
+        onChange={(event) => setCurrent(event.target.value)}
+        error={errors.currentPassword}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={newPassword}
+        onChange={(event) => setNew(event.target.value)}
+        error={tooShort ? `Password must be at least ${LIMITS.passwordMin} characters` : errors.newPassword}
+        hint="Changing it signs you out everywhere else."
+      />
+      <Button
+        type="submit"
+        className="self-start"
+        disabled={change.isPending || !currentPassword || newPassword.length < LIMITS.passwordMin}
+      >
+        Change password
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { SettingsPage } from '../../../app/routes/settings.tsx';
+import { json, mockFetch, noContent } from '../../../test/fetch-mock.ts';
+import { renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { describeBrowser } from './sessions-list.tsx';
+
+const SESSIONS = {
+  items: [
+    {
+      id: '1',
+      createdAt: '2026-11-25T10:00:00.000Z',
+      lastActiveAt: '2026-11-25T10:00:00.000Z',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/133.0',
+      current: true,
+    },
+    {
+      id: '2',
+      createdAt: '2026-11-20T10:00:00.000Z',
+      lastActiveAt: '2026-11-24T10:00:00.000Z',
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 Mobile/15E148 Safari/604.1',
+      current: false,
+    },
+  ],
+};
+
+describe('Settings', () => {
+  it('names browsers from their User-Agent', () => {
+    expect(describeBrowser(SESSIONS.items[0]!.userAgent)).toBe('Firefox on Linux');
+    expect(describeBrowser(SESSIONS.items[1]!.userAgent)).toBe('Safari on iOS');
+    expect(describeBrowser('Mozilla/5.0 (Windows NT 10.0) Chrome/131.0 Safari/537.36 Edg/131.0')).toBe(
+      'Edge on Windows',
+    );
+    expect(describeBrowser(null)).toBe('An unknown browser');
+    expect(describeBrowser('curl/8.0')).toBe('An unknown browser');
+  });
+
+  it('changes the password, showing the server’s word on a wrong current one', async () => {
+    let attempts = 0;
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/sessions': () => json(SESSIONS),
+      'POST /api/settings/password': () =>
+        ++attempts === 1
+          ? json(
+              {
+                code: 'INVALID_INPUT',
+                field: 'currentPassword',
+                message: 'currentPassword: The current password is not right.',
+                issues: [{ field: 'currentPassword', message: 'currentPassword: The current password is not right.' }],
+              },
+              400,
+            )
+          : noContent(),
+    });
+    renderApp(<SettingsPage />);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Current password'), 'wrong one');
+    await user.type(screen.getByLabelText('New password'), 'a fine new passphrase');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('The current password is not right.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Current password'));
+    await user.type(screen.getByLabelText('Current password'), 'the right one');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Password changed. Your other sessions were signed out.')).toBeInTheDocument();
+    expect(JSON.parse(server.callsTo('POST', '/api/settings/password')[1]?.body ?? '')).toEqual({
+      currentPassword: 'the right one',
+      newPassword: 'a fine new passphrase',
+    });
+  });
+
+  it('lists sessions, this browser first, and signs another one out', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/sessions': () => json(SESSIONS),
+      'DELETE /api/sessions/2': () => noContent(),
+    });
+    renderApp(<SettingsPage />);
+    const list = await screen.findByRole('list', { name: 'Signed-in sessions' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('Firefox on Linux');
+    expect(rows[0]).toHaveTextContent('This browser');
+    expect(within(rows[0]!).queryByRole('button')).not.toBeInTheDocument();
+    await userEvent.setup().click(within(rows[1]!).getByRole('button', { name: 'Sign out Safari on iOS' }));
+    await waitFor(() => expect(server.callsTo('DELETE', '/api/sessions/2')).toHaveLength(1));
+    expect(await screen.findByText('Signed out Safari on iOS')).toBeInTheDocument();
+  });
+});
