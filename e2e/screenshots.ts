@@ -290,6 +290,10 @@ async function main() {
         animations: 'disabled',
         caret: 'hide',
       });
+      await a.goto('/settings');
+      await visible(a.getByRole('list', { name: 'Signed-in sessions' }).getByText('This browser'));
+      await shot(a, 'settings', w);
+
       await a.goto(`/users/${world.dave.user.id}`);
       await visible(a.getByRole('main').getByText('No posts yet'));
       await shot(a, 'profile-empty', w);
@@ -341,6 +345,7 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | visitor-home | Home as a visitor: the Everyone feed |
 | login-modal | the Login modal |
 | home (and others) | Bob's quote of Alice's long post shows it embedded; Carol's #birds post as 'Bob Builder reposted' |
+| settings | Settings: the password form and the signed-in sessions |
 | post-images | a post with three images (two described: ALT), on its page |
 | image-viewer | the image viewer opened on the first of three, its alt text under it |
 | compose-images | the compose modal with two images chosen, one described in its Alt text field |
