@@ -111,3 +111,32 @@ describe('settings', () => {
     expect((await signInWithPassword(new TestClient(ctx).withCsrf(), 'alice@example.com')).statusCode).toBe(200);
   });
 });
+
+describe('settings: password checks are rate-limited per account', () => {
+  const ctx = useTestApp({
+    rateLimits: {
+      enabled: true,
+      signInIp: { max: 1000, windowMs: 60_000 },
+      signInAccount: { max: 2, windowMs: 60 * 60_000 },
+      register: { max: 1000, windowMs: 60_000 },
+      write: { max: 1000, windowMs: 60_000 },
+    },
+  });
+
+  it('the third attempt in an hour is 429 RATE_LIMITED with Retry-After, and changes nothing', async () => {
+    const user = await insertUser(ctx.db, { username: 'alice', email: 'alice@example.com' });
+    const alice = await new TestClient(ctx).signInAs(user.id);
+    for (let i = 0; i < 2; i++) {
+      const res = await alice.post('/api/settings/password', { currentPassword: 'guess', newPassword: NEW_PASSWORD });
+      expect(res.statusCode).toBe(400);
+    }
+    const limited = await alice.post('/api/settings/password', {
+      currentPassword: PASSWORD,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signInWithPassword(new TestClient(ctx).withCsrf(), 'alice@example.com')).statusCode).toBe(200);
+  });
+});
