@@ -38,6 +38,7 @@ export const api = {
   notificationsUnread: '/api/notifications/unread',
   /** Settings (settings.ts). */
   changePassword: '/api/settings/password',
+  changeEmail: '/api/settings/email',
   sessions: '/api/sessions',
   session: (id: string) => `/api/sessions/${id}`,
   revokeOtherSessions: '/api/sessions/revoke-others',

@@ -13,7 +13,7 @@ import {
   peopleSearchResult,
   postSearchQuery,
 } from './search.ts';
-import { changePasswordBody, sessionList } from './settings.ts';
+import { changeEmailBody, changePasswordBody, sessionList } from './settings.ts';
 import { currentUser, editBody, registerBody, suggestionsQuery, user, usernameParams, userSummary } from './users.ts';
 
 /**
@@ -279,6 +279,13 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+  },
+  changeEmail: {
+    ...routes.changeEmail,
+    body: changeEmailBody,
+    status: 200,
+    answer: currentUser,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'EMAIL_TAKEN', ...WRITE],
   },
   sessions: { ...routes.sessions, status: 200, answer: sessionList, errors: ['UNAUTHENTICATED'] },
   revokeSession: {

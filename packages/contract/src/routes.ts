@@ -45,6 +45,7 @@ export const routes = {
   markNotificationsRead: { method: 'POST', path: api.notificationsRead },
   unreadNotifications: { method: 'GET', path: api.notificationsUnread },
   changePassword: { method: 'POST', path: api.changePassword },
+  changeEmail: { method: 'POST', path: api.changeEmail },
   sessions: { method: 'GET', path: api.sessions },
   revokeSession: { method: 'DELETE', path: api.session(ID) },
   revokeOtherSessions: { method: 'POST', path: api.revokeOtherSessions },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
-import { passwordField } from './users.ts';
+import { emailField, passwordField } from './users.ts';
 
 /** POST /api/settings/password: the current password (proof it is the owner), and the new one. */
 export const changePasswordBody = z
@@ -30,3 +30,10 @@ export type SessionInfo = z.infer<typeof sessionInfo>;
 /** GET /api/sessions: the member's live sessions, the current one first, then newest first. */
 export const sessionList = z.object({ items: z.array(sessionInfo) });
 export type SessionList = z.infer<typeof sessionList>;
+
+/** POST /api/settings/email: the new email (registration's rules) and the password, as proof. */
+export const changeEmailBody = z.strictObject({
+  email: emailField,
+  password: z.string().min(1, 'Enter your password').max(1024),
+});
+export type ChangeEmailBody = z.infer<typeof changeEmailBody>;

@@ -294,6 +294,14 @@ export const WRITE_CALLS: WriteCall[] = [
     body: () => ({ currentPassword: PASSWORD, newPassword: 'a brand new passphrase 9' }),
   },
   {
+    method: 'POST',
+    route: '/api/settings/email',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/settings/email',
+    body: () => ({ email: 'someone.new@example.com', password: PASSWORD }),
+  },
+  {
     method: 'DELETE',
     route: '/api/sessions/:id',
     owner: 'alice',

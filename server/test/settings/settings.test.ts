@@ -88,6 +88,29 @@ describe('settings', () => {
     expect((await signInWithPassword(fresh, 'alice@example.com', NEW_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('changes the email with the password: unique ignoring case, stored lower-case, signs in from then on', async () => {
+    const { here, there } = await twice();
+    await insertUser(ctx.db, { username: 'bob', email: 'bob@example.com' });
+    const refused: [Record<string, unknown>, number, string, string][] = [
+      [{ email: 'alice.new@example.com', password: 'wrong' }, 400, 'INVALID_INPUT', 'password'],
+      [{ email: 'Bob@Example.com', password: PASSWORD }, 409, 'EMAIL_TAKEN', 'email'],
+      [{ email: 'not an email', password: PASSWORD }, 400, 'INVALID_INPUT', 'email'],
+      [{ email: 'alice.new@example.com' }, 400, 'INVALID_INPUT', 'password'],
+    ];
+    for (const [body, status, code, field] of refused) {
+      const res = await here.post('/api/settings/email', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      expect(res.json()).toMatchObject({ code, field });
+    }
+    const res = await here.post('/api/settings/email', { email: ' Alice.New@Example.com ', password: PASSWORD });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().email).toBe('alice.new@example.com');
+    // Every session sees it (the cached ones too); the new address signs in, the old one no longer does.
+    expect((await there.get('/api/current')).json().email).toBe('alice.new@example.com');
+    expect((await signInWithPassword(new TestClient(ctx).withCsrf(), 'alice.new@example.com')).statusCode).toBe(200);
+    expect((await signInWithPassword(new TestClient(ctx).withCsrf(), 'alice@example.com')).statusCode).toBe(401);
+  });
+
   it('refuses a wrong current password and weak new ones, each on its field, changing nothing', async () => {
     const { here, there } = await twice();
     const cases: [Record<string, unknown>, string, RegExp][] = [

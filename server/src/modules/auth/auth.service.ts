@@ -65,19 +65,25 @@ export class AuthService {
     return this.sessions.create(userId, userAgent);
   }
 
+  /** Proof that the member is at the keyboard: their password, or 400 INVALID_INPUT on `field`. */
+  async confirmPassword(viewer: SessionUser, password: string, field: string): Promise<void> {
+    const account = await repo.findCredentialsById(this.db, viewer.userId);
+    let matches = false;
+    try {
+      matches = account ? await verify(account.passwordHash, password) : false;
+    } catch {
+      // A malformed stored hash never matches.
+    }
+    if (!matches)
+      throw invalid(field, field === 'password' ? 'The password is not right.' : 'The current password is not right.');
+  }
+
   /**
    * Changes a member's password: the current one must match (400 on `currentPassword` otherwise), the
    * new one follows registration's rules, and every other session of theirs ends (this one stays).
    */
   async changePassword(viewer: SessionUser, currentPassword: string, newPassword: string): Promise<void> {
-    const account = await repo.findCredentialsById(this.db, viewer.userId);
-    let matches = false;
-    try {
-      matches = account ? await verify(account.passwordHash, currentPassword) : false;
-    } catch {
-      // A malformed stored hash never matches.
-    }
-    if (!matches) throw invalid('currentPassword', 'The current password is not right.');
+    await this.confirmPassword(viewer, currentPassword, 'currentPassword');
     if (isCommonPassword(newPassword)) {
       throw invalid('newPassword', 'This password is one of the most common ones. Choose another.');
     }

@@ -183,3 +183,7 @@ export async function findSuggestions(db: Executor, viewer: number | null, limit
     profileImage: r.profile_image,
   }));
 }
+
+export async function updateEmail(db: Executor, id: number, email: string): Promise<void> {
+  await db.update(users).set({ email, updatedAt: new Date() }).where(eq(users.id, id));
+}

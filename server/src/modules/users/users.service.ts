@@ -56,6 +56,18 @@ export class UsersService {
     }
   }
 
+  /** Changes the member's email (stored lower-case, unique ignoring case: 409 EMAIL_TAKEN). */
+  async changeEmail(userId: number, email: string): Promise<CurrentUser> {
+    try {
+      await repo.updateEmail(this.db, userId, email.toLowerCase());
+    } catch (error) {
+      throw takenError(error) ?? error;
+    }
+    // Cached sessions carry the email.
+    await this.events.publish([{ type: 'user.updated', userId }]);
+    return this.current(userId);
+  }
+
   async current(userId: number): Promise<CurrentUser> {
     const row = await repo.findCurrentUser(this.db, userId);
     if (!row) throw unauthenticated();

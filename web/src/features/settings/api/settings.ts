@@ -1,7 +1,8 @@
-import type { ChangePasswordBody } from '@pipit/contract';
+import type { ChangeEmailBody, ChangePasswordBody } from '@pipit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { settingsKeys } from '../../../state/keys.ts';
+import { profileChanged } from '../../../state/users.ts';
 
 /** GET /api/sessions: the member's signed-in browsers, this one first. */
 export const useSessions = () => useQuery({ queryKey: settingsKeys.sessions(), queryFn: () => call('sessions') });
@@ -22,5 +23,14 @@ export function useEndSessions() {
     mutationFn: (id: string | null) =>
       id === null ? call('revokeOtherSessions') : call('revokeSession', { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() }),
+  });
+}
+
+/** POST /api/settings/email: answers the member with the new email. */
+export function useChangeEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangeEmailBody) => call('changeEmail', { body }),
+    onSuccess: (me) => profileChanged(queryClient, me),
   });
 }

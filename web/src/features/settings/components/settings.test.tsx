@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { SettingsPage } from '../../../app/routes/settings.tsx';
 import { json, mockFetch, noContent } from '../../../test/fetch-mock.ts';
-import { renderApp, signedInRoutes } from '../../../test/render.tsx';
+import { ALICE, renderApp, signedInRoutes } from '../../../test/render.tsx';
 import { describeBrowser } from './sessions-list.tsx';
 
 const SESSIONS = {
@@ -69,7 +69,36 @@ describe('Settings', () => {
       currentPassword: 'the right one',
       newPassword: 'a fine new passphrase',
     });
-  });
+  }, 15_000);
+
+  it('changes the email with the password; a taken one is said on the field', async () => {
+    let attempts = 0;
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/sessions': () => json(SESSIONS),
+      'POST /api/settings/email': () =>
+        ++attempts === 1
+          ? json({ code: 'EMAIL_TAKEN', field: 'email', message: 'An account with this email already exists.' }, 409)
+          : json({ ...ALICE, email: 'alice.new@example.com' }),
+    });
+    renderApp(<SettingsPage />);
+    const user = userEvent.setup();
+    const email = await screen.findByRole('textbox', { name: 'Email' });
+    expect(email).toHaveValue(ALICE.email);
+    await user.clear(email);
+    await user.type(email, 'bob@example.com');
+    await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'my password');
+    await user.click(screen.getByRole('button', { name: 'Change email' }));
+    expect(await screen.findByText('An account with this email already exists.')).toBeInTheDocument();
+    await user.clear(email);
+    await user.type(email, 'alice.new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Change email' }));
+    expect(await screen.findByText('Email changed')).toBeInTheDocument();
+    expect(JSON.parse(server.callsTo('POST', '/api/settings/email')[1]?.body ?? '')).toEqual({
+      email: 'alice.new@example.com',
+      password: 'my password',
+    });
+  }, 15_000);
 
   it('lists sessions, this browser first, and signs another one out', async () => {
     const server = mockFetch({
