@@ -177,7 +177,10 @@ describe('hostile input', () => {
     await expectInert(vic, 'search results for a hostile term', [`No results for “${term}”`]);
     for (const tab of ['People', 'Hashtags']) {
       await page.getByRole('tab', { name: tab }).click();
-      await visible(page.getByRole('main').getByText(`No results for “${term}”`));
+      // The tab's own answer, not the previous tab's still on screen: its address first, then its words.
+      await waitFor(() => new URL(page.url()).searchParams.get('tab') === tab.toLowerCase(), `the ${tab} tab`);
+      const said = page.getByRole('tabpanel', { name: tab }).getByText(`No results for “${term}”`);
+      await waitFor(async () => (await said.count()) === 1, `the ${tab} tab's answer`);
       await expectInert(vic, `search ${tab} for a hostile term`, [`No results for “${term}”`]);
     }
     const tag = '<img src=x onerror=alert(1)>';
