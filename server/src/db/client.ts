@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -16,6 +16,12 @@ export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Tx;
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+
+/** The rows of a raw statement (`db.execute`): both drivers answer `{ rows }`. */
+export async function executeRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = await db.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
+}
 
 /**
  * PGlite's PostgreSQL keeps its buffer cache inside the WASM memory, which never shrinks: the default

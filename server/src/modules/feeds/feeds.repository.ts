@@ -1,5 +1,5 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, executeRows } from '../../db/client.ts';
 import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
@@ -12,11 +12,14 @@ export async function addToOutbox(db: Executor, postId: number): Promise<void> {
 
 /** Takes up to `limit` posts off the outbox (rows other transactions hold are skipped), oldest first. */
 export async function takeFromOutbox(db: Executor, limit: number): Promise<number[]> {
-  const rows = await db.execute<{ post_id: string }>(sql`
+  const rows = await executeRows<{ post_id: string | number }>(
+    db,
+    sql`
     delete from ${feedOutbox} where post_id in (
       select post_id from ${feedOutbox} order by post_id limit ${limit} for update skip locked
-    ) returning post_id`);
-  return (rows as unknown as { rows: { post_id: string | number }[] }).rows.map((r) => Number(r.post_id));
+    ) returning post_id`,
+  );
+  return rows.map((r) => Number(r.post_id));
 }
 
 export async function outboxSize(db: Executor): Promise<number> {
@@ -82,9 +85,11 @@ export async function findPulledPage(
 export async function readersShowingRepost(db: Executor, repostId: number, readers: number[]): Promise<number[]> {
   if (readers.length === 0) return [];
   const list = `{${readers.map((id) => Math.trunc(id)).join(',')}}`;
-  const result = await db.execute(sql`
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`
     select x.id::text as id from unnest(${list}::bigint[]) as x(id), ${posts} r
-    where r.id = ${repostId} and ${firstEntryOnly(sql`r`, sql`x.id`)}`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
+    where r.id = ${repostId} and ${firstEntryOnly(sql`r`, sql`x.id`)}`,
+  );
   return rows.map((row) => Number(row.id));
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import type { Database, Executor } from '../../db/client.ts';
+import { type Database, type Executor, executeRows } from '../../db/client.ts';
 import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import type { PostId } from '../../lib/ids.ts';
@@ -63,11 +63,11 @@ function repostedPostJson(postId: SQL) {
 
 /** A post as a quote embeds it (null when it does not exist). */
 export async function findQuoted(db: Executor, id: number): Promise<QuotedJson | string | null> {
-  const result = await db.execute(sql`select ${quotedPostJson(sql`${id}::bigint`)} as quote`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    quote: QuotedJson | string | null;
-  }[];
-  return rows[0]?.quote ?? null;
+  const [row] = await executeRows<{ quote: QuotedJson | string | null }>(
+    db,
+    sql`select ${quotedPostJson(sql`${id}::bigint`)} as quote`,
+  );
+  return row?.quote ?? null;
 }
 
 /** The author of the post a reply answers. */
@@ -169,7 +169,9 @@ export async function findPostView(db: Executor, viewerId: number | null, id: nu
  * `max`: one recursive walk up posts' primary key. Stops where a parent was deleted.
  */
 export async function findAncestorIds(db: Executor, id: number, max: number): Promise<number[]> {
-  const result = await db.execute(sql`
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`
     with recursive chain(id, depth) as (
       select p.parent_id, 1 from ${posts} p where p.id = ${id} and p.parent_id is not null
       union all
@@ -177,8 +179,9 @@ export async function findAncestorIds(db: Executor, id: number, max: number): Pr
       join ${posts} p on p.id = c.id
       where p.parent_id is not null and c.depth < ${max}
     )
-    select id::text as id from chain order by depth`);
-  return (result as unknown as { rows: { id: string }[] }).rows.map((row) => Number(row.id));
+    select id::text as id from chain order by depth`,
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 /** Several posts as one viewer sees them, in no particular order. */
@@ -343,13 +346,15 @@ export async function findRepostTarget(db: Executor, id: PostId): Promise<PostId
  * is gone: its id, or null. Not counted in the reposter's posts.
  */
 export async function insertRepost(db: Executor, userId: number, postId: number): Promise<number | null> {
-  const result = await db.execute(sql`
+  const [row] = await executeRows<{ id: string }>(
+    db,
+    sql`
     insert into ${posts} (author_id, text, repost_of_id)
     select ${userId}::bigint, '', p.id from ${posts} p where p.id = ${postId}
     on conflict do nothing
-    returning id::text as id`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string }[];
-  return rows[0] ? Number(rows[0].id) : null;
+    returning id::text as id`,
+  );
+  return row ? Number(row.id) : null;
 }
 
 /** The ids of a post's reposts, earliest first, at most `limit` (posts_repost_of_created_idx). */
