@@ -61,6 +61,7 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
+  const users = new UsersService(db, media, jobs, events, config.publicUrl);
   const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
   await feeds?.service.start(events);
@@ -74,9 +75,9 @@ export async function createServices(
     jobs,
     notifier,
     sessions,
-    auth: await AuthService.create(db, sessions),
+    auth: await AuthService.create(db, sessions, users),
     media,
-    users: new UsersService(db, media, jobs, events, config.publicUrl),
+    users,
     posts,
     bookmarks: new BookmarksService(db, events, posts),
     hashtags: new HashtagsService(db, events),

@@ -419,7 +419,7 @@ describe('credentials sign-in and database sessions', () => {
         { tokenHash: 'b'.repeat(64), userId: bob.id, expiresAt: new Date(Date.now() + DAY) },
       ]);
       // A fresh service: the app's own one purges at most hourly and earlier tests may have used it.
-      const service = await AuthService.create(ctx.app.db, ctx.app.services.sessions);
+      const service = await AuthService.create(ctx.app.db, ctx.app.services.sessions, ctx.app.services.users);
       await service.startSession(bob.id, undefined);
       const hashes = (await sessionRows()).map((r) => r.tokenHash);
       expect(hashes).toHaveLength(2);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
-import { PASSWORD_IS_EMAIL, passwordIsEmail } from '@pipit/contract';
+import { type CurrentUser, PASSWORD_IS_EMAIL, passwordIsEmail } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { invalid } from '../../lib/errors.ts';
 import type { SessionsService, SessionUser } from '../sessions/sessions.service.ts';
 import { hashPassword, isCommonPassword } from '../users/users.passwords.ts';
+import type { UsersService } from '../users/users.service.ts';
 import * as repo from './auth.repository.ts';
 
 /** Nothing longer can belong to an account (docs/spec/product.md §2); the cap also bounds the work per attempt. */
@@ -14,19 +15,29 @@ const MAX_PASSWORD_LENGTH = 1024;
 /** Expired sessions are deleted during a sign-in at most this often. */
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
+/** Whether `password` is the one `hash` was made from; a malformed stored hash never matches. */
+async function passwordMatches(hash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(hash, password);
+  } catch {
+    return false;
+  }
+}
+
 export class AuthService {
   private lastPurge = 0;
 
   private constructor(
     private readonly db: Database,
     private readonly sessions: SessionsService,
+    private readonly users: UsersService,
     /** Verified when the email is unknown, so that case costs what a wrong password costs. */
     private readonly dummyHash: string,
   ) {}
 
   /** The dummy hash is made as registration makes hashes, so verifying it costs the same. */
-  static async create(db: Database, sessions: SessionsService): Promise<AuthService> {
-    return new AuthService(db, sessions, await hashPassword(randomBytes(32).toString('hex')));
+  static async create(db: Database, sessions: SessionsService, users: UsersService): Promise<AuthService> {
+    return new AuthService(db, sessions, users, await hashPassword(randomBytes(32).toString('hex')));
   }
 
   /**
@@ -39,12 +50,7 @@ export class AuthService {
     // PostgreSQL refuses a NUL in a text parameter; no account's email contains one.
     if (email.includes('\u0000')) return null;
     const account = await repo.findCredentialsByEmail(this.db, email.trim());
-    let matches = false;
-    try {
-      matches = await verify(account?.passwordHash ?? this.dummyHash, password);
-    } catch {
-      // A malformed stored hash never matches.
-    }
+    const matches = await passwordMatches(account?.passwordHash ?? this.dummyHash, password);
     return account && matches ? account.id : null;
   }
 
@@ -66,16 +72,15 @@ export class AuthService {
   }
 
   /** Proof that the member is at the keyboard: their password, or 400 INVALID_INPUT on `field`. */
-  async confirmPassword(viewer: SessionUser, password: string, field: string): Promise<void> {
+  private async confirmPassword(viewer: SessionUser, password: string, field: string, message: string): Promise<void> {
     const account = await repo.findCredentialsById(this.db, viewer.userId);
-    let matches = false;
-    try {
-      matches = account ? await verify(account.passwordHash, password) : false;
-    } catch {
-      // A malformed stored hash never matches.
-    }
-    if (!matches)
-      throw invalid(field, field === 'password' ? 'The password is not right.' : 'The current password is not right.');
+    if (!account || !(await passwordMatches(account.passwordHash, password))) throw invalid(field, message);
+  }
+
+  /** Changes a member's email, their password as proof (UsersService.changeEmail: unique, lower-case). */
+  async changeEmail(viewer: SessionUser, password: string, email: string): Promise<CurrentUser> {
+    await this.confirmPassword(viewer, password, 'password', 'The password is not right.');
+    return this.users.changeEmail(viewer.userId, email);
   }
 
   /**
@@ -83,7 +88,7 @@ export class AuthService {
    * new one follows registration's rules, and every other session of theirs ends (this one stays).
    */
   async changePassword(viewer: SessionUser, currentPassword: string, newPassword: string): Promise<void> {
-    await this.confirmPassword(viewer, currentPassword, 'currentPassword');
+    await this.confirmPassword(viewer, currentPassword, 'currentPassword', 'The current password is not right.');
     if (isCommonPassword(newPassword)) {
       throw invalid('newPassword', 'This password is one of the most common ones. Choose another.');
     }

@@ -10,7 +10,7 @@ import { requireViewer } from '../../plugins/session.ts';
  * sessions. A password change counts against the sign-in limit of the account (it checks a password).
  */
 export const settingsRoutes: FastifyPluginAsync = async (app) => {
-  const { auth, sessions, users } = app.services;
+  const { auth, sessions } = app.services;
   const limitPasswordChecks = app.limit('signInAccount', (request) =>
     request.viewer ? `password:${request.viewer.userId}` : null,
   );
@@ -19,11 +19,9 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
     await auth.changePassword(requireViewer(request), request.body.currentPassword, request.body.newPassword);
     return null;
   });
-  route(app, e.changeEmail, { preHandler: limitPasswordChecks }, async (request) => {
-    const viewer = requireViewer(request);
-    await auth.confirmPassword(viewer, request.body.password, 'password');
-    return users.changeEmail(viewer.userId, request.body.email);
-  });
+  route(app, e.changeEmail, { preHandler: limitPasswordChecks }, async (request) =>
+    auth.changeEmail(requireViewer(request), request.body.password, request.body.email),
+  );
   route(app, e.sessions, {}, async (request) => sessions.list(requireViewer(request)));
   route(app, e.revokeSession, {}, async (request) => {
     const viewer = requireViewer(request);
