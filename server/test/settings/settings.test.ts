@@ -146,7 +146,7 @@ describe('settings: password checks are rate-limited per account', () => {
     },
   });
 
-  it('the third attempt in an hour is 429 RATE_LIMITED with Retry-After, and changes nothing', async () => {
+  it('the third password check in an hour (a password or an email change) is 429 RATE_LIMITED with Retry-After, and changes nothing', async () => {
     const user = await insertUser(ctx.db, { username: 'alice', email: 'alice@example.com' });
     const alice = await new TestClient(ctx).signInAs(user.id);
     for (let i = 0; i < 2; i++) {
@@ -160,6 +160,11 @@ describe('settings: password checks are rate-limited per account', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Changing the email checks the password too: the same allowance.
+    const email = await alice.post('/api/settings/email', { email: 'alice.new@example.com', password: PASSWORD });
+    expect(email.statusCode).toBe(429);
+    expect(email.json().code).toBe('RATE_LIMITED');
+    expect((await alice.get('/api/current')).json().email).toBe('alice@example.com');
     expect((await signInWithPassword(new TestClient(ctx).withCsrf(), 'alice@example.com')).statusCode).toBe(200);
   });
 });
