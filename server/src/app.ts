@@ -20,6 +20,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { streamRoutes } from './modules/stream/stream.routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);
     await api.register(settingsRoutes);
+    await api.register(safetyRoutes);
     await api.register(streamRoutes, { config });
   });
   await app.register(mediaRoutes);

@@ -18,6 +18,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import { Notifier } from './modules/notifications/notifier.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
+import { MUTE_SWEEP_INTERVAL_MS, SafetyService } from './modules/safety/safety.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
 import { StreamHub } from './modules/stream/stream.hub.ts';
@@ -38,6 +39,8 @@ export interface Services {
   hashtags: HashtagsService;
   search: SearchService;
   follows: FollowsService;
+  /** Blocks, mutes and muted words. */
+  safety: SafetyService;
   timelines: TimelinesService;
   notifications: NotificationsService;
   /** Live updates for the open streams of this process. */
@@ -70,6 +73,12 @@ export async function createServices(
     () => jobs.run('media.expire', async () => void (await media.expireUploads())),
     UPLOAD_SWEEP_INTERVAL_MS,
   ).unref();
+  const safety = new SafetyService(db, events);
+  // Mutes that ran out are removed (and the muters' home feeds rebuilt) by each process; idempotent.
+  const muteSweep = setInterval(
+    () => jobs.run('mutes.expire', () => safety.expireMutes()),
+    MUTE_SWEEP_INTERVAL_MS,
+  ).unref();
   return {
     events,
     jobs,
@@ -83,12 +92,14 @@ export async function createServices(
     hashtags: new HashtagsService(db, events),
     search: new SearchService(db),
     follows: new FollowsService(db, events, notifier),
+    safety,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
       clearInterval(uploadSweep);
+      clearInterval(muteSweep);
       // Events already heard are handled before the database closes (the streams are closed by now).
       await stream.idle();
       feeds?.service.stop();

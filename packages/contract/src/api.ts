@@ -42,6 +42,13 @@ export const api = {
   sessions: '/api/sessions',
   session: (id: string) => `/api/sessions/${id}`,
   revokeOtherSessions: '/api/sessions/revoke-others',
+  /** Blocks and mutes (safety.ts). */
+  block: (id: string) => `/api/users/${id}/block`,
+  mute: (id: string) => `/api/users/${id}/mute`,
+  blocks: '/api/blocks',
+  mutes: '/api/mutes',
+  mutedWords: '/api/muted-words',
+  mutedWord: (id: string) => `/api/muted-words/${id}`,
   /** Live updates: Server-Sent Events (live.ts). */
   stream: '/api/stream',
 } as const;

@@ -6,6 +6,7 @@ import { mediaAttachment } from './media.ts';
 import { notificationPage, unreadCount } from './notifications.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
+import { muteBody, mutedAccountPage, mutedWord, mutedWordBody, mutedWordList } from './safety.ts';
 import {
   hashtagSearchQuery,
   hashtagSearchResult,
@@ -185,7 +186,8 @@ export const endpoints = defineEndpoints({
     params: idParams,
     status: 200,
     answer: user,
-    errors: ['UNAUTHENTICATED', 'CANNOT_FOLLOW_SELF', 'NOT_FOUND', ...WRITE],
+    // FORBIDDEN: a block between the two.
+    errors: ['UNAUTHENTICATED', 'CANNOT_FOLLOW_SELF', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
   unfollow: {
     ...routes.unfollow,
@@ -300,6 +302,64 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  block: {
+    ...routes.block,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  unblock: {
+    ...routes.unblock,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  mute: {
+    ...routes.mute,
+    params: idParams,
+    body: muteBody,
+    status: 200,
+    answer: user,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  unmute: {
+    ...routes.unmute,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  blocks: {
+    ...routes.blocks,
+    query: pageQuery,
+    status: 200,
+    answer: page(user),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  mutes: {
+    ...routes.mutes,
+    query: pageQuery,
+    status: 200,
+    answer: mutedAccountPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  mutedWords: { ...routes.mutedWords, status: 200, answer: mutedWordList, errors: ['UNAUTHENTICATED'] },
+  addMutedWord: {
+    ...routes.addMutedWord,
+    body: mutedWordBody,
+    status: 201,
+    answer: mutedWord,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+  },
+  removeMutedWord: {
+    ...routes.removeMutedWord,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   /** text/event-stream, not JSON: registered by hand (modules/stream/stream.routes.ts). */
   stream: { ...routes.stream, status: 200, answer: z.string(), errors: ['RATE_LIMITED'] },

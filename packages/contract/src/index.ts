@@ -9,6 +9,7 @@ export * from './media.ts';
 export * from './notifications.ts';
 export * from './posts.ts';
 export * from './routes.ts';
+export * from './safety.ts';
 export * from './search.ts';
 export * from './settings.ts';
 export * from './users.ts';

@@ -49,6 +49,15 @@ export const routes = {
   sessions: { method: 'GET', path: api.sessions },
   revokeSession: { method: 'DELETE', path: api.session(ID) },
   revokeOtherSessions: { method: 'POST', path: api.revokeOtherSessions },
+  block: { method: 'PUT', path: api.block(ID) },
+  unblock: { method: 'DELETE', path: api.block(ID) },
+  mute: { method: 'PUT', path: api.mute(ID) },
+  unmute: { method: 'DELETE', path: api.mute(ID) },
+  blocks: { method: 'GET', path: api.blocks },
+  mutes: { method: 'GET', path: api.mutes },
+  mutedWords: { method: 'GET', path: api.mutedWords },
+  addMutedWord: { method: 'POST', path: api.mutedWords },
+  removeMutedWord: { method: 'DELETE', path: api.mutedWord(ID) },
   stream: { method: 'GET', path: api.stream },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 

@@ -168,6 +168,10 @@ export const user = userSummary.extend({
   postsCount: z.number().int(),
   /** Whether the signed-in viewer follows this person (false for visitors and for oneself). */
   isFollowing: z.boolean(),
+  /** Whether the viewer blocked this person (never whether the person blocked the viewer). */
+  isBlocking: z.boolean(),
+  /** Whether the viewer muted this person (a mute that ran out is none). */
+  isMuting: z.boolean(),
 });
 export type User = z.infer<typeof user>;
 

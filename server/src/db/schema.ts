@@ -243,6 +243,67 @@ export const follows = pgTable(
   ],
 );
 
+/** `blocker` blocked `blocked`: neither sees the other (modules/safety/visibility.ts); no follows between them. */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: bigint('blocker_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: bigint('blocked_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    // The Blocked accounts list, newest first.
+    index('blocks_blocker_created_idx').on(t.blockerId, t.createdAt, t.blockedId),
+    // Who blocked someone (the live stream's readers; the foreign key's cascade).
+    index('blocks_blocked_idx').on(t.blockedId, t.blockerId),
+    check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+  ],
+);
+
+/** `muter` muted `muted`, for good (`expires_at` null) or until `expires_at`: one-way and silent. */
+export const mutes = pgTable(
+  'mutes',
+  {
+    muterId: bigint('muter_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mutedId: bigint('muted_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.muterId, t.mutedId] }),
+    index('mutes_muter_created_idx').on(t.muterId, t.createdAt, t.mutedId),
+    index('mutes_muted_idx').on(t.mutedId, t.muterId),
+    index('mutes_expires_at_idx').on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`),
+    check('mutes_not_self', sql`${t.muterId} <> ${t.mutedId}`),
+  ],
+);
+
+/** A word or phrase a member muted: posts containing it (as whole words, ignoring case) leave their lists. */
+export const mutedWords = pgTable(
+  'muted_words',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** As the member wrote it (trimmed, NFKC), shown in settings. */
+    phrase: text('phrase').notNull(),
+    /** The POSIX regular expression matched against lower(text): the phrase, lower-cased and escaped, between word boundaries. */
+    pattern: text('pattern').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('muted_words_user_pattern_key').on(t.userId, t.pattern)],
+);
+
 export const notifications = pgTable(
   'notifications',
   {

@@ -34,6 +34,11 @@ export type DomainEvent =
   | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.unfollowed'; followerId: number; followeeId: number }
   | { type: 'user.updated'; userId: number }
+  /**
+   * What these people may see changed (a block, an unblock, a mute or muted word added, removed or
+   * run out): their home feeds and kept pages are built again.
+   */
+  | { type: 'visibility.changed'; userIds: number[] }
   /** Fan-out wrote posts of these authors into their followers' home feeds (modules/feeds). */
   | { type: 'feed.updated'; authorIds: number[] }
   /** Sessions of the person ended (signed out, or every session revoked): cached sessions go. */

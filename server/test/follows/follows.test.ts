@@ -21,6 +21,8 @@ describe('follows', () => {
       followingCount: 0,
       postsCount: 0,
       isFollowing: true,
+      isBlocking: false,
+      isMuting: false,
     });
     expect(await follow(clients.alice, bob.id)).toMatchObject({ followersCount: 1, isFollowing: true });
     // The follower's own counter moved too.

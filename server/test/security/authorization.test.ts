@@ -95,6 +95,34 @@ describe('who may do what', () => {
     });
   }
 
+  it("the person blocked: sees none of the blocker's posts, cannot follow, reply, quote, like or repost them", async () => {
+    const w = await seedWorld(ctx);
+    const before = await fingerprint(ctx.db, ctx.config.mediaDir);
+    const refused = [
+      [await w.frank.put(`/api/users/${w.ids.alice}/follow`), 403],
+      [await w.frank.post('/api/posts', { text: 'a reply', parentId: w.alicePost }), 404],
+      [await w.frank.post('/api/posts', { text: 'a quote', quoteOfId: w.alicePost }), 404],
+      [await w.frank.put(`/api/posts/${w.alicePost}/like`), 404],
+      [await w.frank.put(`/api/posts/${w.alicePost}/repost`), 404],
+      [await w.frank.put(`/api/posts/${w.alicePost}/bookmark`), 404],
+      [await w.frank.get(`/api/posts/${w.alicePost}`), 404],
+    ] as const;
+    for (const [res, status] of refused) {
+      expect(res.statusCode, res.body).toBe(status);
+      expectCodedClientError(res);
+    }
+    expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
+    expect((await w.frank.get(`/api/users/${w.ids.alice}/posts`)).json().items).toEqual([]);
+    const everyone = (await w.frank.get('/api/timeline/everyone')).json().items as { author: { id: string } }[];
+    expect(everyone.length).toBeGreaterThan(0);
+    expect(everyone.filter((p) => p.author.id === w.ids.alice)).toEqual([]);
+    // What the blocker's profile says to them never tells who blocked whom.
+    expect((await w.frank.get(`/api/users/${w.ids.alice}`)).json()).toMatchObject({
+      isBlocking: false,
+      isMuting: false,
+    });
+  });
+
   it('members-only reads answer 401 to visitors; each member sees only their own notifications and bookmarks', async () => {
     const w = await seedWorld(ctx);
     for (const url of [
@@ -103,6 +131,9 @@ describe('who may do what', () => {
       '/api/timeline/following',
       '/api/bookmarks',
       '/api/sessions',
+      '/api/blocks',
+      '/api/mutes',
+      '/api/muted-words',
     ]) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);

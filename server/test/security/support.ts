@@ -9,7 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { type DbHandle, sql } from '../../src/db/client.ts';
-import { PASSWORD, seedTrio, type TestClient } from '../helpers/app.ts';
+import { insertUser, PASSWORD, seedTrio, TestClient } from '../helpers/app.ts';
 import { imageUpload, type MultipartBody } from '../helpers/multipart.ts';
 import { photo } from '../media/fixtures.ts';
 
@@ -51,6 +51,9 @@ export function fillParams(url: string, value: string): string {
 
 const TABLES = [
   'users',
+  'blocks',
+  'mutes',
+  'muted_words',
   'sessions',
   'posts',
   'media_attachments',
@@ -130,6 +133,11 @@ export interface World {
   bobPost: string;
   /** A second signed-in session of alice's (another browser), by id. */
   aliceOtherSession: string;
+  /** frank, whom alice blocked and muted (a blocked person; the unblock and unmute calls' target). */
+  frank: TestClient;
+  frankId: string;
+  /** A word alice muted, by id. */
+  aliceMutedWord: string;
 }
 
 type Ctx = Parameters<typeof seedTrio>[0];
@@ -148,6 +156,12 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/repost`), 'repost');
   await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
+  const frankRow = await insertUser(ctx.db, { username: 'frank' });
+  const frank = await new TestClient(ctx).signInAs(frankRow.id);
+  await ok(await clients.alice.put(`/api/users/${frankRow.id}/mute`, {}), 'mute');
+  await ok(await clients.alice.put(`/api/users/${frankRow.id}/block`), 'block');
+  const aliceMutedWord = (await ok(await clients.alice.post('/api/muted-words', { phrase: 'boring' }), 'muted word'))
+    .id;
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
   const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
@@ -156,10 +170,13 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     alicePost,
     bobPost,
     aliceOtherSession: String(other?.id),
+    frank,
+    frankId: String(frankRow.id),
+    aliceMutedWord,
   };
 }
 
-export type Actor = 'visitor' | 'alice' | 'bob' | 'carol';
+export type Actor = 'visitor' | 'alice' | 'bob' | 'carol' | 'frank';
 
 /**
  * Every state-changing call of the contract outside /api/auth, as a request that succeeds for its
@@ -314,6 +331,50 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'self',
     url: () => '/api/sessions/revoke-others',
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/:id/block',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/users/${w.ids.bob}/block`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:id/block',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/users/${w.frankId}/block`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/:id/mute',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/users/${w.ids.bob}/mute`,
+    body: () => ({ durationSeconds: 3600 }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:id/mute',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/users/${w.frankId}/mute`,
+  },
+  {
+    method: 'POST',
+    route: '/api/muted-words',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/muted-words',
+    body: () => ({ phrase: 'spoilers' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/muted-words/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/muted-words/${w.aliceMutedWord}`,
   },
   {
     method: 'POST',

@@ -45,6 +45,8 @@ describe('GET /api/current', () => {
       followingCount: 2,
       postsCount: 7,
       isFollowing: false,
+      isBlocking: false,
+      isMuting: false,
       hasNotification: false,
     });
     expect(res.body).not.toContain('argon2');

@@ -29,6 +29,8 @@ describe('GET /api/users/:id', () => {
       followingCount: 3,
       postsCount: 40,
       isFollowing: false,
+      isBlocking: false,
+      isMuting: false,
     });
     expect(res.body).not.toContain('example.com');
   });

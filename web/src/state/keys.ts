@@ -70,6 +70,10 @@ export const notificationKeys = {
  */
 export const settingsKeys = {
   sessions: () => ['settings', 'sessions'] as const,
+  /** Blocked and muted accounts, muted words. */
+  blocked: () => ['settings', 'blocked'] as const,
+  muted: () => ['settings', 'muted'] as const,
+  mutedWords: () => ['settings', 'muted-words'] as const,
 };
 
 export const shadowKeys = {

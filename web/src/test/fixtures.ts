@@ -25,6 +25,8 @@ export const makeUser = (overrides: Partial<User> = {}): User => ({
   followingCount: 0,
   postsCount: 0,
   isFollowing: false,
+  isBlocking: false,
+  isMuting: false,
   ...overrides,
 });
 
@@ -41,6 +43,8 @@ export const ALICE: CurrentUser = {
   followingCount: 3,
   postsCount: 4,
   isFollowing: false,
+  isBlocking: false,
+  isMuting: false,
   email: 'alice@example.com',
   hasNotification: false,
 };

@@ -3,15 +3,19 @@ import type { Executor } from '../../db/client.ts';
 import { bookmarks, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { visiblePosts } from '../safety/visibility.ts';
 
 /**
- * Keeps the post in the member's bookmarks when it exists and is not kept yet: true when a row was
- * added (INSERT … SELECT, so an unknown post adds nothing instead of failing on the foreign key).
+ * Keeps the post in the member's bookmarks when it exists, a block does not hide it from them and it
+ * is not kept yet: true when a row was added (INSERT … SELECT, so an unknown post adds nothing instead
+ * of failing on the foreign key).
  */
 export async function insertBookmark(db: Executor, userId: number, postId: number): Promise<boolean> {
   const added = await db
     .insert(bookmarks)
-    .select(sql`select ${userId}::bigint, ${posts.id}, now() from ${posts} where ${posts.id} = ${postId}`)
+    .select(
+      sql`select ${userId}::bigint, ${posts.id}, now() from ${posts} where ${posts.id} = ${postId} and ${visiblePosts(userId, 'blocks')}`,
+    )
     .onConflictDoNothing()
     .returning({ postId: bookmarks.postId });
   return added.length > 0;
@@ -41,7 +45,14 @@ export async function findBookmarkPage(
     .from(bookmarks)
     .innerJoin(posts, eq(posts.id, bookmarks.postId))
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(eq(bookmarks.userId, userId), afterCursor(bookmarks.createdAt, bookmarks.postId, cursor, 'newest')))
+    .where(
+      and(
+        eq(bookmarks.userId, userId),
+        // Kept by choice: a mute leaves them; a block hides them as it hides everything.
+        visiblePosts(userId, 'blocks'),
+        afterCursor(bookmarks.createdAt, bookmarks.postId, cursor, 'newest'),
+      ),
+    )
     .orderBy(desc(bookmarks.createdAt), desc(bookmarks.postId))
     .limit(limit + 1);
 }

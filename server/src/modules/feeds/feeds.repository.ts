@@ -3,6 +3,7 @@ import { type Executor, executeRows } from '../../db/client.ts';
 import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
+import { postHiddenFrom } from '../safety/visibility.ts';
 import { firstEntryOnly } from '../timelines/timelines.repository.ts';
 
 /** Records a post for fan-out, in its transaction (the outbox); already waiting there, it stays once. */
@@ -79,17 +80,18 @@ export async function findPulledPage(
 }
 
 /**
- * Of the readers a repost would be fanned out to, those whose home shows it (no earlier entry of
- * theirs shows the reposted post: timelines.repository `firstEntryOnly`), in one statement.
+ * Of the readers a post would be fanned out to, those whose home shows it, in one statement: not
+ * hidden from them (a block or a mute: modules/safety/visibility.ts), and for a repost only where no
+ * earlier entry of theirs shows the reposted post (timelines.repository `firstEntryOnly`).
  */
-export async function readersShowingRepost(db: Executor, repostId: number, readers: number[]): Promise<number[]> {
+export async function readersShowing(db: Executor, postId: number, readers: number[]): Promise<number[]> {
   if (readers.length === 0) return [];
   const list = `{${readers.map((id) => Math.trunc(id)).join(',')}}`;
   const rows = await executeRows<{ id: string }>(
     db,
     sql`
     select x.id::text as id from unnest(${list}::bigint[]) as x(id), ${posts} r
-    where r.id = ${repostId} and ${firstEntryOnly(sql`r`, sql`x.id`)}`,
+    where r.id = ${postId} and ${firstEntryOnly(sql`r`, sql`x.id`)} and not ${postHiddenFrom(sql`x.id`, sql`r`)}`,
   );
   return rows.map((row) => Number(row.id));
 }

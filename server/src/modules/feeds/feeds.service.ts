@@ -129,6 +129,12 @@ export class FeedsService {
         case 'user.unfollowed':
           await this.store.drop(event.followerId).catch((error) => this.warn(error, 'drop'));
           break;
+        case 'visibility.changed':
+          // Built again by the query, which applies the new rules (entries hidden now, or shown again).
+          for (const userId of event.userIds) {
+            await this.store.drop(userId).catch((error) => this.warn(error, 'drop'));
+          }
+          break;
       }
     });
   }
@@ -312,9 +318,12 @@ export class FeedsService {
     for (const post of found) {
       const author = authors.get(post.authorId);
       if (!author || author.pulled) continue;
-      let readers = await this.store.active([post.authorId, ...author.followers]);
-      // A repost goes only where it is the reposted post's first entry (as the query answers).
-      if (post.repostOfId !== null) readers = await repo.readersShowingRepost(this.db, post.id, readers);
+      // Not to those it is hidden from; a repost only where it is the reposted post's first entry (as the query answers).
+      const readers = await repo.readersShowing(
+        this.db,
+        post.id,
+        await this.store.active([post.authorId, ...author.followers]),
+      );
       await this.store.add(readers, {
         score: micros(post.cursorTime),
         member: padId(post.id),
@@ -392,6 +401,9 @@ function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent
     case 'user.followed':
     case 'user.unfollowed':
       pages.drop(event.followerId);
+      break;
+    case 'visibility.changed':
+      for (const userId of event.userIds) pages.drop(userId);
       break;
     case 'user.updated':
       pages.clear();

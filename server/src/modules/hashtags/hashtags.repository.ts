@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
+import { visiblePosts } from '../safety/visibility.ts';
 
 /** Records a new post's hashtags (stored form), with its author and its exact time, in its transaction. */
 export async function insertPostHashtags(db: Executor, postId: number, tags: readonly string[]): Promise<void> {
@@ -30,7 +31,13 @@ export async function findHashtagPage(
     .from(postHashtags)
     .innerJoin(posts, eq(posts.id, postHashtags.postId))
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(eq(postHashtags.tag, tag), afterCursor(postHashtags.createdAt, postHashtags.postId, cursor, 'newest')))
+    .where(
+      and(
+        eq(postHashtags.tag, tag),
+        visiblePosts(viewerId),
+        afterCursor(postHashtags.createdAt, postHashtags.postId, cursor, 'newest'),
+      ),
+    )
     .orderBy(desc(postHashtags.createdAt), desc(postHashtags.postId))
     .limit(limit + 1);
 }

@@ -1,10 +1,11 @@
 import type { NotificationType } from '@pipit/contract';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, executeRows } from '../../db/client.ts';
 import { notifications, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { postHiddenFrom, userHiddenFrom, wordMutedBy } from '../safety/visibility.ts';
 
 export interface NewNotification {
   userId: number;
@@ -83,7 +84,13 @@ export async function findNotificationPage(
     .leftJoin(posts, eq(posts.id, notifications.postId))
     .leftJoin(users, eq(users.id, posts.authorId))
     .where(
-      and(eq(notifications.userId, userId), afterCursor(notifications.createdAt, notifications.id, cursor, 'newest')),
+      and(
+        eq(notifications.userId, userId),
+        // Written before a mute or a block: hidden from then on (the notifier writes no new ones).
+        sql`not ${userHiddenFrom(userId, sql`${notifications.actorId}`)}`,
+        sql`(${notifications.postId} is null or not ${postHiddenFrom(userId, sql`"posts"`)})`,
+        afterCursor(notifications.createdAt, notifications.id, cursor, 'newest'),
+      ),
     )
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit + 1);
@@ -108,4 +115,47 @@ export async function markAllRead(db: Executor, userId: number): Promise<void> {
     .update(notifications)
     .set({ readAt: sql`now()` })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+}
+
+/**
+ * Of the people who might be told of `actorId`'s action on `postId`, those who would not see it:
+ * a block either way, a mute of the actor, or one of their muted words in the actor's post.
+ */
+export async function findRecipientsHiding(
+  db: Executor,
+  actorId: number,
+  postId: number | null,
+  userIds: number[],
+): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const list = `{${userIds.map((id) => Math.trunc(id)).join(',')}}`;
+  const byText =
+    postId === null
+      ? sql`false`
+      : sql`exists (select 1 from ${posts} np where np.id = ${postId} and np.author_id <> x.id and ${wordMutedBy(sql`x.id`, sql`np.text`)})`;
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select x.id::text as id from unnest(${list}::bigint[]) as x(id)
+    where ${userHiddenFrom(sql`x.id`, sql`${actorId}::bigint`)} or ${byText}`,
+  );
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
+/** Takes out every notification between two people, either way (a block). */
+export async function deleteNotificationsBetween(db: Executor, a: number, b: number): Promise<void> {
+  await db
+    .delete(notifications)
+    .where(
+      sql`(${notifications.userId} = ${a} and ${notifications.actorId} = ${b}) or (${notifications.userId} = ${b} and ${notifications.actorId} = ${a})`,
+    );
+}
+
+/** Marks read what `actorId` caused `userId` to be told (a mute: the unread dot does not stay lit for them). */
+export async function markReadFrom(db: Executor, userId: number, actorIds: number[]): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(
+      and(eq(notifications.userId, userId), inArray(notifications.actorId, actorIds), isNull(notifications.readAt)),
+    );
 }

@@ -1,7 +1,12 @@
 import type { NotificationType } from '@pipit/contract';
 import type { Executor } from '../../db/client.ts';
 import type { Outbox } from '../../lib/events.ts';
-import { deleteNotification, insertNotifications, type NewNotification } from './notifications.repository.ts';
+import {
+  deleteNotification,
+  findRecipientsHiding,
+  insertNotifications,
+  type NewNotification,
+} from './notifications.repository.ts';
 
 /** Someone who might be told about an action, and why. */
 export interface Candidate {
@@ -13,7 +18,7 @@ export interface Candidate {
  * The one place that decides who is notified of an action, writes it and announces it (in the
  * manner of Mastodon's NotifyService). Rules: never yourself; one notification per person and action,
  * the first reason listed winning (a reply that also @mentions the parent's author is a reply);
- * later, blocks and mutes. Called inside the action's transaction, so a notification exists exactly
+ * none across a block, from someone muted, or about a post with the person's muted words. Called inside the action's transaction, so a notification exists exactly
  * when its like, follow or post does; the `notification.created` events go out after commit.
  */
 export class Notifier {
@@ -30,7 +35,12 @@ export class Notifier {
       seen.add(userId);
       rows.push({ userId, actorId: action.actorId, type, postId: action.postId });
     }
-    const written = await insertNotifications(tx, rows);
+    // Nobody is told of someone they blocked, who blocked them or whom they muted, nor of a post with their muted words.
+    const hiding = await findRecipientsHiding(tx, action.actorId, action.postId, [...seen]);
+    const written = await insertNotifications(
+      tx,
+      rows.filter((row) => !hiding.has(row.userId)),
+    );
     outbox.add(
       ...written.map((row) => ({
         type: 'notification.created' as const,

@@ -5,6 +5,7 @@ import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, us
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
+import { type VisibilityRule, visiblePosts } from '../safety/visibility.ts';
 
 /** The post a row shows: the reposted one for a repost, else itself. */
 const SHOWN = sql`coalesce("posts"."repost_of_id", "posts"."id")`;
@@ -135,7 +136,10 @@ export const byAuthor = (authorId: number) => eq(posts.authorId, authorId);
 /** The replies to a post: posts_parent_created_at_id_idx. */
 export const byParent = (parentId: number) => eq(posts.parentId, parentId);
 
-/** One page of posts matching `where`, keyed on (created_at, id): `limit + 1` rows, one statement. */
+/**
+ * One page of posts matching `where` that the viewer may see (`rule`: modules/safety/visibility.ts),
+ * keyed on (created_at, id): `limit + 1` rows, one statement.
+ */
 export async function findPostPage(
   db: Executor,
   viewerId: number | null,
@@ -143,23 +147,25 @@ export async function findPostPage(
   cursor: Cursor | null,
   order: PageOrder,
   limit: number,
+  rule: VisibilityRule = 'all',
 ): Promise<PostRow[]> {
   const by = order === 'newest' ? desc : asc;
   return db
     .select(postViewColumns(viewerId))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(where, afterCursor(posts.createdAt, posts.id, cursor, order)))
+    .where(and(where, visiblePosts(viewerId, rule), afterCursor(posts.createdAt, posts.id, cursor, order)))
     .orderBy(by(posts.createdAt), by(posts.id))
     .limit(limit + 1);
 }
 
+/** One post as the viewer sees it; null when it does not exist or a block hides it from them. */
 export async function findPostView(db: Executor, viewerId: number | null, id: number): Promise<PostRow | null> {
   const [row] = await db
     .select(postViewColumns(viewerId))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(eq(posts.id, id))
+    .where(and(eq(posts.id, id), visiblePosts(viewerId, 'blocks')))
     .limit(1);
   return row ?? null;
 }
@@ -184,14 +190,19 @@ export async function findAncestorIds(db: Executor, id: number, max: number): Pr
   return rows.map((row) => Number(row.id));
 }
 
-/** Several posts as one viewer sees them, in no particular order. */
-export async function findPostViews(db: Executor, viewerId: number | null, ids: number[]): Promise<PostRow[]> {
+/** Several posts as one viewer sees them, in no particular order (those `rule` hides left out, when given). */
+export async function findPostViews(
+  db: Executor,
+  viewerId: number | null,
+  ids: number[],
+  rule?: VisibilityRule,
+): Promise<PostRow[]> {
   if (ids.length === 0) return [];
   return db
     .select(postViewColumns(viewerId))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(inArray(posts.id, ids));
+    .where(and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : undefined));
 }
 
 /** The author of a post with their username (null when the post is gone). */

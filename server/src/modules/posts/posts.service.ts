@@ -6,7 +6,7 @@ import {
   type Post,
   type QuotedPost,
 } from '@pipit/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
@@ -17,6 +17,7 @@ import type { FeedsService } from '../feeds/feeds.service.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
+import { isBlockedEitherWay } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import { toPost, toQuotedPost } from './posts.pack.ts';
@@ -106,12 +107,14 @@ export class PostsService {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.
           parentAuthorId = await repo.bumpPostCount(tx, parentId, 'replyCount', 1);
           if (parentAuthorId === null) throw postNotFound();
+          await refuseAcrossBlock(tx, me, parentAuthorId);
           replyTo = await repo.findPostAuthorName(tx, parentId);
         }
         let quoted: QuotedPost | null = null;
         if (quoteOfId !== null) {
           quoted = toQuotedPost(await repo.findQuoted(tx, quoteOfId));
           if (!quoted) throw postNotFound();
+          await refuseAcrossBlock(tx, me, Number(quoted.author.id));
         }
         const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId });
         await repo.addToPostsCount(tx, me, 1);
@@ -178,7 +181,8 @@ export class PostsService {
     return listPage(
       page,
       (cursor: Cursor | null, limit: number) =>
-        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byAuthor(authorId), cursor, 'newest', limit),
+        // A mute hides nothing on the muted person's own profile; a block hides it all, both ways.
+        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byAuthor(authorId), cursor, 'newest', limit, 'blocks'),
       toPost,
       async () => {
         if (!(await userExists(this.db, authorId))) throw userNotFound();
@@ -209,7 +213,7 @@ export class PostsService {
       if (!(await repo.postExists(this.db, postId))) throw postNotFound();
       return { items: [] };
     }
-    const rows = new Map((await repo.findPostViews(this.db, viewerIdOf(viewer), ids)).map((r) => [r.id, r]));
+    const rows = new Map((await repo.findPostViews(this.db, viewerIdOf(viewer), ids, 'blocks')).map((r) => [r.id, r]));
     // Nearest first from the walk; a conversation reads from its root down.
     const items = ids.toReversed().flatMap((ancestorId) => {
       const row = rows.get(ancestorId);
@@ -225,6 +229,7 @@ export class PostsService {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         if (!(await repo.insertLike(tx, me, postId))) return;
         const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', 1);
+        if (authorId !== null) await refuseAcrossBlock(tx, me, authorId);
         outbox.add({ type: 'post.liked', postId, userId: me });
         if (authorId !== null)
           await this.notifier.notify(tx, outbox, { actorId: me, postId }, [{ userId: authorId, type: 'like' }]);
@@ -251,6 +256,7 @@ export class PostsService {
         if (created === null) return;
         const authorId = await repo.bumpPostCount(tx, target, 'repostCount', 1);
         if (authorId === null) throw postNotFound();
+        await refuseAcrossBlock(tx, me, authorId);
         const row = await repo.findPostView(tx, null, created);
         if (row) {
           outbox.add({
@@ -305,4 +311,13 @@ export class PostsService {
     });
     return this.get(viewer, postId);
   }
+}
+
+/**
+ * A reply to, quote, like or repost of a post across a block (either way) is refused as the post not
+ * existing: the person acting cannot see it (visibility.ts), and nothing says who blocked whom.
+ * Called in the action's transaction, so the refusal rolls back whatever it wrote.
+ */
+async function refuseAcrossBlock(tx: Executor, me: number, authorId: number): Promise<void> {
+  if (authorId !== me && (await isBlockedEitherWay(tx, me, authorId))) throw postNotFound();
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { visiblePosts, visibleUsers } from '../safety/visibility.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 /** `text LIKE 'prefix%'`, with the prefix's own `%`, `_` and `\` taken literally. */
@@ -28,6 +29,7 @@ export async function findPostMatches(
     .where(
       and(
         sql`to_tsvector('simple', ${posts.text}) @@ websearch_to_tsquery('simple', ${q})`,
+        visiblePosts(viewerId),
         afterCursor(posts.createdAt, posts.id, cursor, 'newest'),
       ),
     )
@@ -49,7 +51,12 @@ export async function findPeopleByPrefix(
   return db
     .select(userViewColumns(viewerId))
     .from(users)
-    .where(or(startsWith(username, prefix), startsWith(sql`lower(${users.name})`, prefix)))
+    .where(
+      and(
+        or(startsWith(username, prefix), startsWith(sql`lower(${users.name})`, prefix)),
+        visibleUsers(viewerId, sql`"users"."id"`),
+      ),
+    )
     .orderBy(sql`(${username} = ${prefix}) desc`, desc(users.followersCount), users.id)
     .limit(limit);
 }

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { DomainEvent, EventBus } from '../../lib/events.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
+import { postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
 /** One open stream: who it is for, and how to write to it. */
 export interface StreamClient {
@@ -18,7 +19,7 @@ export interface StreamClient {
 
 /** What happened, as kept for live delivery and for a reconnect's replay. */
 type Entry =
-  | { seq: number; kind: 'post'; post: Post; authorId: number }
+  | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
   /** For one member only: a notification for them, or their notifications read. */
   | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
@@ -131,7 +132,19 @@ export class StreamHub {
     const authors = [...new Set(missed.flatMap((e) => (e.kind === 'post' ? [e.authorId] : [])))];
     const followed =
       client.userId === null ? new Set<number>() : new Set(await followeeIdsAmong(this.db, client.userId, authors));
+    const userId = client.userId;
+    const hidden =
+      userId === null
+        ? new Set<number>()
+        : new Set(
+            await postsHiddenFrom(
+              this.db,
+              userId,
+              missed.flatMap((e) => (e.kind === 'post' && e.authorId !== userId ? [e.postId] : [])),
+            ),
+          );
     for (const entry of missed) {
+      if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
       const event = this.eventFor(entry, client, (authorId) => followed.has(authorId));
       if (event && !client.send(frame(this.id(entry.seq), event))) return;
     }
@@ -149,9 +162,12 @@ export class StreamHub {
     if (this.clients.size === 0) return;
 
     let followers = new Set<number>();
+    let hiding = new Set<number>();
     if (entry.kind === 'post' && this.perMember.size > 0) {
       const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
       followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
+      // Members it is hidden from (a block, a mute: modules/safety/visibility.ts) are not sent it.
+      hiding = new Set(await readersHiding(this.db, entry.postId, online));
     }
     // Each distinct event is serialized once, however many streams it goes to (a post has two
     // variants: with and without Following), then written as it is to each.
@@ -159,6 +175,7 @@ export class StreamHub {
     const frames = new Map<LiveEvent, string>();
     const variants = new Map<string, LiveEvent>();
     for (const client of [...this.clients]) {
+      if (client.userId !== null && hiding.has(client.userId)) continue;
       let live = this.eventFor(entry, client, () => client.userId !== null && followers.has(client.userId));
       if (!live) continue;
       if (live.type === 'post.created') {
@@ -180,7 +197,7 @@ export class StreamHub {
     switch (event.type) {
       case 'post.created':
         // Sent as written (a visitor's view): no read per post, however fast posts come.
-        return { seq: ++this.seq, kind: 'post', post: event.view, authorId: event.authorId };
+        return { seq: ++this.seq, kind: 'post', post: event.view, postId: event.postId, authorId: event.authorId };
       case 'post.deleted':
         return {
           seq: ++this.seq,

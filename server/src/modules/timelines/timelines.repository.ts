@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { postHiddenFrom } from '../safety/visibility.ts';
 
 /** Every post (reposts are not posts of their own here), newest first: a backward range scan of posts_created_at_id_idx. */
 export function findEveryonePage(db: Executor, viewerId: number | null, cursor: Cursor | null, limit: number) {
@@ -100,7 +101,9 @@ type Value = number | string | Placeholder;
 /** The ids of the `n` newest posts of the viewer's home after the cursor (the method above); `skip` is n - 1. */
 function followingPageIds(viewerId: Value, cursor: { t: Value; id: Value } | null, n: Value, skip: Value) {
   const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
-  const once = firstEntryOnly(sql`p`, sql`${viewerId}::bigint`);
+  // Each post once, and none hidden from the viewer (a mute of a followed person, a muted word, a
+  // repost of someone blocked): filtered where the posts are read, so the page bound stays exact.
+  const once = sql`${firstEntryOnly(sql`p`, sql`${viewerId}::bigint`)} and not ${postHiddenFrom(sql`${viewerId}::bigint`, sql`p`)}`;
   return sql`
     with authors as (
       select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}

@@ -38,8 +38,17 @@ export function toUserSummary(row: UserSummaryRow): UserSummary {
   return { id: String(row.id), name: row.name, username: row.username, profileImage: row.profileImage };
 }
 
-/** `isFollowing`: whether the viewer follows this person (false for visitors and for oneself). */
-export function toUser(row: UserRow, isFollowing: boolean): User {
+/** The viewer's relations to the person (all false for visitors and for oneself). */
+export interface Relations {
+  isFollowing: boolean;
+  isBlocking: boolean;
+  isMuting: boolean;
+}
+
+const NONE: Relations = { isFollowing: false, isBlocking: false, isMuting: false };
+
+/** A public profile with the viewer's relations to the person. */
+export function toUser(row: UserRow, relations: Relations = NONE): User {
   return {
     ...toUserSummary(row),
     bio: row.bio,
@@ -48,10 +57,12 @@ export function toUser(row: UserRow, isFollowing: boolean): User {
     followersCount: row.followersCount,
     followingCount: row.followingCount,
     postsCount: row.postsCount,
-    isFollowing,
+    isFollowing: relations.isFollowing,
+    isBlocking: relations.isBlocking,
+    isMuting: relations.isMuting,
   };
 }
 
 export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): CurrentUser {
-  return { ...toUser(row, false), email: row.email, hasNotification };
+  return { ...toUser(row), email: row.email, hasNotification };
 }

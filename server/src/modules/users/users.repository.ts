@@ -1,7 +1,8 @@
 import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
-import { follows, users } from '../../db/schema.ts';
+import { blocks, follows, mutes, users } from '../../db/schema.ts';
+import { userHiddenFrom } from '../safety/visibility.ts';
 import { type CurrentUserRow, currentUserColumns, type UserSummaryRow, userColumns } from './users.pack.ts';
 
 // Drizzle renders a column of the selected table unqualified ("id"): inside a subquery that would
@@ -69,6 +70,15 @@ export function userViewColumns(viewerId: number | null) {
       viewerId === null
         ? sql<boolean>`false`
         : sql<boolean>`coalesce((select true from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = ${usersId}), false)`,
+    // The viewer's own block and mute of them (the same kind of probe); never whether they blocked the viewer.
+    isBlocking:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`coalesce((select true from ${blocks} mine where mine.blocker_id = ${viewerId} and mine.blocked_id = ${usersId}), false)`,
+    isMuting:
+      viewerId === null
+        ? sql<boolean>`false`
+        : sql<boolean>`coalesce((select true from ${mutes} mine where mine.muter_id = ${viewerId} and mine.muted_id = ${usersId} and (mine.expires_at is null or mine.expires_at > now())), false)`,
   };
 }
 
@@ -171,6 +181,7 @@ export async function findSuggestions(db: Executor, viewer: number | null, limit
     join users u on u.id = b.id
     where u.id <> ${viewerId}
       and not exists (select 1 from follows f where f.follower_id = ${viewerId} and f.followee_id = u.id)
+      and not ${userHiddenFrom(viewerId, sql`u.id`)}
     order by b.tier, b.score desc, u.followers_count desc, u.created_at desc, u.id desc
     limit ${limit}
   `)) as unknown as {

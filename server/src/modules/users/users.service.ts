@@ -92,8 +92,8 @@ export class UsersService {
   private async profileWhere(viewer: Viewer, where: { id: UserId } | { username: string }): Promise<User> {
     const row = await repo.findUser(this.db, where, viewerIdOf(viewer));
     if (!row) throw userNotFound();
-    // Nobody follows themselves: the viewer's own profile says false.
-    return toUser(row, row.id === viewer?.userId ? false : row.isFollowing);
+    // Nobody follows, blocks or mutes themselves: the viewer's own profile says false.
+    return toUser(row, row.id === viewer?.userId ? undefined : row);
   }
 
   /**

@@ -2,12 +2,13 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
+import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
 import { useViewer } from '../../state/viewer.tsx';
 
-/** `/settings`: the member's password, email and signed-in sessions; members only. */
+/** `/settings`: the member's password, email, signed-in sessions, muted words and accounts, blocked accounts; members only. */
 export function SettingsPage() {
   const { status, user } = useViewer();
   return (
@@ -18,13 +19,17 @@ export function SettingsPage() {
         <Spinner />
       ) : status === 'unauthenticated' ? (
         <SignInRequired title="Sign in to change your settings">
-          Your password, your email and the browsers you are signed in on are managed here.
+          Your password, your email, the browsers you are signed in on, and whom and what you muted or blocked are
+          managed here.
         </SignInRequired>
       ) : (
         <>
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <SessionsList />
+          <MutedWords />
+          <MutedAccounts />
+          <BlockedAccounts />
         </>
       )}
     </>

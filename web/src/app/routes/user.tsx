@@ -56,7 +56,13 @@ function ProfileView({ id }: { id: string }) {
         back
       />
       <ProfileHeader user={data} />
-      <UserPosts id={id} name={data.name} own={me?.id === id} />
+      {data.isBlocking ? (
+        <EmptyState title={`You blocked @${data.username}`}>
+          You don’t see their posts, and they don’t see yours. Unblock them from the More menu.
+        </EmptyState>
+      ) : (
+        <UserPosts id={id} name={data.name} own={me?.id === id} />
+      )}
     </>
   );
 }

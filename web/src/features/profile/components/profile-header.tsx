@@ -9,6 +9,7 @@ import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useUserView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
+import { ProfileMenu } from '../../safety/components/profile-menu.tsx';
 import { FollowButton } from './follow-button.tsx';
 
 /** Cover, the large bordered avatar over its edge, name, bio, joined date, counts, Edit or Follow. */
@@ -26,7 +27,10 @@ export function ProfileHeader({ user: cached }: { user: User }) {
             Edit
           </Button>
         ) : (
-          <FollowButton user={user} />
+          <div className="flex items-center gap-2">
+            {me && <ProfileMenu user={user} />}
+            {!user.isBlocking && <FollowButton user={user} />}
+          </div>
         )}
       </div>
       <div className="order-first aspect-[3/1] w-full bg-surface-2">

@@ -1,0 +1,224 @@
+import { MUTE_CHOICES, type User } from '@pipit/contract';
+import { MoreHorizontal } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useBlock, useMute } from '../api/safety.ts';
+
+type Dialog = 'block' | 'mute' | null;
+
+/**
+ * "More" on someone else's profile: a menu with Mute / Unmute and Block / Unblock. Muting asks for
+ * how long; blocking asks for a confirmation that says what a block does. Arrow keys move through the
+ * menu, Escape or a click elsewhere closes it and focus returns to the button.
+ */
+export function ProfileMenu({ user }: { user: User }) {
+  const [open, setOpen] = useState(false);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const block = useBlock();
+  const mute = useMute();
+
+  useEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!menu.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  const onMenuKeyDown = (event: KeyboardEvent) => {
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
+    if (event.key === 'ArrowDown') move(index + 1);
+    else if (event.key === 'ArrowUp') move(index - 1);
+    else if (event.key === 'Home') move(0);
+    else if (event.key === 'End') move(items.length - 1);
+    else if (event.key === 'Escape' || event.key === 'Tab') {
+      if (event.key === 'Escape') event.preventDefault();
+      close();
+      return;
+    } else return;
+    event.preventDefault();
+  };
+
+  const choose = (what: 'mute' | 'block') => {
+    setOpen(false);
+    if (what === 'mute' && user.isMuting) {
+      mute.mutate(
+        { id: user.id, mute: false },
+        {
+          onSuccess: () => notify(`Unmuted @${user.username}`),
+          onError: () => notifyError('Could not unmute. Try again.'),
+        },
+      );
+    } else if (what === 'block' && user.isBlocking) {
+      block.mutate(
+        { id: user.id, block: false },
+        {
+          onSuccess: () => notify(`Unblocked @${user.username}`),
+          onError: () => notifyError('Could not unblock. Try again.'),
+        },
+      );
+    } else {
+      setDialog(what);
+    }
+  };
+
+  const itemClass =
+    'block w-full px-4 py-3 text-left text-[15px] font-bold hover:bg-surface-2 focus:bg-surface-2 focus:outline-none';
+  return (
+    <div className="relative">
+      <button
+        ref={button}
+        type="button"
+        aria-label="More"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((was) => !was)}
+        className="grid size-9 place-items-center rounded-full border border-line-strong hover:bg-surface-2"
+      >
+        <MoreHorizontal aria-hidden="true" className="size-5" />
+      </button>
+      {open && (
+        <div
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label={`More for @${user.username}`}
+          onKeyDown={onMenuKeyDown}
+          className="absolute right-0 z-20 mt-2 w-60 overflow-hidden rounded-xl border border-line bg-surface shadow-lg"
+        >
+          <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('mute')}>
+            {user.isMuting ? `Unmute @${user.username}` : `Mute @${user.username}`}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            className={`${itemClass} text-danger`}
+            onClick={() => choose('block')}
+          >
+            {user.isBlocking ? `Unblock @${user.username}` : `Block @${user.username}`}
+          </button>
+        </div>
+      )}
+      {dialog === 'block' && (
+        <BlockDialog
+          user={user}
+          busy={block.isPending}
+          onCancel={() => setDialog(null)}
+          onConfirm={() =>
+            block.mutate(
+              { id: user.id, block: true },
+              {
+                onSuccess: () => {
+                  setDialog(null);
+                  notify(`Blocked @${user.username}`);
+                },
+                onError: () => notifyError('Could not block. Try again.'),
+              },
+            )
+          }
+        />
+      )}
+      {dialog === 'mute' && (
+        <MuteDialog
+          user={user}
+          busy={mute.isPending}
+          onCancel={() => setDialog(null)}
+          onConfirm={(seconds) =>
+            mute.mutate(
+              { id: user.id, mute: true, seconds },
+              {
+                onSuccess: () => {
+                  setDialog(null);
+                  notify(`Muted @${user.username}`);
+                },
+                onError: () => notifyError('Could not mute. Try again.'),
+              },
+            )
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+interface DialogProps {
+  user: User;
+  busy: boolean;
+  onCancel: () => void;
+}
+
+function BlockDialog({ user, busy, onCancel, onConfirm }: DialogProps & { onConfirm: () => void }) {
+  return (
+    <Modal title={`Block @${user.username}?`} onClose={() => !busy && onCancel()} className="sm:max-w-[360px]">
+      <p className="text-[15px] text-muted">
+        You will not see each other’s posts, and neither of you can follow the other. Following between you ends now and
+        is not restored if you unblock.
+      </p>
+      <div className="mt-6 flex flex-col gap-3">
+        <Button variant="danger" size="lg" onClick={onConfirm} disabled={busy} data-autofocus>
+          Block
+        </Button>
+        <Button variant="secondary" size="lg" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function MuteDialog({
+  user,
+  busy,
+  onCancel,
+  onConfirm,
+}: DialogProps & { onConfirm: (seconds: number | null) => void }) {
+  const [choice, setChoice] = useState(0);
+  const name = useId();
+  return (
+    <Modal title={`Mute @${user.username}?`} onClose={() => !busy && onCancel()} className="sm:max-w-[360px]">
+      <p className="text-[15px] text-muted">
+        Their posts leave your timelines and they won’t notify you. They won’t know you muted them.
+      </p>
+      <fieldset className="mt-4">
+        <legend className="mb-2 font-bold">For how long</legend>
+        {MUTE_CHOICES.map((option, index) => (
+          <label key={option.label} className="flex items-center gap-3 py-1.5 text-[15px]">
+            <input
+              type="radio"
+              name={name}
+              checked={choice === index}
+              onChange={() => setChoice(index)}
+              className="size-4 accent-[var(--color-accent)]"
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="mt-6 flex flex-col gap-3">
+        <Button size="lg" onClick={() => onConfirm(MUTE_CHOICES[choice]?.seconds ?? null)} disabled={busy}>
+          Mute
+        </Button>
+        <Button variant="secondary" size="lg" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,214 @@
+import { MUTED_WORD_MAX, type User } from '@pipit/contract';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Avatar } from '../../../components/avatar.tsx';
+import { Button } from '../../../components/button.tsx';
+import { ListFooter } from '../../../components/list-footer.tsx';
+import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { fullDate } from '../../../lib/format-time.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import {
+  useBlock,
+  useBlockedAccounts,
+  useEditMutedWords,
+  useMute,
+  useMutedAccounts,
+  useMutedWords,
+} from '../api/safety.ts';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="border-t border-line">
+      <h2 id={id} className="px-4 pt-4 pb-2 text-xl font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function PersonRow({ user, detail, action }: { user: User; detail?: string; action: ReactNode }) {
+  return (
+    <li className="flex items-center gap-3 border-b border-line px-4 py-3">
+      <Avatar user={user} />
+      <div className="min-w-0 flex-1">
+        <p className="truncate font-bold">{user.name}</p>
+        <p className="truncate text-[15px] text-muted">
+          @{user.username}
+          {detail && ` · ${detail}`}
+        </p>
+      </div>
+      {action}
+    </li>
+  );
+}
+
+const Empty = ({ children }: { children: ReactNode }) => <p className="px-4 pb-4 text-[15px] text-muted">{children}</p>;
+
+/** Blocked accounts, newest first, each with Unblock. */
+export function BlockedAccounts() {
+  const list = useBlockedAccounts();
+  const block = useBlock();
+  const people = list.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <Section id="blocked-heading" title="Blocked accounts">
+      {list.isPending ? (
+        <Spinner label="Loading blocked accounts" />
+      ) : list.isError ? (
+        <ErrorState message="Couldn’t load the accounts you blocked." onRetry={() => list.refetch()} />
+      ) : people.length === 0 ? (
+        <Empty>You haven’t blocked anyone.</Empty>
+      ) : (
+        <ul aria-label="Blocked accounts">
+          {people.map((user) => (
+            <PersonRow
+              key={user.id}
+              user={user}
+              action={
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label={`Unblock @${user.username}`}
+                  disabled={block.isPending}
+                  onClick={() =>
+                    block.mutate(
+                      { id: user.id, block: false },
+                      {
+                        onSuccess: () => notify(`Unblocked @${user.username}`),
+                        onError: () => notifyError('Could not unblock. Try again.'),
+                      },
+                    )
+                  }
+                >
+                  Unblock
+                </Button>
+              }
+            />
+          ))}
+        </ul>
+      )}
+      <ListFooter query={list} noun="blocked accounts" />
+    </Section>
+  );
+}
+
+/** Muted accounts, newest first, with when each mute ends, and Unmute. */
+export function MutedAccounts() {
+  const list = useMutedAccounts();
+  const mute = useMute();
+  const people = list.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <Section id="muted-heading" title="Muted accounts">
+      {list.isPending ? (
+        <Spinner label="Loading muted accounts" />
+      ) : list.isError ? (
+        <ErrorState message="Couldn’t load the accounts you muted." onRetry={() => list.refetch()} />
+      ) : people.length === 0 ? (
+        <Empty>You haven’t muted anyone.</Empty>
+      ) : (
+        <ul aria-label="Muted accounts">
+          {people.map((user) => (
+            <PersonRow
+              key={user.id}
+              user={user}
+              detail={user.mutedUntil ? `until ${fullDate(user.mutedUntil)}` : 'until you unmute'}
+              action={
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label={`Unmute @${user.username}`}
+                  disabled={mute.isPending}
+                  onClick={() =>
+                    mute.mutate(
+                      { id: user.id, mute: false },
+                      {
+                        onSuccess: () => notify(`Unmuted @${user.username}`),
+                        onError: () => notifyError('Could not unmute. Try again.'),
+                      },
+                    )
+                  }
+                >
+                  Unmute
+                </Button>
+              }
+            />
+          ))}
+        </ul>
+      )}
+      <ListFooter query={list} noun="muted accounts" />
+    </Section>
+  );
+}
+
+/** Muted words and phrases: add one, see them all, remove each. */
+export function MutedWords() {
+  const words = useMutedWords();
+  const { add, remove } = useEditMutedWords();
+  const [phrase, setPhrase] = useState('');
+  const errors = fieldErrorsOf(add.error, ['phrase'] as const);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!phrase.trim()) return;
+    add.mutate(phrase, {
+      onSuccess: (word) => {
+        setPhrase('');
+        notify(`Muted “${word.phrase}”`);
+      },
+      onError: (error) => {
+        if (!(error instanceof ApiRequestError) || error.status >= 500) notifyError('Couldn’t mute that. Try again.');
+        else if (error.status === 429) notifyError(error.message);
+      },
+    });
+  };
+
+  return (
+    <Section id="muted-words-heading" title="Muted words">
+      <form onSubmit={submit} className="flex items-start gap-3 px-4 pb-4">
+        <TextField
+          label="Word or phrase"
+          hint="Posts with it, as a whole word and in any case, leave your timelines and notifications."
+          value={phrase}
+          maxLength={MUTED_WORD_MAX}
+          onChange={(event) => setPhrase(event.target.value)}
+          error={errors.phrase}
+          className="flex-1"
+        />
+        <Button type="submit" className="mt-2" disabled={add.isPending || !phrase.trim()}>
+          Mute
+        </Button>
+      </form>
+      {words.isPending ? (
+        <Spinner label="Loading muted words" />
+      ) : words.isError ? (
+        <ErrorState message="Couldn’t load your muted words." onRetry={() => words.refetch()} />
+      ) : words.data.items.length === 0 ? (
+        <Empty>You haven’t muted any words.</Empty>
+      ) : (
+        <ul aria-label="Muted words">
+          {words.data.items.map((word) => (
+            <li key={word.id} className="flex items-center gap-3 border-b border-line px-4 py-3">
+              <p className="min-w-0 flex-1 break-words font-bold [overflow-wrap:anywhere]">{word.phrase}</p>
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={`Unmute “${word.phrase}”`}
+                disabled={remove.isPending}
+                onClick={() =>
+                  remove.mutate(word.id, {
+                    onSuccess: () => notify(`Unmuted “${word.phrase}”`),
+                    onError: () => notifyError('Couldn’t unmute that. Try again.'),
+                  })
+                }
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
