@@ -114,7 +114,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
 
   const ids = (pages: Page[]) => pages.map((p) => p.items.map((post) => post.id));
 
-  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows and deletes', async () => {
+  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks and mutes', async () => {
     type Op =
       | { kind: 'post'; by: number }
       | { kind: 'reply'; by: number; to: number }
@@ -122,7 +122,10 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       | { kind: 'delete'; by: number; which: number }
       | { kind: 'like' | 'unlike' | 'bookmark' | 'unbookmark' | 'repost' | 'unrepost'; by: number; which: number }
       | { kind: 'rename'; by: number }
-      | { kind: 'read'; by: number };
+      | { kind: 'read'; by: number }
+      | { kind: 'block' | 'unblock' | 'mute' | 'unmute'; by: number; whom: number }
+      | { kind: 'muteWord'; by: number; word: number };
+    const WORDS = ['kite', 'rain', 'moss'];
     const MEMBERS = 4;
     const who = fc.integer({ min: 0, max: MEMBERS - 1 });
     const op: fc.Arbitrary<Op> = fc.oneof(
@@ -139,6 +142,18 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('unrepost' as const), by: who, which: fc.nat() }) },
       { weight: 1, arbitrary: who.map((by) => ({ kind: 'rename' as const, by })) },
       { weight: 2, arbitrary: who.map((by) => ({ kind: 'read' as const, by })) },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constantFrom('block' as const, 'unblock' as const, 'mute' as const, 'unmute' as const),
+          by: who,
+          whom: who,
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('muteWord' as const), by: who, word: fc.nat(WORDS.length - 1) }),
+      },
     );
 
     await fc.assert(
@@ -154,7 +169,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
         for (const o of ops) {
           const me = people[o.by] as (typeof people)[number];
           if (o.kind === 'post' || (o.kind === 'reply' && posts.length === 0)) {
-            const res = await me.viaFeeds.post('/api/posts', { text: `post ${n++}` });
+            const res = await me.viaFeeds.post('/api/posts', { text: `post ${n} ${WORDS[n++ % WORDS.length]}` });
             posts.push({ id: res.json<Post>().id, by: o.by });
           } else if (o.kind === 'reply') {
             const parent = posts[o.to % posts.length] as { id: string };
@@ -166,7 +181,26 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             const res = await (o.kind === 'follow'
               ? me.viaFeeds.put(`/api/users/${them.id}/follow`)
               : me.viaFeeds.delete(`/api/users/${them.id}/follow`));
-            expect(res.statusCode).toBe(200);
+            // 403: a block between them.
+            expect([200, 403]).toContain(res.statusCode);
+          } else if (o.kind === 'block' || o.kind === 'unblock' || o.kind === 'mute' || o.kind === 'unmute') {
+            if (o.by === o.whom) continue;
+            const them = people[o.whom] as (typeof people)[number];
+            const url = `/api/users/${them.id}/${o.kind.replace('un', '')}`;
+            const adds = !o.kind.startsWith('un');
+            const res = await (adds
+              ? me.viaFeeds.put(url, o.kind === 'mute' ? {} : undefined)
+              : me.viaFeeds.delete(url));
+            expect(res.statusCode, res.body).toBe(200);
+            // Their feed was dropped: read it (queues its rebuild) and let it be built, so the posts
+            // that follow are fanned out into it (where the fan-out must leave out what is hidden).
+            await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
+            await drain();
+          } else if (o.kind === 'muteWord') {
+            const res = await me.viaFeeds.post('/api/muted-words', { phrase: WORDS[o.word] });
+            expect(res.statusCode, res.body).toBe(201);
+            await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
+            await drain();
           } else if (o.kind === 'delete') {
             const mine = posts.filter((p) => p.by === o.by);
             if (mine.length === 0) continue;
@@ -178,19 +212,20 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             const target = posts[o.which % posts.length] as { id: string };
             const path = `/api/posts/${target.id}/like`;
             const res = await (o.kind === 'like' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
-            expect(res.statusCode, res.body).toBe(200);
+            // 404: hidden by a block.
+            expect([200, 404], res.body).toContain(res.statusCode);
           } else if (o.kind === 'repost' || o.kind === 'unrepost') {
             if (posts.length === 0) continue;
             const target = posts[o.which % posts.length] as { id: string };
             const path = `/api/posts/${target.id}/repost`;
             const res = await (o.kind === 'repost' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
-            expect(res.statusCode, res.body).toBe(200);
+            expect([200, 404], res.body).toContain(res.statusCode);
           } else if (o.kind === 'bookmark' || o.kind === 'unbookmark') {
             if (posts.length === 0) continue;
             const target = posts[o.which % posts.length] as { id: string };
             const path = `/api/posts/${target.id}/bookmark`;
             const res = await (o.kind === 'bookmark' ? me.viaFeeds.put(path) : me.viaFeeds.delete(path));
-            expect(res.statusCode, res.body).toBe(200);
+            expect([200, 404], res.body).toContain(res.statusCode);
           } else if (o.kind === 'rename') {
             expect((await me.viaFeeds.patch('/api/edit', { name: `Name ${n++}` })).statusCode).toBe(200);
           } else {
@@ -369,5 +404,29 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     await ben.viaFeeds.delete(`/api/users/${ana.id}/follow`);
     expect(await texts()).toEqual(['by cal']);
     expect(kept.id).toBeTruthy();
+  });
+
+  it('leave out of the feed, as it is written, posts hidden by a mute, a muted word or a block', async () => {
+    await reset();
+    const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
+    for (const p of [ben, cal]) await ana.viaFeeds.put(`/api/users/${p.id}/follow`);
+    await ana.viaFeeds.post('/api/muted-words', { phrase: 'spoiler' });
+    await ana.viaFeeds.put(`/api/users/${ben.id}/mute`, {});
+    // Built after the rules changed, so the posts below reach it by fan-out.
+    await ana.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const before = feeds.stats.fromFeed;
+    const bens = (await ben.viaFeeds.post('/api/posts', { text: 'muted ben' })).json<Post>();
+    await cal.viaFeeds.post('/api/posts', { text: 'a spoiler from cal' });
+    await cal.viaFeeds.post('/api/posts', { text: 'fine from cal' });
+    // Cal reposts Ben: still hidden (the reposted post's author is muted).
+    await cal.viaFeeds.put(`/api/posts/${bens.id}/repost`);
+    await drain();
+    const texts = async () => (await allPages(ana.viaFeeds)).flatMap((p) => p.items.map((post) => post.text));
+    expect(await texts()).toEqual(['fine from cal']);
+    expect(feeds.stats.fromFeed).toBeGreaterThan(before);
+    // A block of Cal hides him too.
+    await ana.viaFeeds.put(`/api/users/${cal.id}/block`);
+    expect(await texts()).toEqual([]);
   });
 });

@@ -74,6 +74,41 @@ describe('the live stream', () => {
     expect((await visitor.next(isPost(id))).id).toMatch(/^[0-9a-f]+\.\d+$/);
   });
 
+  it('sends no post to a member who blocked or muted its author, or was blocked by them, live or on resume', async () => {
+    const { alice, bob, clients } = await seedTrio(ctx);
+    expect((await clients.carol.put(`/api/users/${alice.id}/block`)).statusCode).toBe(200);
+    expect((await clients.bob.put(`/api/users/${alice.id}/mute`, {})).statusCode).toBe(200);
+    const [aliceStream, bobStream, carolStream, visitor] = [
+      await stream(clients.alice),
+      await stream(clients.bob),
+      await stream(clients.carol),
+      await stream(),
+    ];
+    const fromAlice = await post(clients.alice, 'from alice');
+    const fromCarol = await post(clients.carol, 'from carol');
+    // Frames arrive in order: once a stream has Carol's post, anything sent before it is there too.
+    for (const s of [visitor, bobStream, carolStream]) await s.next(isPost(fromCarol));
+    await aliceStream.next(isPost(fromAlice));
+    await hubIdle();
+    const postsSeen = (s: typeof visitor) =>
+      s.received.flatMap((r) => (r.data.type === 'post.created' ? [r.data.post.text] : []));
+    expect(postsSeen(visitor)).toEqual(['from alice', 'from carol']);
+    expect(postsSeen(bobStream)).toEqual(['from carol']);
+    expect(postsSeen(carolStream)).toEqual(['from carol']);
+    // The blocked person does not see the blocker's post either (checked once Bob's post, sent later, is there).
+    const later = await post(clients.bob, 'later');
+    await aliceStream.next(isPost(later));
+    expect(postsSeen(aliceStream)).toEqual(['from alice', 'later']);
+
+    // A reconnect's replay leaves them out too.
+    const first = visitor.received.find(isPost(fromAlice));
+    const resumed = await stream(clients.bob, { 'last-event-id': String(first?.id) });
+    const again = await post(clients.bob, 'from bob');
+    await resumed.next(isPost(again));
+    expect(postsSeen(resumed)).toEqual(['from carol', 'later', 'from bob']);
+    void bob;
+  });
+
   it('tells everyone of a deletion', async () => {
     const { alice, clients } = await seedTrio(ctx);
     const id = await post(clients.alice, 'Oops');

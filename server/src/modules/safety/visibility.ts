@@ -35,15 +35,28 @@ export function wordMutedBy(viewer: Id, text: SQL): SQL {
   return sql`exists (select 1 from ${mutedWords} vw where vw.user_id = ${viewer} and lower(${text}) ~ vw.pattern)`;
 }
 
+/**
+ * True when the viewer has any block (either way), mute or muted word at all. It does not depend on
+ * the row, so PostgreSQL runs it once per statement (an InitPlan): for the many members with none,
+ * the per-row probes below are never made.
+ */
+function hasAnyRule(viewer: Id): SQL {
+  return sql`(exists (select 1 from ${blocks} ab where ab.blocker_id = ${viewer})
+    or exists (select 1 from ${blocks} ab where ab.blocked_id = ${viewer})
+    or exists (select 1 from ${mutes} am where am.muter_id = ${viewer})
+    or exists (select 1 from ${mutedWords} aw where aw.user_id = ${viewer}))`;
+}
+
 /** True when the person `userId` is hidden from `viewer` by `rule`. */
 export function userHiddenFrom(viewer: Id, userId: Id, rule: VisibilityRule = 'all'): SQL {
   const blocked = blockedEitherWay(viewer, userId);
-  return rule === 'blocks' ? blocked : sql`(${blocked} or ${mutedBy(viewer, userId)})`;
+  return sql`(${hasAnyRule(viewer)} and ${rule === 'blocks' ? blocked : sql`(${blocked} or ${mutedBy(viewer, userId)})`})`;
 }
 
 /**
- * True when the post row `post` (an SQL alias of posts: author_id, text, repost_of_id) is hidden from
- * `viewer`: by its author, and for a repost also by the reposted post's author and text.
+ * True when the post row `post` (an SQL alias of posts: author_id, text, repost_of_id, quote_of_id) is
+ * hidden from `viewer`: by its author and text; for a repost also by the reposted post's; for a quote
+ * also by the quoted post's (a quote shows the quoted post: a post quoting someone hidden is hidden).
  */
 export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'all'): SQL {
   const byWriter = (row: SQL) =>
@@ -51,8 +64,14 @@ export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'al
       ? blockedEitherWay(viewer, sql`${row}.author_id`)
       : // One's own posts are never hidden by one's own muted words.
         sql`(${userHiddenFrom(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, sql`${row}.text`)}))`;
-  return sql`(${byWriter(post)} or (${post}.repost_of_id is not null and exists (
-    select 1 from ${posts} vo where vo.id = ${post}.repost_of_id and ${byWriter(sql`vo`)})))`;
+  const shown = (column: string, alias: string) =>
+    sql`(${post}.${sql.raw(column)} is not null and exists (
+      select 1 from ${posts} ${sql.raw(alias)} where ${sql.raw(alias)}.id = ${post}.${sql.raw(column)} and ${byWriter(sql.raw(alias))}))`;
+  // A repost of a quote: the quote inside is checked too (one level, as a quote embeds one level).
+  const inner = sql`(${post}.repost_of_id is not null and exists (
+      select 1 from ${posts} vr join ${posts} vq on vq.id = vr.quote_of_id
+      where vr.id = ${post}.repost_of_id and ${byWriter(sql`vq`)}))`;
+  return sql`(${hasAnyRule(viewer)} and (${byWriter(post)} or ${shown('repost_of_id', 'vo')} or ${shown('quote_of_id', 'vqo')} or ${inner}))`;
 }
 
 /** The posts of a list that `viewer` may see (nothing to add for a visitor). */

@@ -1,0 +1,204 @@
+/**
+ * Random follows, posts (with hashtags, mentions, replies, reposts and quotes), likes, blocks, mutes
+ * and muted words among four people, through HTTP; then every list each person can read is checked:
+ * no timeline, notification, search result, hashtag page or suggestion ever shows them anything from
+ * someone they blocked or muted, or who blocked them, nor a post with one of their muted words.
+ */
+import type { Notification, Post, UserSummary } from '@pipit/contract';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { insertUser, resetDb, TestClient, useTestApp } from '../helpers/app.ts';
+import { getAll } from '../helpers/social.ts';
+
+const PEOPLE = 4;
+const WORDS = ['kite', 'rain', 'tea', 'moss'] as const;
+
+type Op =
+  | { kind: 'post'; by: number; word: number; tag: boolean; mention: number | null }
+  | { kind: 'reply' | 'repost' | 'quote' | 'like'; by: number; which: number; word: number }
+  | { kind: 'follow' | 'unfollow' | 'block' | 'unblock' | 'mute' | 'unmute'; by: number; whom: number }
+  | { kind: 'muteWord' | 'unmuteWord'; by: number; word: number };
+
+const person = fc.nat(PEOPLE - 1);
+const word = fc.nat(WORDS.length - 1);
+const which = fc.nat(30);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('post' as const),
+      by: person,
+      word,
+      tag: fc.boolean(),
+      mention: fc.option(person),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('reply' as const, 'repost' as const, 'quote' as const, 'like' as const),
+      by: person,
+      which,
+      word,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constantFrom('follow' as const, 'unfollow' as const), by: person, whom: person }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('block' as const, 'unblock' as const, 'mute' as const, 'unmute' as const),
+      by: person,
+      whom: person,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constantFrom('muteWord' as const, 'unmuteWord' as const), by: person, word }),
+  },
+);
+
+describe('what a block or a mute hides, under random sequences', () => {
+  const ctx = useTestApp();
+
+  it('never shows anyone a post, notification or suggestion that a block, mute or muted word hides', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 30 }), async (ops) => {
+        await resetDb(ctx.db);
+        ctx.app.services.events.resync();
+        const people: { id: string; username: string; client: TestClient }[] = [];
+        for (let i = 0; i < PEOPLE; i++) {
+          const row = await insertUser(ctx.db, { username: `p${i}` });
+          people.push({ id: String(row.id), username: `p${i}`, client: await new TestClient(ctx).signInAs(row.id) });
+        }
+        // The model of the rules: who blocked whom, who muted whom, who muted which words.
+        const blocks = new Set<string>();
+        const mutes = new Set<string>();
+        const words = new Map<string, { id: string; word: string }[]>();
+        const posts: string[] = [];
+        const pair = (a: number, b: number) => `${a}>${b}`;
+        let n = 0;
+
+        for (const o of ops) {
+          const me = people[o.by]!;
+          const text = (w: number) => `${WORDS[w]} note ${n++}`;
+          if (o.kind === 'post') {
+            const mention = o.mention === null ? '' : ` @${people[o.mention]!.username}`;
+            const res = await me.client.post('/api/posts', {
+              text: `${text(o.word)}${o.tag ? ' #topic' : ''}${mention}`,
+            });
+            expect(res.statusCode, res.body).toBe(201);
+            posts.push(res.json<Post>().id);
+          } else if (o.kind === 'reply' || o.kind === 'quote' || o.kind === 'repost' || o.kind === 'like') {
+            if (posts.length === 0) continue;
+            const target = posts[o.which % posts.length]!;
+            const res =
+              o.kind === 'reply'
+                ? await me.client.post('/api/posts', { text: text(o.word), parentId: target })
+                : o.kind === 'quote'
+                  ? await me.client.post('/api/posts', { text: text(o.word), quoteOfId: target })
+                  : await me.client.put(`/api/posts/${target}/${o.kind}`);
+            // Refused across a block (404), never a 5xx.
+            expect([200, 201, 404], res.body).toContain(res.statusCode);
+            if (res.statusCode === 201) posts.push(res.json<Post>().id);
+          } else if (o.kind === 'muteWord') {
+            const res = await me.client.post('/api/muted-words', { phrase: WORDS[o.word] });
+            expect(res.statusCode, res.body).toBe(201);
+            const mine = words.get(me.id) ?? [];
+            if (!mine.some((w) => w.word === WORDS[o.word]))
+              mine.push({ id: res.json<{ id: string }>().id, word: WORDS[o.word]! });
+            words.set(me.id, mine);
+          } else if (o.kind === 'unmuteWord') {
+            const mine = words.get(me.id) ?? [];
+            const gone = mine.find((w) => w.word === WORDS[o.word]);
+            if (!gone) continue;
+            expect((await me.client.delete(`/api/muted-words/${gone.id}`)).statusCode).toBe(204);
+            words.set(
+              me.id,
+              mine.filter((w) => w !== gone),
+            );
+          } else {
+            // The kinds left are the relations (TypeScript does not narrow the union's unions of kinds).
+            const { kind, whom } = o as Extract<Op, { whom: number }>;
+            if (o.by === whom) continue;
+            const them = people[whom]!;
+            const path = {
+              follow: 'follow',
+              unfollow: 'follow',
+              block: 'block',
+              unblock: 'block',
+              mute: 'mute',
+              unmute: 'mute',
+            }[kind];
+            const adds = kind === 'follow' || kind === 'block' || kind === 'mute';
+            const url = `/api/users/${them.id}/${path}`;
+            const res = adds ? await me.client.put(url, kind === 'mute' ? {} : undefined) : await me.client.delete(url);
+            const acrossBlock = blocks.has(pair(o.by, whom)) || blocks.has(pair(whom, o.by));
+            expect(res.statusCode, res.body).toBe(kind === 'follow' && acrossBlock ? 403 : 200);
+            if (kind === 'block') blocks.add(pair(o.by, whom));
+            if (kind === 'unblock') blocks.delete(pair(o.by, whom));
+            if (kind === 'mute') mutes.add(pair(o.by, whom));
+            if (kind === 'unmute') mutes.delete(pair(o.by, whom));
+          }
+        }
+
+        for (let v = 0; v < PEOPLE; v++) {
+          const viewer = people[v]!;
+          const hiddenPeople = new Set(
+            people
+              .map((p, i) => ({ p, i }))
+              .filter(({ i }) => i !== v && (blocks.has(pair(v, i)) || blocks.has(pair(i, v)) || mutes.has(pair(v, i))))
+              .map(({ p }) => p.id),
+          );
+          const myWords = (words.get(viewer.id) ?? []).map((w) => w.word);
+          const hasWord = (t: string) => myWords.some((w) => new RegExp(`(^|[^a-z0-9_])${w}($|[^a-z0-9_])`).test(t));
+          // Everyone a post shows (its author, the reposter, the quoted post's author) and every text it shows.
+          const problems = (post: Post, where: string): string[] => {
+            const shown = [post, ...(post.quote?.post ? [post.quote.post] : [])];
+            const found: string[] = [];
+            for (const p of shown) {
+              if (hiddenPeople.has(p.author.id)) found.push(`${where}: post ${post.id} by hidden ${p.author.username}`);
+              if (p.author.id !== viewer.id && hasWord(p.text))
+                found.push(`${where}: post ${post.id} has a muted word: ${p.text}`);
+            }
+            if (post.repostedBy && hiddenPeople.has(post.repostedBy.id))
+              found.push(`${where}: reposted by hidden ${post.repostedBy.username}`);
+            return found;
+          };
+          const found: string[] = [];
+          const lists = [
+            '/api/timeline/following',
+            '/api/timeline/everyone',
+            '/api/hashtags/topic/posts',
+            ...WORDS.map((w) => `/api/search/posts?q=${w}`),
+            ...posts.slice(0, 6).map((id) => `/api/posts/${id}/replies`),
+          ];
+          for (const url of lists) {
+            for (const post of await getAll<Post>(viewer.client, url, 50)) found.push(...problems(post, url));
+          }
+          for (const note of await getAll<Notification>(viewer.client, '/api/notifications', 50)) {
+            if (hiddenPeople.has(note.actor.id)) found.push(`notification from hidden ${note.actor.username}`);
+            if (note.post) found.push(...problems(note.post, 'notification'));
+          }
+          const suggestions = (await viewer.client.get('/api/users?limit=20')).json<UserSummary[]>();
+          for (const u of suggestions) if (hiddenPeople.has(u.id)) found.push(`suggested hidden ${u.username}`);
+          const searched = (await viewer.client.get('/api/search/people?q=p')).json<{ items: UserSummary[] }>();
+          for (const u of searched.items)
+            if (hiddenPeople.has(u.id)) found.push(`people search shows hidden ${u.username}`);
+          // A blocked person's profile shows no posts, either way.
+          for (const other of people) {
+            const i = people.indexOf(other);
+            if (!(blocks.has(pair(v, i)) || blocks.has(pair(i, v)))) continue;
+            const theirs = await getAll<Post>(viewer.client, `/api/users/${other.id}/posts`, 50);
+            if (theirs.length > 0)
+              found.push(`profile of ${other.username} shows ${theirs.length} posts across a block`);
+          }
+          expect(found, `viewer ${viewer.username} after ${JSON.stringify(ops)}`).toEqual([]);
+        }
+      }),
+      { numRuns: Number(process.env.VISIBILITY_RUNS ?? 6), seed: 20261125, endOnFailure: true },
+    );
+  }, 600_000);
+});
