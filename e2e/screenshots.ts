@@ -81,6 +81,11 @@ async function seed(url: string) {
   await bob.client.follow(alice.user.id);
   await carol.client.follow(alice.user.id);
   await dave.client.follow(alice.user.id);
+  // Settings' lists: a muted word, a muted account (for a week) and a blocked one.
+  const erin = await person(url, 'erin', 'Erin Elsewhere');
+  await alice.client.muteWord('spoilers');
+  await alice.client.mute(dave.user.id, 7 * 24 * 60 * 60);
+  await alice.client.block(erin.user.id);
   return { alice, bob, carol, dave, longPost, reply, imagePost };
 }
 
@@ -293,6 +298,20 @@ async function main() {
       await a.goto('/settings');
       await visible(a.getByRole('list', { name: 'Signed-in sessions' }).getByText('This browser'));
       await shot(a, 'settings', w);
+      await a.getByRole('heading', { name: 'Muted words' }).scrollIntoViewIfNeeded();
+      await visible(a.getByRole('list', { name: 'Blocked accounts' }).getByText('Erin Elsewhere'));
+      await a.evaluate(() => window.scrollBy(0, -60));
+      await shot(a, 'settings-safety', w);
+
+      await a.goto(`/users/${world.bob.user.id}`);
+      await a.getByRole('button', { name: 'More' }).click();
+      await visible(a.getByRole('menu', { name: 'More for @bob' }));
+      await ready(a);
+      await a.screenshot({ path: path.join(OUT, `profile-more-menu-${w}.png`), animations: 'disabled', caret: 'hide' });
+      await a.getByRole('menuitem', { name: 'Block @bob' }).click();
+      await visible(dialog(a, 'Block @bob?'));
+      await shot(a, 'block-confirm', w);
+      await a.keyboard.press('Escape');
 
       await a.goto(`/users/${world.dave.user.id}`);
       await visible(a.getByRole('main').getByText('No posts yet'));
@@ -346,6 +365,9 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | login-modal | the Login modal |
 | home (and others) | Bob's quote of Alice's long post shows it embedded; Carol's #birds post as 'Bob Builder reposted' |
 | settings | Settings: the password form and the signed-in sessions |
+| settings-safety | Settings, further down: muted words, muted accounts (until when) and blocked accounts |
+| profile-more-menu | the More menu on someone's profile: Mute and Block |
+| block-confirm | the confirmation before blocking someone |
 | post-images | a post with three images (two described: ALT), on its page |
 | image-viewer | the image viewer opened on the first of three, its alt text under it |
 | compose-images | the compose modal with two images chosen, one described in its Alt text field |

@@ -150,6 +150,28 @@ export class ApiClient {
   follow(userId: string): Promise<User> {
     return this.call('PUT', `/api/users/${userId}/follow`);
   }
+
+  block(userId: string): Promise<User> {
+    return this.call('PUT', `/api/users/${userId}/block`);
+  }
+
+  mute(userId: string, durationSeconds: number | null = null): Promise<User> {
+    return this.call('PUT', `/api/users/${userId}/mute`, { durationSeconds });
+  }
+
+  muteWord(phrase: string): Promise<unknown> {
+    return this.call('POST', '/api/muted-words', { phrase });
+  }
+
+  /** PUT /api/users/:id/follow without expecting success: the status (403 across a block). */
+  async tryFollow(userId: string): Promise<number> {
+    return (await this.raw('PUT', `/api/users/${userId}/follow`)).status;
+  }
+
+  /** A reply or quote without expecting success: the status (404 for a post hidden by a block). */
+  async tryPost(body: { text: string; parentId?: string; quoteOfId?: string }): Promise<number> {
+    return (await this.raw('POST', '/api/posts', { json: body })).status;
+  }
 }
 
 /** Registers a person with a fresh client of their own. */

@@ -166,17 +166,22 @@ export function MutedWords() {
 
   return (
     <Section id="muted-words-heading" title="Muted words">
-      <form onSubmit={submit} className="flex items-start gap-3 px-4 pb-4">
-        <TextField
-          label="Word or phrase"
-          hint="Posts with it, as a whole word and in any case, leave your timelines and notifications."
-          value={phrase}
-          maxLength={MUTED_WORD_MAX}
-          onChange={(event) => setPhrase(event.target.value)}
-          error={errors.phrase}
-          className="flex-1"
-        />
-        <Button type="submit" className="mt-2" disabled={add.isPending || !phrase.trim()}>
+      <p className="px-4 pb-3 text-[15px] text-muted">
+        Posts with a muted word or phrase (as a whole word, in any case) leave your timelines, search and notifications.
+        Your own posts are never hidden.
+      </p>
+      <form onSubmit={submit} className="flex items-start gap-3 px-4 pb-2">
+        <div className="min-w-0 flex-1">
+          <TextField
+            label="Word or phrase"
+            value={phrase}
+            maxLength={MUTED_WORD_MAX}
+            onChange={(event) => setPhrase(event.target.value)}
+            error={errors.phrase}
+          />
+        </div>
+        {/* Level with the text box (below its label). */}
+        <Button type="submit" className="mt-[30px]" disabled={add.isPending || !phrase.trim()}>
           Mute
         </Button>
       </form>
@@ -203,7 +208,7 @@ export function MutedWords() {
                   })
                 }
               >
-                Remove
+                Unmute
               </Button>
             </li>
           ))}
