@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(notificationsRoutes);
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
+    await api.register(passwordResetRoutes);
     await api.register(streamRoutes, { config });
   });
   await app.register(mediaRoutes);

@@ -29,6 +29,16 @@ export interface Config {
     signInAccount: RateLimit;
     register: RateLimit;
     write: RateLimit;
+    /** Password-reset emails asked for, per email address and per IP. */
+    passwordResetEmail: RateLimit;
+    passwordResetIp: RateLimit;
+  };
+  /** Outgoing mail (password resets): SMTP through nodemailer, or the server log when no SMTP_URL is set. */
+  mail: {
+    /** e.g. smtp://user:pass@smtp.example.com:587 or smtps://…:465; null writes each message to the log. */
+    smtpUrl: string | null;
+    /** The From address, e.g. "Pipit <no-reply@example.com>". */
+    from: string;
   };
   logLevel: string;
   /** `pretty`: one readable line per event (development; needs the pino-pretty dev dependency). `json`: pino's JSON lines. */
@@ -184,6 +194,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       register: parseRateLimit(env.RATE_LIMIT_REGISTER, { max: 5, windowMs: 30 * 60_000 }, 'RATE_LIMIT_REGISTER'),
       write: parseRateLimit(env.RATE_LIMIT_WRITE, { max: 300, windowMs: 5 * 60_000 }, 'RATE_LIMIT_WRITE'),
+      passwordResetEmail: parseRateLimit(
+        env.RATE_LIMIT_PASSWORD_RESET_EMAIL,
+        { max: 5, windowMs: 60 * 60_000 },
+        'RATE_LIMIT_PASSWORD_RESET_EMAIL',
+      ),
+      passwordResetIp: parseRateLimit(
+        env.RATE_LIMIT_PASSWORD_RESET_IP,
+        { max: 5, windowMs: 60 * 60_000 },
+        'RATE_LIMIT_PASSWORD_RESET_IP',
+      ),
+    },
+    mail: {
+      smtpUrl: parseSmtpUrl(env.SMTP_URL),
+      from: env.MAIL_FROM || `Pipit <no-reply@${new URL(publicUrl).hostname}>`,
     },
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: parseLogFormat(env.LOG_FORMAT, nodeEnv),
@@ -209,6 +233,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBufferedBytes: 1024 * 1024,
     },
   };
+}
+
+function parseSmtpUrl(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('INVALID_CONFIG', 'SMTP_URL must be a URL like smtp://user:password@host:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError('INVALID_CONFIG', `SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}"`);
+  }
+  return value;
 }
 
 /** A positive whole number from the environment, or the fallback when unset. */

@@ -3,10 +3,12 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type EventBus, InProcessEventBus } from './lib/events.ts';
 import { InProcessJobs, type Jobs } from './lib/jobs.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
 import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
+import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
@@ -32,6 +34,10 @@ export interface Services {
   notifier: Notifier;
   sessions: SessionsService;
   auth: AuthService;
+  /** Forgotten passwords: links by email. */
+  passwordReset: PasswordResetService;
+  /** Outgoing mail (SMTP, or the log in development). */
+  mailer: Mailer;
   media: MediaService;
   users: UsersService;
   posts: PostsService;
@@ -74,6 +80,7 @@ export async function createServices(
     UPLOAD_SWEEP_INTERVAL_MS,
   ).unref();
   const safety = new SafetyService(db, events);
+  const mailer = createMailer(config.mail, deps.log);
   // Mutes that ran out are removed (and the muters' home feeds rebuilt) by each process; idempotent.
   const muteSweep = setInterval(
     () => jobs.run('mutes.expire', () => safety.expireMutes()),
@@ -85,6 +92,8 @@ export async function createServices(
     notifier,
     sessions,
     auth: await AuthService.create(db, sessions, users),
+    passwordReset: new PasswordResetService(db, sessions, mailer, jobs, config.publicUrl),
+    mailer,
     media,
     users,
     posts,
@@ -100,6 +109,7 @@ export async function createServices(
     async stop() {
       clearInterval(uploadSweep);
       clearInterval(muteSweep);
+      mailer.close();
       // Events already heard are handled before the database closes (the streams are closed by now).
       await stream.idle();
       feeds?.service.stop();

@@ -42,6 +42,9 @@ export const api = {
   sessions: '/api/sessions',
   session: (id: string) => `/api/sessions/${id}`,
   revokeOtherSessions: '/api/sessions/revoke-others',
+  /** Forgotten passwords: ask for a link by email, then set a new password with its token. */
+  passwordReset: '/api/password-reset',
+  passwordResetConfirm: '/api/password-reset/confirm',
   /** Blocks and mutes (safety.ts). */
   block: (id: string) => `/api/users/${id}/block`,
   mute: (id: string) => `/api/users/${id}/mute`,

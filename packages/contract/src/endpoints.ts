@@ -14,7 +14,13 @@ import {
   peopleSearchResult,
   postSearchQuery,
 } from './search.ts';
-import { changeEmailBody, changePasswordBody, sessionList } from './settings.ts';
+import {
+  changeEmailBody,
+  changePasswordBody,
+  passwordResetBody,
+  passwordResetRequestBody,
+  sessionList,
+} from './settings.ts';
 import { currentUser, editBody, registerBody, suggestionsQuery, user, usernameParams, userSummary } from './users.ts';
 
 /**
@@ -302,6 +308,20 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  requestPasswordReset: {
+    ...routes.requestPasswordReset,
+    body: passwordResetRequestBody,
+    status: 204,
+    answer: z.null(),
+    errors: ['INVALID_INPUT', ...WRITE],
+  },
+  resetPassword: {
+    ...routes.resetPassword,
+    body: passwordResetBody,
+    status: 204,
+    answer: z.null(),
+    errors: ['INVALID_INPUT', ...WRITE],
   },
   block: {
     ...routes.block,

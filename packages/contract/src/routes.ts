@@ -49,6 +49,8 @@ export const routes = {
   sessions: { method: 'GET', path: api.sessions },
   revokeSession: { method: 'DELETE', path: api.session(ID) },
   revokeOtherSessions: { method: 'POST', path: api.revokeOtherSessions },
+  requestPasswordReset: { method: 'POST', path: api.passwordReset },
+  resetPassword: { method: 'POST', path: api.passwordResetConfirm },
   block: { method: 'PUT', path: api.block(ID) },
   unblock: { method: 'DELETE', path: api.block(ID) },
   mute: { method: 'PUT', path: api.mute(ID) },

@@ -37,3 +37,17 @@ export const changeEmailBody = z.strictObject({
   password: z.string().min(1, 'Enter your password').max(1024),
 });
 export type ChangeEmailBody = z.infer<typeof changeEmailBody>;
+
+/** POST /api/password-reset: where to send a link. The answer is the same whether or not an account uses it. */
+export const passwordResetRequestBody = z.strictObject({ email: emailField });
+export type PasswordResetRequestBody = z.infer<typeof passwordResetRequestBody>;
+
+/** POST /api/password-reset/confirm: the link's token and the new password (registration's rules). */
+export const passwordResetBody = z.strictObject({
+  token: z.string().min(1, 'The link has no token').max(200, 'This is not a reset link’s token'),
+  password: passwordField,
+});
+export type PasswordResetBody = z.infer<typeof passwordResetBody>;
+
+/** How long a reset link works. */
+export const PASSWORD_RESET_TTL_MINUTES = 60;

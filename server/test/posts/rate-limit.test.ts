@@ -1,12 +1,13 @@
 /** The write rate limit (a global hook) covers every new state-changing call, per signed-in person. */
 import { describe, expect, it } from 'vitest';
-import { seedTrio, useTestApp } from '../helpers/app.ts';
+import { seedTrio, testConfig, useTestApp } from '../helpers/app.ts';
 import { imageUpload } from '../helpers/multipart.ts';
 import { SMALL_JPEG } from '../security/support.ts';
 
 describe('write rate limit on posts, uploads, likes, follows and notifications', () => {
   const ctx = useTestApp({
     rateLimits: {
+      ...testConfig().rateLimits,
       enabled: true,
       signInIp: { max: 1000, windowMs: 60_000 },
       signInAccount: { max: 1000, windowMs: 60_000 },

@@ -4,7 +4,7 @@
  * password give the same status, body and headers, and median times within 10 %. The per-account
  * sign-in limit treats unknown emails like real ones (else a 429 would reveal the account).
  * Registration reveals a taken email or username with 409, as docs/spec/product.md §3 requires, and nothing
- * more; there is no password-reset flow to probe.
+ * more. The password-reset form answers the same for any email (its work happens in the background).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -166,9 +166,21 @@ describe('registration reveals no more than the spec requires', () => {
     expect(invalid.json().code).toBe('INVALID_INPUT');
   });
 
-  it('there is no password-reset or account-lookup flow to probe', () => {
+  it('the password-reset form answers an unknown email exactly as a known one, limits included', async () => {
+    await insertUser(ctx.db, { username: 'alice', email: 'alice@example.com' });
+    const client = new TestClient(ctx).withCsrf();
+    const answers: string[] = [];
+    for (const email of ['alice@example.com', 'nobody@example.com', 'ALICE@example.com', 'nobody2@example.com']) {
+      const res = await client.post('/api/password-reset', { email });
+      const { date: _date, ...headers } = res.headers;
+      answers.push(JSON.stringify({ status: res.statusCode, body: res.body, headers }));
+    }
+    expect(new Set(answers).size, answers.join('\n')).toBe(1);
+    expect(JSON.parse(answers[0]!).status).toBe(204);
+    // No route looks an account up by email or username for a visitor.
     const paths = listRoutes(ctx.app).map((r) => r.url);
-    expect(paths.filter((p) => /reset|forgot|recover|lookup|exists|check/i.test(p))).toEqual([]);
+    expect(paths.filter((p) => /lookup|exists|check|available/i.test(p))).toEqual([]);
+    await ctx.app.services.jobs.drain();
   });
 
   it('the right password still signs in (the checks above are not vacuous)', async () => {

@@ -3,6 +3,7 @@
  * of every table (row counts and checksums) to prove a refused write changed nothing, and checks on
  * error answers.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { ERROR_CODES } from '@pipit/contract';
 import type { LightMyRequestResponse } from 'fastify';
@@ -51,6 +52,7 @@ export function fillParams(url: string, value: string): string {
 
 const TABLES = [
   'users',
+  'password_resets',
   'blocks',
   'mutes',
   'muted_words',
@@ -138,6 +140,8 @@ export interface World {
   frankId: string;
   /** A word alice muted, by id. */
   aliceMutedWord: string;
+  /** A live password-reset token of carol's (as her email would carry it). */
+  carolResetToken: string;
 }
 
 type Ctx = Parameters<typeof seedTrio>[0];
@@ -162,6 +166,10 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ok(await clients.alice.put(`/api/users/${frankRow.id}/block`), 'block');
   const aliceMutedWord = (await ok(await clients.alice.post('/api/muted-words', { phrase: 'boring' }), 'muted word'))
     .id;
+  const carolResetToken = 'a-reset-token-from-carols-email';
+  await ctx.db.db.execute(
+    sql`insert into password_resets (user_id, token_hash, expires_at) values (${carol.id}, ${createHash('sha256').update(carolResetToken).digest('hex')}, now() + interval '1 hour')`,
+  );
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
   const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
@@ -173,6 +181,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     frank,
     frankId: String(frankRow.id),
     aliceMutedWord,
+    carolResetToken,
   };
 }
 
@@ -331,6 +340,23 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'self',
     url: () => '/api/sessions/revoke-others',
+  },
+  {
+    method: 'POST',
+    route: '/api/password-reset',
+    owner: 'visitor',
+    scope: 'anyone',
+    url: () => '/api/password-reset',
+    body: () => ({ email: 'alice@example.com' }),
+  },
+  {
+    // The token is the credential: whoever holds it sets the password of its account (carol's).
+    method: 'POST',
+    route: '/api/password-reset/confirm',
+    owner: 'visitor',
+    scope: 'anyone',
+    url: () => '/api/password-reset/confirm',
+    body: (w) => ({ token: w.carolResetToken, password: 'carol has a new passphrase 3' }),
   },
   {
     method: 'PUT',

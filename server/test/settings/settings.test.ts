@@ -5,7 +5,7 @@
  */
 import type { SessionList } from '@pipit/contract';
 import { describe, expect, it } from 'vitest';
-import { insertUser, PASSWORD, signInWithPassword, TestClient, useTestApp } from '../helpers/app.ts';
+import { insertUser, PASSWORD, signInWithPassword, TestClient, testConfig, useTestApp } from '../helpers/app.ts';
 
 const NEW_PASSWORD = 'a much longer passphrase 42';
 
@@ -138,6 +138,7 @@ describe('settings', () => {
 describe('settings: password checks are rate-limited per account', () => {
   const ctx = useTestApp({
     rateLimits: {
+      ...testConfig().rateLimits,
       enabled: true,
       signInIp: { max: 1000, windowMs: 60_000 },
       signInAccount: { max: 2, windowMs: 60 * 60_000 },
