@@ -7,11 +7,13 @@ import { useViewer } from '../state/viewer.tsx';
 const modals = {
   login: () => import('../features/auth/components/login-modal.tsx'),
   register: () => import('../features/auth/components/register-modal.tsx'),
+  forgotPassword: () => import('../features/auth/components/forgot-password-modal.tsx'),
   editProfile: () => import('../features/profile/components/edit-profile-modal.tsx'),
   compose: () => import('../features/compose/components/compose-modal.tsx'),
 };
 const LoginModal = lazy(() => modals.login().then((m) => ({ default: m.LoginModal })));
 const RegisterModal = lazy(() => modals.register().then((m) => ({ default: m.RegisterModal })));
+const ForgotPasswordModal = lazy(() => modals.forgotPassword().then((m) => ({ default: m.ForgotPasswordModal })));
 const EditProfileModal = lazy(() => modals.editProfile().then((m) => ({ default: m.EditProfileModal })));
 const ComposeModal = lazy(() => modals.compose().then((m) => ({ default: m.ComposeModal })));
 
@@ -88,6 +90,7 @@ export function ModalHost() {
     <Suspense fallback={null}>
       {name === 'login' && <LoginModal />}
       {name === 'register' && <RegisterModal />}
+      {name === 'forgotPassword' && <ForgotPasswordModal />}
       {name === 'editProfile' && <EditProfileModal />}
       {name === 'compose' && <ComposeModal />}
     </Suspense>

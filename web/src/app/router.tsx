@@ -66,6 +66,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.resetPassword,
+        lazy: page(
+          () => import('./routes/reset-password.tsx'),
+          (m) => m.ResetPasswordPage,
+        ),
+      },
+      {
         path: patterns.bookmarks,
         lazy: page(
           () => import('./routes/bookmarks.tsx'),

@@ -2,7 +2,7 @@ import type { Post } from '@pipit/contract';
 import { useSyncExternalStore } from 'react';
 
 /** The app-wide modals; only one is open at a time, so opening one closes the other. */
-export type ModalName = 'login' | 'register' | 'editProfile' | 'compose';
+export type ModalName = 'login' | 'register' | 'forgotPassword' | 'editProfile' | 'compose';
 
 export interface ModalState {
   name: ModalName | null;

@@ -7,6 +7,8 @@ export const paths = {
   notifications: '/notifications',
   bookmarks: '/bookmarks',
   settings: '/settings',
+  /** Where a password-reset email's link leads (`?token=`). */
+  resetPassword: '/reset-password',
   /** Search results for `q` on one tab (Posts by default); without `q`, the Search page itself. */
   search: (q?: string, tab?: 'posts' | 'people' | 'hashtags') => {
     const params = new URLSearchParams();
@@ -30,6 +32,7 @@ export const patterns = {
   notifications: 'notifications',
   bookmarks: 'bookmarks',
   settings: 'settings',
+  resetPassword: 'reset-password',
   search: 'search',
   user: 'users/:id',
   followers: 'users/:id/followers',

@@ -4,7 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
-import { closeModal, useModalState } from '../../../lib/modals.ts';
+import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
 import { type SignInResult, signIn } from '../../../lib/session.ts';
 import { EmailField, isValidEmail } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
@@ -97,6 +97,15 @@ export function LoginModal() {
         />
         {/* An alert is announced as it is inserted; the box keeps its height so nothing jumps. */}
         <div className="min-h-5 text-[15px] text-danger">{problem && <p role="alert">{problem}</p>}</div>
+        {/* Not in the seed: a way back in for a forgotten password (docs/product-decisions.md). */}
+        <button
+          type="button"
+          onClick={() => openModal('forgotPassword')}
+          disabled={busy}
+          className="self-start text-[15px] font-medium text-accent hover:underline disabled:opacity-50"
+        >
+          Forgot password?
+        </button>
         <Button type="submit" size="lg" disabled={busy} className="mt-2">
           Sign In
         </Button>
