@@ -16,8 +16,8 @@ export interface Journey {
   step(name: string, fn: () => Promise<void>, timeout?: number): void;
 }
 
-/** Starts a fresh app (own empty database) and one Chromium for the journey file. */
-export function journey(name: string): Journey {
+/** Starts a fresh app (own empty database, `env` added to its environment) and one Chromium for the journey file. */
+export function journey(name: string, options: { env?: Record<string, string> } = {}): Journey {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let failed: string | null = null;
@@ -25,7 +25,7 @@ export function journey(name: string): Journey {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([
-      startServer({ skipBuild: true, webDist: inject('webDist') }),
+      startServer({ skipBuild: true, webDist: inject('webDist'), ...(options.env ? { env: options.env } : {}) }),
       launchBrowser(),
     ]);
   });
