@@ -120,6 +120,11 @@ export const TABLES = [
   'notifications',
   'feed_outbox',
   'media_attachments',
+  // Empty in the data set; listed so their keys to users are dropped and rebuilt with users' key.
+  'blocks',
+  'mutes',
+  'muted_words',
+  'password_resets',
 ];
 
 interface Definitions {

@@ -11,6 +11,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
+import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
     await api.register(passwordResetRoutes);
+    await api.register(accountRoutes);
     await api.register(streamRoutes, { config });
   });
   await app.register(mediaRoutes);

@@ -7,6 +7,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
+import { AccountService } from './modules/account/account.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
@@ -34,6 +35,8 @@ export interface Services {
   notifier: Notifier;
   sessions: SessionsService;
   auth: AuthService;
+  /** The account as a whole: export and delete. */
+  account: AccountService;
   /** Forgotten passwords: links by email. */
   passwordReset: PasswordResetService;
   /** Outgoing mail (SMTP, or the log in development). */
@@ -81,6 +84,7 @@ export async function createServices(
   ).unref();
   const safety = new SafetyService(db, events);
   const mailer = createMailer(config.mail, deps.log);
+  const auth = await AuthService.create(db, sessions, users);
   // Mutes that ran out are removed (and the muters' home feeds rebuilt) by each process; idempotent.
   const muteSweep = setInterval(
     () => jobs.run('mutes.expire', () => safety.expireMutes()),
@@ -91,7 +95,8 @@ export async function createServices(
     jobs,
     notifier,
     sessions,
-    auth: await AuthService.create(db, sessions, users),
+    auth,
+    account: new AccountService(db, events, auth, media, jobs),
     passwordReset: new PasswordResetService(db, sessions, mailer, jobs, config.publicUrl),
     mailer,
     media,

@@ -42,6 +42,9 @@ export const api = {
   sessions: '/api/sessions',
   session: (id: string) => `/api/sessions/${id}`,
   revokeOtherSessions: '/api/sessions/revoke-others',
+  /** The account as a whole: DELETE deletes it; /export downloads a zip of everything that is the member's. */
+  account: '/api/account',
+  accountExport: '/api/account/export',
   /** Forgotten passwords: ask for a link by email, then set a new password with its token. */
   passwordReset: '/api/password-reset',
   passwordResetConfirm: '/api/password-reset/confirm',

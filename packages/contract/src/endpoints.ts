@@ -17,6 +17,7 @@ import {
 import {
   changeEmailBody,
   changePasswordBody,
+  deleteAccountBody,
   passwordResetBody,
   passwordResetRequestBody,
   sessionList,
@@ -309,6 +310,15 @@ export const endpoints = defineEndpoints({
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
   },
+  deleteAccount: {
+    ...routes.deleteAccount,
+    body: deleteAccountBody,
+    status: 204,
+    answer: z.null(),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+  },
+  /** application/zip, not JSON: registered by hand (modules/account/account.routes.ts). */
+  exportAccount: { ...routes.exportAccount, status: 200, answer: z.string(), errors: ['UNAUTHENTICATED'] },
   requestPasswordReset: {
     ...routes.requestPasswordReset,
     body: passwordResetRequestBody,

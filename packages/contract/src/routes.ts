@@ -49,6 +49,8 @@ export const routes = {
   sessions: { method: 'GET', path: api.sessions },
   revokeSession: { method: 'DELETE', path: api.session(ID) },
   revokeOtherSessions: { method: 'POST', path: api.revokeOtherSessions },
+  deleteAccount: { method: 'DELETE', path: api.account },
+  exportAccount: { method: 'GET', path: api.accountExport },
   requestPasswordReset: { method: 'POST', path: api.passwordReset },
   resetPassword: { method: 'POST', path: api.passwordResetConfirm },
   block: { method: 'PUT', path: api.block(ID) },

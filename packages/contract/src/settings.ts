@@ -51,3 +51,7 @@ export type PasswordResetBody = z.infer<typeof passwordResetBody>;
 
 /** How long a reset link works. */
 export const PASSWORD_RESET_TTL_MINUTES = 60;
+
+/** DELETE /api/account: the password, as proof. */
+export const deleteAccountBody = z.strictObject({ password: z.string().min(1, 'Enter your password').max(1024) });
+export type DeleteAccountBody = z.infer<typeof deleteAccountBody>;

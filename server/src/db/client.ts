@@ -127,6 +127,10 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      // No JIT: every statement here is a short indexed lookup, and PostgreSQL's JIT (on by default
+      // above a cost estimate) spent 290 ms compiling the Following page's 2 ms plan once the
+      // visibility rules' subqueries raised its estimate (docs/performance.md).
+      options: '-c jit=off',
     });
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});

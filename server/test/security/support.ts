@@ -409,6 +409,16 @@ export const WRITE_CALLS: WriteCall[] = [
     scope: 'self',
     url: () => '/api/notifications/read',
   },
+  {
+    // Destructive: the call is last in the list, so that suites sending every call in turn as one member
+    // (sessions.test.ts) send it after all the others.
+    method: 'DELETE',
+    route: '/api/account',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/account',
+    body: () => ({ password: PASSWORD }),
+  },
 ];
 
 export const routeKey = (r: { method: string; route?: string; url?: unknown }) => `${r.method} ${r.route ?? r.url}`;

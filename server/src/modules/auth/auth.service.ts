@@ -72,7 +72,7 @@ export class AuthService {
   }
 
   /** Proof that the member is at the keyboard: their password, or 400 INVALID_INPUT on `field`. */
-  private async confirmPassword(viewer: SessionUser, password: string, field: string, message: string): Promise<void> {
+  async confirmPassword(viewer: SessionUser, password: string, field: string, message: string): Promise<void> {
     const account = await repo.findCredentialsById(this.db, viewer.userId);
     if (!account || !(await passwordMatches(account.passwordHash, password))) throw invalid(field, message);
   }

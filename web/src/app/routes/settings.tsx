@@ -3,6 +3,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
+import { DataSection, DeleteAccountSection } from '../../features/settings/components/account-section.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
@@ -30,6 +31,8 @@ export function SettingsPage() {
           <MutedWords />
           <MutedAccounts />
           <BlockedAccounts />
+          <DataSection />
+          <DeleteAccountSection />
         </>
       )}
     </>

@@ -34,3 +34,7 @@ export function useChangeEmail() {
     onSuccess: (me) => profileChanged(queryClient, me),
   });
 }
+
+/** DELETE /api/account, the password as proof. */
+export const useDeleteAccount = () =>
+  useMutation({ mutationFn: (password: string) => call('deleteAccount', { body: { password } }) });

@@ -1,0 +1,113 @@
+import { api } from '@pipit/contract';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { paths } from '../../../lib/paths.ts';
+import { signOut } from '../../../lib/session.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useDeleteAccount } from '../api/settings.ts';
+
+/** "Your data": everything of the member's as a zip (archive.json and their images). */
+export function DataSection() {
+  return (
+    <section aria-labelledby="data-heading" className="border-t border-line px-4 py-4">
+      <h2 id="data-heading" className="text-xl font-bold">
+        Your data
+      </h2>
+      <p className="mt-2 text-[15px] text-muted">
+        A zip of your profile, posts and their images, whom you follow and who follows you, your likes and bookmarks.
+      </p>
+      <a
+        href={api.accountExport}
+        download
+        className="mt-3 inline-flex h-9 items-center rounded-full border border-line-strong px-4 font-bold hover:bg-surface-2"
+      >
+        Download your data
+      </a>
+    </section>
+  );
+}
+
+/**
+ * "Delete account": the password, then a confirmation. Everything of theirs goes; the app signs out
+ * and goes Home.
+ */
+export function DeleteAccountSection() {
+  const [password, setPassword] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteAccount();
+  const navigate = useNavigate();
+  const errors = fieldErrorsOf(remove.error, ['password'] as const);
+
+  const ask = (event: FormEvent) => {
+    event.preventDefault();
+    if (password) setConfirming(true);
+  };
+  const confirm = () =>
+    remove.mutate(password, {
+      onSuccess: async () => {
+        setConfirming(false);
+        await signOut({ redirect: false }).catch(() => {});
+        notify('Your account was deleted');
+        await navigate(paths.home);
+      },
+      onError: (error) => {
+        setConfirming(false);
+        if (!(error instanceof ApiRequestError && error.code === 'INVALID_INPUT')) {
+          notifyError(
+            error instanceof ApiRequestError && error.status === 429
+              ? error.message
+              : 'Couldn’t delete your account. Try again.',
+          );
+        }
+      },
+    });
+
+  return (
+    <form
+      onSubmit={ask}
+      aria-labelledby="delete-heading"
+      className="flex flex-col gap-3 border-t border-line px-4 py-4"
+    >
+      <h2 id="delete-heading" className="text-xl font-bold">
+        Delete account
+      </h2>
+      <p className="text-[15px] text-muted">
+        Your profile, posts, likes, follows, bookmarks and notifications are deleted for good. Download your data first
+        if you want to keep it.
+      </p>
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        error={errors.password}
+      />
+      <Button type="submit" variant="danger" className="self-start" disabled={!password || remove.isPending}>
+        Delete account
+      </Button>
+      {confirming && (
+        <Modal
+          title="Delete your account?"
+          onClose={() => !remove.isPending && setConfirming(false)}
+          className="sm:max-w-[360px]"
+        >
+          <p className="text-[15px] text-muted">This can’t be undone.</p>
+          <div className="mt-6 flex flex-col gap-3">
+            <Button variant="danger" size="lg" onClick={confirm} disabled={remove.isPending} data-autofocus>
+              Delete
+            </Button>
+            <Button variant="secondary" size="lg" onClick={() => setConfirming(false)} disabled={remove.isPending}>
+              Cancel
+            </Button>
+          </div>
+        </Modal>
+      )}
+    </form>
+  );
+}
