@@ -128,8 +128,8 @@ async function main() {
     // A separate session of alice's for the browser: the seeding client keeps its own.
     const aliceSession = new ApiClient(server.url);
     await aliceSession.signIn('alice@example.com');
-    const signedInAs = async (viewport: { width: number; height: number }) => {
-      const alice = await newPerson(browser, server.url, { viewport });
+    const signedInAs = async (viewport: { width: number; height: number }, colorScheme?: 'light' | 'dark') => {
+      const alice = await newPerson(browser, server.url, { viewport, ...(colorScheme ? { colorScheme } : {}) });
       await alice.context.addCookies(aliceSession.browserCookies());
       return alice;
     };
@@ -341,6 +341,23 @@ async function main() {
       await alice.context.close();
     }
 
+    // The light theme (a light system; nothing chosen), at both widths.
+    for (const viewport of [DESKTOP, PHONE]) {
+      const alice = await signedInAs(viewport, 'light');
+      const a = alice.page;
+      current = a;
+      await a.goto('/');
+      await visible(postCard(await openFeedTab(a, 'Following'), 'Three pictures'));
+      await shot(a, 'home-light', viewport.width);
+      await a.goto(`/users/${world.alice.user.id}`);
+      await visible(a.getByRole('main').getByText('Joined'));
+      await shot(a, 'profile-light', viewport.width);
+      await a.goto('/settings');
+      await visible(a.getByRole('heading', { name: 'Appearance' }));
+      await shot(a, 'settings-light', viewport.width);
+      await alice.context.close();
+    }
+
     // Opening Notifications marks them read, so this page comes last, at both widths (the
     // second picture shows them read).
     for (const viewport of [DESKTOP, PHONE]) {
@@ -368,6 +385,7 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | settings-safety | Settings, further down: muted words, muted accounts (until when) and blocked accounts |
 | profile-more-menu | the More menu on someone's profile: Mute and Block |
 | block-confirm | the confirmation before blocking someone |
+| home-light, profile-light, settings-light | the light theme (a light system, nothing chosen) |
 | post-images | a post with three images (two described: ALT), on its page |
 | image-viewer | the image viewer opened on the first of three, its alt text under it |
 | compose-images | the compose modal with two images chosen, one described in its Alt text field |

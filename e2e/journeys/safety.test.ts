@@ -4,9 +4,10 @@
  * or reply to her), mutes a word in Settings (a post with it leaves her Home), then finds each in
  * Settings' lists and undoes them there.
  */
+import { readFileSync } from 'node:fs';
 import type { Post, User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
-import { type ApiClient, PASSWORD, person } from '../support/api.ts';
+import { ApiClient, PASSWORD, person } from '../support/api.ts';
 import {
   checkA11y,
   dialog,
@@ -17,6 +18,7 @@ import {
   type Person,
   pathOf,
   postCard,
+  signedOut,
   signInThroughModal,
   toast,
   visible,
@@ -97,12 +99,13 @@ describe('a member protects herself', () => {
     await gone(confirm);
     await visible(page.getByText('You blocked @tom'));
     await gone(postCard(page, TROLL_POST));
-    expect(await page.getByRole('button', { name: /^Follow/ }).count()).toBe(0);
+    await gone(page.getByRole('main').getByRole('button', { name: /^Follow/ }));
 
     await navItem(page, 'Home').click();
     const everyone = await openFeedTab(page, 'Everyone');
     await visible(postCard(everyone, FAY_POST));
-    expect(await postCard(everyone, TROLL_POST).count()).toBe(0);
+    // The list shown from before is fetched again at once: Tom's post leaves it.
+    await gone(postCard(everyone, TROLL_POST));
     // Tom's follow of Sam ended; he cannot follow again, reply or quote her post, or open it.
     expect(await troll.client.tryFollow(samUser.id)).toBe(403);
     expect(await troll.client.tryPost({ text: 'hey', parentId: samsPost.id })).toBe(404);
@@ -148,5 +151,58 @@ describe('a member protects herself', () => {
     const tom = (await troll.client.raw('GET', `/api/users/${samUser.id}`)).body as User;
     expect(tom.isFollowing).toBe(false);
     expect(sam.errors).toEqual([]);
+  });
+
+  j.step('chooses the light theme: it applies at once, stays after a reload, and passes axe in light too', async () => {
+    const { page } = sam;
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    await navItem(page, 'Settings').click();
+    await waitFor(() => pathOf(page) === '/settings', 'the Settings page');
+    expect(await background()).toBe('rgb(0, 0, 0)');
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await waitFor(async () => (await background()) === 'rgb(255, 255, 255)', 'a white page');
+    await checkA11y(page, 'Settings (light)');
+    await page.reload();
+    await visible(page.getByRole('heading', { name: 'Appearance' }));
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await navItem(page, 'Home').click();
+    await visible(postCard(await openFeedTab(page, 'Following'), FAY_POST));
+    await checkA11y(page, 'Home (light)');
+    await page.goto(`/users/${noisy.user.id}`);
+    await visible(postCard(page, NOISY_POST));
+    await checkA11y(page, 'a profile (light)');
+
+    // "Follow the system": the system's light or dark decides.
+    await navItem(page, 'Settings').click();
+    await page.getByRole('radio', { name: 'Follow the system' }).check();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await waitFor(async () => (await background()) === 'rgb(255, 255, 255)', 'light, as the system');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await waitFor(async () => (await background()) === 'rgb(0, 0, 0)', 'dark, as the system');
+    await checkA11y(page, 'Settings (dark)');
+  });
+
+  j.step('downloads her data, then deletes her account: signed out, and nothing of hers is left to see', async () => {
+    const { page } = sam;
+    await navItem(page, 'Settings').click();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download your data' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^pipit-sam-\d{4}-\d{2}-\d{2}\.zip$/);
+    const zip = readFileSync((await download.path()) as string);
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+
+    const form = page.getByRole('form', { name: 'Delete account' });
+    await form.getByLabel('Your password', { exact: true }).fill(PASSWORD);
+    await form.getByRole('button', { name: 'Delete account' }).click();
+    const confirm = await visible(dialog(page, 'Delete your account?'));
+    await checkA11y(page, 'the Delete account confirmation');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await visible(toast(page, 'Your account was deleted'));
+    await waitFor(() => pathOf(page) === '/', 'Home');
+    await waitFor(() => signedOut(page), 'signed out');
+    expect((await troll.client.raw('GET', `/api/users/${samUser.id}`)).status).toBe(404);
+    expect((await troll.client.raw('GET', `/api/posts/${samsPost.id}`)).status).toBe(404);
+    await expect(new ApiClient(j.url).signIn('sam@example.com', PASSWORD)).rejects.toThrow();
   });
 });

@@ -43,11 +43,17 @@ export interface Person {
 export async function newPerson(
   browser: Browser,
   baseURL: string,
-  options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    bypassCSP?: boolean;
+    colorScheme?: 'light' | 'dark';
+  } = {},
 ): Promise<Person> {
   const context = await browser.newContext({
     baseURL,
     viewport: options.viewport ?? DESKTOP,
+    // The app follows the system's theme; a dark system unless a journey says otherwise (Playwright's is light).
+    colorScheme: options.colorScheme ?? 'dark',
     reducedMotion: 'reduce',
     bypassCSP: options.bypassCSP ?? false,
   });

@@ -3,9 +3,9 @@ import { cn } from '../lib/cn.ts';
 
 const variants = {
   primary: 'bg-accent-strong text-white hover:bg-accent-hover',
-  secondary: 'border border-line-strong text-fg hover:bg-white/10',
+  secondary: 'border border-line-strong text-fg hover:bg-fg/10',
   danger: 'bg-danger-strong text-white hover:bg-danger-hover',
-  ghost: 'text-fg hover:bg-white/10',
+  ghost: 'text-fg hover:bg-fg/10',
 } as const;
 
 const sizes = {

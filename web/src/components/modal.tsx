@@ -160,7 +160,7 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, layout
             type="button"
             onClick={() => onCloseRef.current()}
             aria-label="Close"
-            className="grid size-9 place-items-center rounded-full text-fg hover:bg-white/10"
+            className="grid size-9 place-items-center rounded-full text-fg hover:bg-fg/10"
           >
             <X aria-hidden="true" className="size-5" />
           </button>

@@ -24,7 +24,7 @@ export function PageHeader({ title, subtitle, back, children }: PageHeaderProps)
             aria-label="Back"
             // A deep link has no history inside the app: go home instead of leaving.
             onClick={() => (location.key === 'default' ? navigate(paths.home) : navigate(-1))}
-            className="-ml-2 grid size-9 shrink-0 place-items-center rounded-full hover:bg-white/10"
+            className="-ml-2 grid size-9 shrink-0 place-items-center rounded-full hover:bg-fg/10"
           >
             <ArrowLeft aria-hidden="true" className="size-5" />
           </button>

@@ -32,7 +32,7 @@ export function QuoteEmbed({ quote, className }: { quote: Quoted; className?: st
         // Not also the quoting post's row.
         event.stopPropagation();
       }}
-      className={cn('cursor-pointer rounded-2xl border border-line px-3 py-2.5 hover:bg-white/[0.03]', className)}
+      className={cn('cursor-pointer rounded-2xl border border-line px-3 py-2.5 hover:bg-fg/[0.03]', className)}
     >
       <div className="flex items-center gap-1 text-[15px] leading-5">
         <Avatar user={quoted.author} size="small" link={false} />

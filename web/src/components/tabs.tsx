@@ -55,7 +55,7 @@ export function Tabs<T extends string>({ tabs, value, onChange, label, tabId, pa
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(tab.value)}
             onKeyDown={(event) => onKeyDown(event, index)}
-            className="flex h-[53px] flex-1 justify-center hover:bg-white/10"
+            className="flex h-[53px] flex-1 justify-center hover:bg-fg/10"
           >
             <TabLabel label={tab.label} current={selected} />
           </button>

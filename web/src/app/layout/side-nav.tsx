@@ -18,7 +18,7 @@ const PHONE_QUERY = '(max-width: 639.98px)';
 const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 
 const itemClass =
-  'group flex items-center justify-center rounded-full p-3 text-fg transition-colors hover:bg-white/10 xl:justify-start xl:gap-5 xl:pr-6';
+  'group flex items-center justify-center rounded-full p-3 text-fg transition-colors hover:bg-fg/10 xl:justify-start xl:gap-5 xl:pr-6';
 
 function ItemContent({
   icon: Icon,
@@ -100,7 +100,7 @@ export function SideNav() {
       <Link
         to={paths.home}
         aria-label="Pipit"
-        className="hidden size-[52px] items-center justify-center rounded-full text-accent hover:bg-white/10 sm:flex"
+        className="hidden size-[52px] items-center justify-center rounded-full text-accent hover:bg-fg/10 sm:flex"
       >
         <Bird aria-hidden="true" className="size-8" />
       </Link>
@@ -157,7 +157,7 @@ export function SideNav() {
       {user && (
         <Link
           to={profilePath}
-          className="mt-auto mb-3 hidden items-center gap-3 rounded-full p-3 hover:bg-white/10 xl:flex"
+          className="mt-auto mb-3 hidden items-center gap-3 rounded-full p-3 hover:bg-fg/10 xl:flex"
         >
           <Avatar user={user} link={false} />
           <span className="min-w-0 leading-5">

@@ -30,7 +30,7 @@ function PeopleTabs({ id }: { id: string }) {
           to={tab.to(id)}
           replace
           end
-          className="group flex h-[53px] flex-1 justify-center hover:bg-white/10"
+          className="group flex h-[53px] flex-1 justify-center hover:bg-fg/10"
         >
           {({ isActive }) => <TabLabel label={tab.label} current={isActive} />}
         </NavLink>

@@ -56,7 +56,7 @@ function HashtagResults({ q }: { q: string }) {
       <ul>
         {tags.data.items.map((item) => (
           <li key={item.tag} className="border-b border-line">
-            <Link to={paths.hashtag(item.tag)} className="block px-4 py-3 leading-5 hover:bg-white/[0.03]">
+            <Link to={paths.hashtag(item.tag)} className="block px-4 py-3 leading-5 hover:bg-fg/[0.03]">
               <span className="block truncate font-bold">#{item.tag}</span>
               <span className="block text-[13px] text-muted">
                 {`${formatCount(item.posts)} ${item.posts === 1 ? 'post' : 'posts'}`}

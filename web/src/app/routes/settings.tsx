@@ -4,6 +4,7 @@ import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
 import { DataSection, DeleteAccountSection } from '../../features/settings/components/account-section.tsx';
+import { Appearance } from '../../features/settings/components/appearance.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
@@ -25,6 +26,7 @@ export function SettingsPage() {
         </SignInRequired>
       ) : (
         <>
+          <Appearance />
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <SessionsList />

@@ -122,7 +122,7 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
       role="listbox"
       aria-label={typing?.sigil === '#' ? 'Hashtag suggestions' : 'People suggestions'}
       hidden={!open}
-      className="absolute inset-x-0 top-full z-40 max-w-sm overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-white/5"
+      className="absolute inset-x-0 top-full z-40 max-w-sm overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-fg/10"
     >
       {open &&
         options.map((option, i) => (
@@ -135,7 +135,7 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
             aria-selected={active === i}
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => choose(option)}
-            className={cn('flex cursor-pointer items-center gap-3 px-4 py-2', active === i && 'bg-white/10')}
+            className={cn('flex cursor-pointer items-center gap-3 px-4 py-2', active === i && 'bg-fg/10')}
           >
             {option.node}
           </div>

@@ -19,7 +19,7 @@ export function Trending() {
           <li key={item.tag}>
             <Link
               to={paths.hashtag(item.tag)}
-              className="block px-4 py-3 leading-5 transition-colors hover:bg-white/[0.03]"
+              className="block px-4 py-3 leading-5 transition-colors hover:bg-fg/[0.03]"
             >
               <span className="block truncate font-bold">#{item.tag}</span>
               <span className="block text-[13px] text-muted">

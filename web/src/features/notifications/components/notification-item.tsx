@@ -31,7 +31,7 @@ export function NotificationItem({ notification, unread }: { notification: Notif
     <article
       onClick={onClick}
       className={cn(
-        'flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-white/[0.03]',
+        'flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-fg/[0.03]',
         unread && 'bg-accent/[0.06]',
       )}
     >

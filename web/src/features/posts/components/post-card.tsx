@@ -62,7 +62,7 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
     <article
       onClick={onClick}
       className={cn(
-        'flex cursor-pointer flex-wrap gap-x-3 px-4 pt-3 transition-colors hover:bg-white/[0.03]',
+        'flex cursor-pointer flex-wrap gap-x-3 px-4 pt-3 transition-colors hover:bg-fg/[0.03]',
         !threadLine && 'border-b border-line',
       )}
     >

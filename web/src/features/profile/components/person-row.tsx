@@ -13,7 +13,7 @@ export function PersonRow({ person }: { person: User }) {
     // biome-ignore lint/a11y/useKeyWithClickEvents: the name inside is the row's link for the keyboard
     <li
       onClick={onClick}
-      className="flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-white/[0.03]"
+      className="flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-fg/[0.03]"
     >
       <Avatar user={person} />
       <div className="min-w-0 flex-1 leading-5">

@@ -17,7 +17,7 @@ export function WhoToFollow() {
       </h2>
       <ul>
         {people.map((person) => (
-          <li key={person.id} className="flex items-center gap-3 px-4 py-3 transition-colors hover:bg-white/[0.03]">
+          <li key={person.id} className="flex items-center gap-3 px-4 py-3 transition-colors hover:bg-fg/[0.03]">
             <Avatar user={person} />
             <div className="min-w-0 flex-1 leading-5">
               <Link to={paths.user(person.id)} className="block truncate font-bold hover:underline">

@@ -79,7 +79,7 @@ export function ProfileMenu({ user }: { user: User }) {
 
   const itemClass =
     // A faint highlight: red text keeps its contrast on it (on surface-2 it would not).
-    'block w-full px-4 py-3 text-left text-[15px] font-bold hover:bg-white/5 focus:bg-white/5 focus:outline-none';
+    'block w-full px-4 py-3 text-left text-[15px] font-bold hover:bg-fg/5 focus:bg-fg/5 focus:outline-none';
   return (
     <div className="relative">
       <button
@@ -101,7 +101,7 @@ export function ProfileMenu({ user }: { user: User }) {
           role="menu"
           aria-label={`More for @${user.username}`}
           onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-20 mt-2 w-60 overflow-hidden rounded-xl border border-line bg-bg shadow-[0_0_15px_rgba(255,255,255,0.2)]"
+          className="absolute right-0 z-20 mt-2 w-60 overflow-hidden rounded-xl border border-line bg-bg shadow-[0_0_15px] shadow-fg/20"
         >
           <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('mute')}>
             {user.isMuting ? `Unmute @${user.username}` : `Mute @${user.username}`}

@@ -93,7 +93,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
         role="listbox"
         aria-label="Search suggestions"
         hidden={!expanded}
-        className="absolute inset-x-0 top-[calc(100%+4px)] z-40 overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-white/5"
+        className="absolute inset-x-0 top-[calc(100%+4px)] z-40 overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-fg/10"
       >
         {suggestions.map((person, i) => (
           // biome-ignore lint/a11y/useKeyWithClickEvents: the input holds the focus and the keys (aria-activedescendant)
@@ -106,7 +106,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             // Chosen before the input's blur closes the list.
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => go(paths.user(person.id))}
-            className={cn('flex cursor-pointer items-center gap-3 px-4 py-2', active === i && 'bg-white/10')}
+            className={cn('flex cursor-pointer items-center gap-3 px-4 py-2', active === i && 'bg-fg/10')}
           >
             <Avatar user={person} link={false} />
             <span className="min-w-0 leading-5">
@@ -124,10 +124,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             aria-selected={active === suggestions.length}
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => go(paths.search(typed))}
-            className={cn(
-              'cursor-pointer truncate px-4 py-3 text-[15px]',
-              active === suggestions.length && 'bg-white/10',
-            )}
+            className={cn('cursor-pointer truncate px-4 py-3 text-[15px]', active === suggestions.length && 'bg-fg/10')}
           >
             Search for “{typed}”
           </div>

@@ -51,9 +51,10 @@ export function DeleteAccountSection() {
     remove.mutate(password, {
       onSuccess: async () => {
         setConfirming(false);
-        await signOut({ redirect: false }).catch(() => {});
-        notify('Your account was deleted');
+        // Home first: signing out on a members-only page would ask to sign in there.
         await navigate(paths.home);
+        await signOut({ redirect: false, callbackUrl: `${window.location.origin}${paths.home}` }).catch(() => {});
+        notify('Your account was deleted');
       },
       onError: (error) => {
         setConfirming(false);
@@ -81,7 +82,7 @@ export function DeleteAccountSection() {
         if you want to keep it.
       </p>
       <TextField
-        label="Password"
+        label="Your password"
         type="password"
         autoComplete="current-password"
         value={password}

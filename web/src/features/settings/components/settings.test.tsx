@@ -117,3 +117,42 @@ describe('Settings', () => {
     expect(await screen.findByText('Signed out Safari on iOS')).toBeInTheDocument();
   });
 });
+
+describe('Settings: your data and deleting the account', () => {
+  it('offers the archive as a download, and deletes the account after the password and a confirmation', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/sessions': () => json(SESSIONS),
+      'DELETE /api/account': (request) =>
+        JSON.parse(request.body ?? '{}').password === 'right one'
+          ? noContent()
+          : json({ code: 'INVALID_INPUT', field: 'password', message: 'password: The password is not right.' }, 400),
+      'GET /api/auth/csrf': () => json({ csrfToken: 'token' }),
+      'POST /api/auth/signout': () => json({ url: 'http://localhost/' }),
+    });
+    renderApp(<SettingsPage />);
+    const user = userEvent.setup();
+    const download = await screen.findByRole('link', { name: 'Download your data' });
+    expect(download).toHaveAttribute('href', '/api/account/export');
+    expect(download).toHaveAttribute('download');
+
+    const form = screen.getByRole('form', { name: 'Delete account' });
+    await user.type(within(form).getByLabelText('Your password'), 'wrong one');
+    await user.click(within(form).getByRole('button', { name: 'Delete account' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete your account?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await within(form).findByText('The password is not right.')).toBeInTheDocument();
+
+    await user.clear(within(form).getByLabelText('Your password'));
+    await user.type(within(form).getByLabelText('Your password'), 'right one');
+    await user.click(within(form).getByRole('button', { name: 'Delete account' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete your account?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(await screen.findByText('Your account was deleted')).toBeInTheDocument();
+    await waitFor(() => expect(server.callsTo('POST', '/api/auth/signout')).toHaveLength(1));
+    expect(server.callsTo('DELETE', '/api/account')).toHaveLength(2);
+  }, 20_000);
+});
