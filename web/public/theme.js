@@ -1,10 +1,17 @@
-// Applies the chosen theme before the page paints (loaded blocking in <head>): "light" or "dark"
-// from Settings (localStorage "pipit.theme"), else none, and the CSS follows the system.
+// Sets <html data-theme> before the page paints (loaded blocking in <head>): the choice made in
+// Settings (localStorage "pipit.theme": "light" or "dark"), else the system's, followed as it changes.
 (() => {
-  try {
-    const theme = localStorage.getItem('pipit.theme');
-    if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
-  } catch {
-    // Storage refused (private mode): the system's theme.
-  }
+  const system = matchMedia('(prefers-color-scheme: light)');
+  const apply = () => {
+    let chosen = null;
+    try {
+      chosen = localStorage.getItem('pipit.theme');
+    } catch {
+      // Storage refused (private mode): the system's theme.
+    }
+    const theme = chosen === 'light' || chosen === 'dark' ? chosen : system.matches ? 'light' : 'dark';
+    document.documentElement.dataset.theme = theme;
+  };
+  apply();
+  system.addEventListener('change', apply);
 })();

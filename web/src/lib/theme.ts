@@ -1,6 +1,7 @@
 /**
- * The colour theme: "light", "dark", or "system" (nothing chosen: the CSS follows the system's
- * preference). Kept in localStorage; /theme.js applies it before the first paint, `setTheme` after.
+ * The colour theme: "light", "dark", or "system" (nothing chosen: the system's preference, followed as
+ * it changes). Kept in localStorage; /theme.js applies it before the first paint (and when the
+ * system's changes), `setTheme` when it is chosen.
  */
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -16,13 +17,13 @@ export function currentTheme(): ThemeChoice {
 }
 
 export function setTheme(choice: ThemeChoice): void {
-  const root = document.documentElement;
-  if (choice === 'system') delete root.dataset.theme;
-  else root.dataset.theme = choice;
   try {
     if (choice === 'system') localStorage.removeItem(KEY);
     else localStorage.setItem(KEY, choice);
   } catch {
     // Storage refused (private mode): the choice holds for this page only.
   }
+  const systemLight = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: light)').matches;
+  const light = choice === 'light' || (choice === 'system' && systemLight);
+  document.documentElement.dataset.theme = light ? 'light' : 'dark';
 }

@@ -156,3 +156,23 @@ describe('Settings: your data and deleting the account', () => {
     expect(server.callsTo('DELETE', '/api/account')).toHaveLength(2);
   }, 20_000);
 });
+
+describe('Settings: appearance', () => {
+  it('applies the chosen theme at once and keeps it in this browser; "Follow the system" forgets the choice', async () => {
+    mockFetch({ ...signedInRoutes(), 'GET /api/sessions': () => json(SESSIONS) });
+    localStorage.removeItem('pipit.theme');
+    renderApp(<SettingsPage />);
+    const user = userEvent.setup();
+    const system = await screen.findByRole('radio', { name: 'Follow the system' });
+    expect(system).toBeChecked();
+    await user.click(screen.getByRole('radio', { name: 'Light' }));
+    expect(document.documentElement.dataset.theme).toBe('light');
+    expect(localStorage.getItem('pipit.theme')).toBe('light');
+    await user.click(screen.getByRole('radio', { name: 'Dark' }));
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    await user.click(system);
+    expect(localStorage.getItem('pipit.theme')).toBeNull();
+    // jsdom has no system preference: dark, the app's own default.
+    expect(document.documentElement.dataset.theme).toBe('dark');
+  });
+});
