@@ -41,3 +41,13 @@ export function fieldErrorsOf<F extends string>(error: unknown, fields: readonly
   }
   return errors;
 }
+
+/**
+ * What a form's failed call leaves to a toast: nothing when the form shows it under a field (invalid
+ * input, a taken email), the server's own words for another 4xx (wait, sign in), else `fallback`.
+ */
+export function formProblem(error: unknown, fallback: string): string | null {
+  if (!(error instanceof ApiRequestError) || error.status >= 500) return fallback;
+  if (error.code === 'INVALID_INPUT' || CODE_FIELDS[error.code]) return null;
+  return error.message;
+}

@@ -1,8 +1,7 @@
 import type { Post } from '@pipit/contract';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useDeletePost } from '../api/delete-post.ts';
@@ -43,19 +42,16 @@ export function DeletePostButton({ post, onDeleted, className }: DeletePostButto
         <Trash2 aria-hidden="true" className="size-[18px]" />
       </button>
       {confirming && (
-        <Modal title="Delete post?" onClose={() => !busy && setConfirming(false)} className="sm:max-w-[320px]">
-          <p className="text-[15px] text-muted">
-            This can’t be undone. The post will be removed from your profile and from the timelines.
-          </p>
-          <div className="mt-6 flex flex-col gap-3">
-            <Button variant="danger" size="lg" onClick={confirm} disabled={busy} data-autofocus>
-              Delete
-            </Button>
-            <Button variant="secondary" size="lg" onClick={() => setConfirming(false)} disabled={busy}>
-              Cancel
-            </Button>
-          </div>
-        </Modal>
+        <ConfirmDialog
+          title="Delete post?"
+          confirm="Delete"
+          variant="danger"
+          busy={busy}
+          onConfirm={confirm}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>This can’t be undone. The post will be removed from your profile and from the timelines.</p>
+        </ConfirmDialog>
       )}
     </>
   );

@@ -2,6 +2,7 @@ import { MUTE_CHOICES, type User } from '@pipit/contract';
 import { MoreHorizontal } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useBlock, useMute } from '../api/safety.ts';
@@ -167,20 +168,19 @@ interface DialogProps {
 
 function BlockDialog({ user, busy, onCancel, onConfirm }: DialogProps & { onConfirm: () => void }) {
   return (
-    <Modal title={`Block @${user.username}?`} onClose={() => !busy && onCancel()} className="sm:max-w-[360px]">
-      <p className="text-[15px] text-muted">
+    <ConfirmDialog
+      title={`Block @${user.username}?`}
+      confirm="Block"
+      variant="danger"
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>
         You will not see each other’s posts, and neither of you can follow the other. Following between you ends now and
         is not restored if you unblock.
       </p>
-      <div className="mt-6 flex flex-col gap-3">
-        <Button variant="danger" size="lg" onClick={onConfirm} disabled={busy} data-autofocus>
-          Block
-        </Button>
-        <Button variant="secondary" size="lg" onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }
 

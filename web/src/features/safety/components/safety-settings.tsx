@@ -1,12 +1,11 @@
-import { MUTED_WORD_MAX, type User } from '@pipit/contract';
+import { MUTED_WORD_MAX, type MutedAccount, type User } from '@pipit/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
-import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import {
@@ -47,98 +46,111 @@ function PersonRow({ user, detail, action }: { user: User; detail?: string; acti
 
 const Empty = ({ children }: { children: ReactNode }) => <p className="px-4 pb-4 text-[15px] text-muted">{children}</p>;
 
-/** Blocked accounts, newest first, each with Unblock. */
-export function BlockedAccounts() {
-  const list = useBlockedAccounts();
-  const block = useBlock();
-  const people = list.data?.pages.flatMap((page) => page.items) ?? [];
+/** A paged list of accounts in Settings, each with one undo (Unblock, Unmute). */
+function AccountList<U extends User>({
+  id,
+  title,
+  query,
+  noun,
+  empty,
+  detail,
+  undo,
+}: {
+  id: string;
+  title: string;
+  query: ReturnType<typeof useBlockedAccounts> | ReturnType<typeof useMutedAccounts>;
+  /** "blocked accounts", "muted accounts". */
+  noun: string;
+  empty: string;
+  detail?: (user: U) => string;
+  undo: { label: string; pending: boolean; run: (user: U) => void };
+}) {
+  const people = (query.data?.pages.flatMap((page) => page.items) ?? []) as U[];
   return (
-    <Section id="blocked-heading" title="Blocked accounts">
-      {list.isPending ? (
-        <Spinner label="Loading blocked accounts" />
-      ) : list.isError ? (
-        <ErrorState message="Couldn’t load the accounts you blocked." onRetry={() => list.refetch()} />
+    <Section id={id} title={title}>
+      {query.isPending ? (
+        <Spinner label={`Loading ${noun}`} />
+      ) : query.isError ? (
+        <ErrorState message={`Couldn’t load your ${noun}.`} onRetry={() => query.refetch()} />
       ) : people.length === 0 ? (
-        <Empty>You haven’t blocked anyone.</Empty>
+        <Empty>{empty}</Empty>
       ) : (
-        <ul aria-label="Blocked accounts">
+        <ul aria-label={title}>
           {people.map((user) => (
             <PersonRow
               key={user.id}
               user={user}
+              detail={detail?.(user)}
               action={
                 <Button
                   variant="secondary"
                   size="sm"
-                  aria-label={`Unblock @${user.username}`}
-                  disabled={block.isPending}
-                  onClick={() =>
-                    block.mutate(
-                      { id: user.id, block: false },
-                      {
-                        onSuccess: () => notify(`Unblocked @${user.username}`),
-                        onError: () => notifyError('Could not unblock. Try again.'),
-                      },
-                    )
-                  }
+                  aria-label={`${undo.label} @${user.username}`}
+                  disabled={undo.pending}
+                  onClick={() => undo.run(user)}
                 >
-                  Unblock
+                  {undo.label}
                 </Button>
               }
             />
           ))}
         </ul>
       )}
-      <ListFooter query={list} noun="blocked accounts" />
+      <ListFooter query={query} noun={noun} />
     </Section>
+  );
+}
+
+/** Blocked accounts, newest first, each with Unblock. */
+export function BlockedAccounts() {
+  const block = useBlock();
+  return (
+    <AccountList<User>
+      id="blocked-heading"
+      title="Blocked accounts"
+      query={useBlockedAccounts()}
+      noun="blocked accounts"
+      empty="You haven’t blocked anyone."
+      undo={{
+        label: 'Unblock',
+        pending: block.isPending,
+        run: (user) =>
+          block.mutate(
+            { id: user.id, block: false },
+            {
+              onSuccess: () => notify(`Unblocked @${user.username}`),
+              onError: () => notifyError('Could not unblock. Try again.'),
+            },
+          ),
+      }}
+    />
   );
 }
 
 /** Muted accounts, newest first, with when each mute ends, and Unmute. */
 export function MutedAccounts() {
-  const list = useMutedAccounts();
   const mute = useMute();
-  const people = list.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <Section id="muted-heading" title="Muted accounts">
-      {list.isPending ? (
-        <Spinner label="Loading muted accounts" />
-      ) : list.isError ? (
-        <ErrorState message="Couldn’t load the accounts you muted." onRetry={() => list.refetch()} />
-      ) : people.length === 0 ? (
-        <Empty>You haven’t muted anyone.</Empty>
-      ) : (
-        <ul aria-label="Muted accounts">
-          {people.map((user) => (
-            <PersonRow
-              key={user.id}
-              user={user}
-              detail={user.mutedUntil ? `until ${fullDate(user.mutedUntil)}` : 'until you unmute'}
-              action={
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  aria-label={`Unmute @${user.username}`}
-                  disabled={mute.isPending}
-                  onClick={() =>
-                    mute.mutate(
-                      { id: user.id, mute: false },
-                      {
-                        onSuccess: () => notify(`Unmuted @${user.username}`),
-                        onError: () => notifyError('Could not unmute. Try again.'),
-                      },
-                    )
-                  }
-                >
-                  Unmute
-                </Button>
-              }
-            />
-          ))}
-        </ul>
-      )}
-      <ListFooter query={list} noun="muted accounts" />
-    </Section>
+    <AccountList<MutedAccount>
+      id="muted-heading"
+      title="Muted accounts"
+      query={useMutedAccounts()}
+      noun="muted accounts"
+      empty="You haven’t muted anyone."
+      detail={(user) => (user.mutedUntil ? `until ${fullDate(user.mutedUntil)}` : 'until you unmute')}
+      undo={{
+        label: 'Unmute',
+        pending: mute.isPending,
+        run: (user) =>
+          mute.mutate(
+            { id: user.id, mute: false },
+            {
+              onSuccess: () => notify(`Unmuted @${user.username}`),
+              onError: () => notifyError('Could not unmute. Try again.'),
+            },
+          ),
+      }}
+    />
   );
 }
 
@@ -158,8 +170,8 @@ export function MutedWords() {
         notify(`Muted “${word.phrase}”`);
       },
       onError: (error) => {
-        if (!(error instanceof ApiRequestError) || error.status >= 500) notifyError('Couldn’t mute that. Try again.');
-        else if (error.status === 429) notifyError(error.message);
+        const problem = formProblem(error, 'Couldn’t mute that. Try again.');
+        if (problem) notifyError(problem);
       },
     });
   };

@@ -2,10 +2,9 @@ import { api } from '@pipit/contract';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
-import { Modal } from '../../../components/modal.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
-import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { paths } from '../../../lib/paths.ts';
 import { signOut } from '../../../lib/session.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -58,13 +57,8 @@ export function DeleteAccountSection() {
       },
       onError: (error) => {
         setConfirming(false);
-        if (!(error instanceof ApiRequestError && error.code === 'INVALID_INPUT')) {
-          notifyError(
-            error instanceof ApiRequestError && error.status === 429
-              ? error.message
-              : 'Couldn’t delete your account. Try again.',
-          );
-        }
+        const problem = formProblem(error, 'Couldn’t delete your account. Try again.');
+        if (problem) notifyError(problem);
       },
     });
 
@@ -93,21 +87,16 @@ export function DeleteAccountSection() {
         Delete account
       </Button>
       {confirming && (
-        <Modal
+        <ConfirmDialog
           title="Delete your account?"
-          onClose={() => !remove.isPending && setConfirming(false)}
-          className="sm:max-w-[360px]"
+          confirm="Delete"
+          variant="danger"
+          busy={remove.isPending}
+          onConfirm={confirm}
+          onCancel={() => setConfirming(false)}
         >
-          <p className="text-[15px] text-muted">This can’t be undone.</p>
-          <div className="mt-6 flex flex-col gap-3">
-            <Button variant="danger" size="lg" onClick={confirm} disabled={remove.isPending} data-autofocus>
-              Delete
-            </Button>
-            <Button variant="secondary" size="lg" onClick={() => setConfirming(false)} disabled={remove.isPending}>
-              Cancel
-            </Button>
-          </div>
-        </Modal>
+          <p>This can’t be undone.</p>
+        </ConfirmDialog>
       )}
     </form>
   );

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useChangeEmail } from '../api/settings.ts';
 
@@ -27,9 +27,8 @@ export function EmailForm({ current }: { current: string }) {
           notify('Email changed');
         },
         onError: (error) => {
-          if (!(error instanceof ApiRequestError && error.status < 500 && error.status !== 429)) {
-            notifyError('Couldn’t change your email. Try again.');
-          } else if (error.status === 429) notifyError(error.message);
+          const problem = formProblem(error, 'Couldn’t change your email. Try again.');
+          if (problem) notifyError(problem);
         },
       },
     );

@@ -2,8 +2,7 @@ import { LIMITS } from '@pipit/contract';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { ApiRequestError } from '../../../lib/api-client.ts';
-import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useChangePassword } from '../api/settings.ts';
 
@@ -27,13 +26,8 @@ export function PasswordForm() {
           notify('Password changed. Your other sessions were signed out.');
         },
         onError: (error) => {
-          if (!(error instanceof ApiRequestError && error.code === 'INVALID_INPUT')) {
-            notifyError(
-              error instanceof ApiRequestError && error.status === 429
-                ? error.message
-                : 'Couldn’t change your password. Try again.',
-            );
-          }
+          const problem = formProblem(error, 'Couldn’t change your password. Try again.');
+          if (problem) notifyError(problem);
         },
       },
     );
