@@ -142,8 +142,12 @@ describe('a new member', () => {
     // (it opens Login), which on a slow machine made this step fail.
     await waitFor(() => signedIn(page), 'Nia to be signed in and loaded');
     const card = postCard(page, FIRST_POST);
+    // The button turns at once; the reload waits for the server's answer (a reload before the request
+    // went out cancelled it on a busy CI machine).
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/like'));
     await card.getByRole('button', { name: /^Like\b/ }).click();
     await visible(card.getByRole('button', { name: /^Unlike\b/ }));
+    expect((await saved).status()).toBe(200);
     await page.reload();
     await visible(postCard(page, FIRST_POST).getByRole('button', { name: /^Unlike\b/ }));
   });
@@ -277,9 +281,11 @@ describe('a new member', () => {
     await visible(entry.getByRole('link', { name: 'Bob Builder reposted' }));
     await visible(entry.getByText('Carol Writer'));
     await checkA11y(page, 'Home with a repost');
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/repost'));
     await entry.getByRole('button', { name: 'Repost', exact: true }).click();
     await visible(entry.getByRole('button', { name: 'Undo repost' }));
     await waitFor(async () => (await entry.getByText('2 reposts').count()) === 1, 'the count at 2 reposts');
+    expect((await saved).status()).toBe(200);
     // Still one entry for the post, however many she follows reposted it; after a reload too.
     await page.reload();
     await visible(entry.getByRole('button', { name: 'Undo repost' }));
