@@ -1,9 +1,7 @@
 import { MUTE_CHOICES, type User } from '@pipit/contract';
 import { MoreHorizontal } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { Modal } from '../../../components/modal.tsx';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useBlock, useMute } from '../api/safety.ts';
 
@@ -193,11 +191,15 @@ function MuteDialog({
   const [choice, setChoice] = useState(0);
   const name = useId();
   return (
-    <Modal title={`Mute @${user.username}?`} onClose={() => !busy && onCancel()} className="sm:max-w-[360px]">
-      <p className="text-[15px] text-muted">
-        Their posts leave your timelines and they won’t notify you. They won’t know you muted them.
-      </p>
-      <fieldset className="mt-4">
+    <ConfirmDialog
+      title={`Mute @${user.username}?`}
+      confirm="Mute"
+      busy={busy}
+      onConfirm={() => onConfirm(MUTE_CHOICES[choice]?.seconds ?? null)}
+      onCancel={onCancel}
+    >
+      <p>Their posts leave your timelines and they won’t notify you. They won’t know you muted them.</p>
+      <fieldset className="mt-4 text-fg">
         <legend className="mb-2 font-bold">For how long</legend>
         {MUTE_CHOICES.map((option, index) => (
           <label key={option.label} className="flex items-center gap-3 py-1.5 text-[15px]">
@@ -212,14 +214,6 @@ function MuteDialog({
           </label>
         ))}
       </fieldset>
-      <div className="mt-6 flex flex-col gap-3">
-        <Button size="lg" onClick={() => onConfirm(MUTE_CHOICES[choice]?.seconds ?? null)} disabled={busy}>
-          Mute
-        </Button>
-        <Button variant="secondary" size="lg" onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }
