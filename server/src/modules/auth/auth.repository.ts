@@ -2,10 +2,10 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { passwordResets, users } from '../../db/schema.ts';
 
-/** Id and password hash of the account with this email, ignoring case (uses users_email_lower_key). */
+/** Id, stored email and password hash of the account with this email, ignoring case (users_email_lower_key). */
 export async function findCredentialsByEmail(db: Executor, email: string) {
   const [row] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(sql`lower(${users.email})`, sql`lower(${email})`))
     .limit(1);
@@ -20,16 +20,6 @@ export async function findCredentialsById(db: Executor, id: number) {
 
 export async function updatePasswordHash(db: Executor, id: number, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, id));
-}
-
-/** The account (id, email) with this email, ignoring case; for a password reset. */
-export async function findAccountByEmail(db: Executor, email: string) {
-  const [row] = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(eq(sql`lower(${users.email})`, sql`lower(${email})`))
-    .limit(1);
-  return row ?? null;
 }
 
 export async function insertPasswordReset(db: Executor, userId: number, tokenHash: string, expiresAt: Date) {

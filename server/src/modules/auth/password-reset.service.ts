@@ -39,7 +39,7 @@ export class PasswordResetService {
    */
   request(email: string): void {
     this.jobs.run('password-reset.mail', async () => {
-      const account = await repo.findAccountByEmail(this.db, email);
+      const account = await repo.findCredentialsByEmail(this.db, email);
       if (!account) return;
       const token = randomBytes(32).toString('base64url');
       await repo.insertPasswordReset(this.db, account.id, sha256Hex(token), new Date(Date.now() + TTL_MS));
