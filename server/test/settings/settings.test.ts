@@ -165,6 +165,10 @@ describe('settings: password checks are rate-limited per account', () => {
     const email = await alice.post('/api/settings/email', { email: 'alice.new@example.com', password: PASSWORD });
     expect(email.statusCode).toBe(429);
     expect(email.json().code).toBe('RATE_LIMITED');
+    // Deleting the account checks the password too: the same allowance, and the account stays.
+    const remove = await alice.request('DELETE', '/api/account', { password: PASSWORD });
+    expect(remove.statusCode).toBe(429);
+    expect(remove.json().code).toBe('RATE_LIMITED');
     expect((await alice.get('/api/current')).json().email).toBe('alice@example.com');
     expect((await signInWithPassword(new TestClient(ctx).withCsrf(), 'alice@example.com')).statusCode).toBe(200);
   });
