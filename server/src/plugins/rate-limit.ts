@@ -19,6 +19,8 @@ declare module 'fastify' {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Where `limit` leaves the key it counts for the check's key generator. */
+const KEY = Symbol('rate-limit key');
 /** Counters kept in this process (the LRU store, or the fallback while Redis is away). */
 const LOCAL_ENTRIES = 50_000;
 
@@ -34,17 +36,30 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance, { config }: { con
     ...(app.redis ? { store: sharedRateLimitStore(app.redis, LOCAL_ENTRIES) } : {}),
   });
 
+  // One counter set per bucket, whichever routes use it: each `createRateLimit` counts on its own, so
+  // routes in different plugins limiting the same thing (every password check) must share one.
+  const checks = new Map<Bucket, ReturnType<typeof app.createRateLimit>>();
+  const checkFor = (bucket: Bucket) => {
+    let check = checks.get(bucket);
+    if (!check) {
+      const limit: RateLimit = config.rateLimits[bucket];
+      check = app.createRateLimit({
+        max: limit.max,
+        timeWindow: limit.windowMs,
+        keyGenerator: (request: FastifyRequest) => `${bucket}:${(request as unknown as Record<symbol, string>)[KEY]}`,
+      });
+      checks.set(bucket, check);
+    }
+    return check;
+  };
+
   app.decorate('limit', (bucket: Bucket, keyOf: KeyOf): preHandlerAsyncHookHandler => {
-    const limit: RateLimit = config.rateLimits[bucket];
-    const check = app.createRateLimit({
-      max: limit.max,
-      timeWindow: limit.windowMs,
-      keyGenerator: (request: FastifyRequest) => `${bucket}:${keyOf(request)}`,
-    });
+    const check = checkFor(bucket);
     return async function rateLimited(request, reply) {
       if (!config.rateLimits.enabled) return;
       const key = keyOf(request);
       if (key === null || key === undefined) return;
+      (request as unknown as Record<symbol, string>)[KEY] = key;
       const result = await check(request);
       if (result.isAllowed || !result.isExceeded) return;
       reply.header('Retry-After', String(result.ttlInSeconds));
