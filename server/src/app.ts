@@ -20,6 +20,7 @@ import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
+import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(notificationsRoutes);
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
+    await api.register(moderationRoutes);
     await api.register(passwordResetRoutes);
     await api.register(accountRoutes);
     await api.register(streamRoutes, { config });

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { EMAIL_PATTERN } from '@pipit/contract';
 
 export interface RateLimit {
   max: number;
@@ -40,6 +41,8 @@ export interface Config {
     /** The From address, e.g. "Pipit <no-reply@example.com>". */
     from: string;
   };
+  /** Emails (lower-case) whose accounts are admins (ADMIN_EMAILS, comma-separated), besides the first account. */
+  adminEmails: string[];
   logLevel: string;
   /** `pretty`: one readable line per event (development; needs the pino-pretty dev dependency). `json`: pino's JSON lines. */
   logFormat: 'pretty' | 'json';
@@ -47,7 +50,6 @@ export interface Config {
   webDist: string | null;
   /** Session lifetime (renewed on use). */
   sessionMaxAgeMs: number;
-  /** Redis server: events cross processes and rate-limit counters are shared; null: one process, in memory. */
   /** Redis shared by every process (events, rate-limit counters); null = one process, all in memory. */
   redisUrl: string | null;
   /** Prefix of every Redis key and channel, so several apps (or test runs) can share one Redis. */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: parseSmtpUrl(env.SMTP_URL),
       from: env.MAIL_FROM || `Pipit <no-reply@${new URL(publicUrl).hostname}>`,
     },
+    adminEmails: parseEmailList(env.ADMIN_EMAILS, 'ADMIN_EMAILS'),
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: parseLogFormat(env.LOG_FORMAT, nodeEnv),
     webDist:
@@ -233,6 +236,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBufferedBytes: 1024 * 1024,
     },
   };
+}
+
+function parseEmailList(value: string | undefined, name: string): string[] {
+  const emails = (value ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email.length > 0);
+  const bad = emails.find((email) => !EMAIL_PATTERN.test(email));
+  if (bad !== undefined)
+    throw new ConfigError('INVALID_CONFIG', `${name} must be emails separated by commas, got "${bad}"`);
+  return [...new Set(emails)];
 }
 
 function parseSmtpUrl(value: string | undefined): string | null {

@@ -17,6 +17,7 @@ import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
+import { ModerationService } from './modules/moderation/moderation.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
@@ -26,6 +27,7 @@ import { SearchService } from './modules/search/search.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
 import { StreamHub } from './modules/stream/stream.hub.ts';
 import { TimelinesService } from './modules/timelines/timelines.service.ts';
+import { promoteAdmins } from './modules/users/users.repository.ts';
 import { UsersService } from './modules/users/users.service.ts';
 
 /** Every service of the app, built once: each dependency is handed over here and nowhere else. */
@@ -50,6 +52,8 @@ export interface Services {
   follows: FollowsService;
   /** Blocks, mutes and muted words. */
   safety: SafetyService;
+  /** Reports, suspensions, roles and the audit log. */
+  moderation: ModerationService;
   timelines: TimelinesService;
   notifications: NotificationsService;
   /** Live updates for the open streams of this process. */
@@ -73,7 +77,8 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
-  const users = new UsersService(db, media, jobs, events, config.publicUrl);
+  const users = new UsersService(db, media, jobs, events, config.publicUrl, config.adminEmails);
+  await promoteAdmins(db, config.adminEmails);
   const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
   await feeds?.service.start(events);
@@ -107,6 +112,7 @@ export async function createServices(
     search: new SearchService(db),
     follows: new FollowsService(db, events, notifier),
     safety,
+    moderation: new ModerationService(db, events, posts),
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     stream,

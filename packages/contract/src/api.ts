@@ -55,6 +55,17 @@ export const api = {
   mutes: '/api/mutes',
   mutedWords: '/api/muted-words',
   mutedWord: (id: string) => `/api/muted-words/${id}`,
+  /** Reports (moderation.ts): a member reports a post or a person, and reads what came of their reports. */
+  reportPost: (id: string) => `/api/posts/${id}/report`,
+  reportUser: (id: string) => `/api/users/${id}/report`,
+  reports: '/api/reports',
+  /** Moderation: moderators and admins only. */
+  moderationReports: '/api/moderation/reports',
+  resolveReport: (id: string) => `/api/moderation/reports/${id}/resolve`,
+  suspension: (id: string) => `/api/moderation/users/${id}/suspension`,
+  role: (id: string) => `/api/moderation/users/${id}/role`,
+  moderationAccounts: '/api/moderation/accounts',
+  auditLog: '/api/moderation/log',
   /** Live updates: Server-Sent Events (live.ts). */
   stream: '/api/stream',
 } as const;

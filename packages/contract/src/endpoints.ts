@@ -3,6 +3,20 @@ import { idParams, page, pageQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtagParams, trendingHashtags } from './hashtags.ts';
 import { mediaAttachment } from './media.ts';
+import {
+  auditPage,
+  moderatedUser,
+  moderatedUserPage,
+  moderationAccountsQuery,
+  moderationReport,
+  moderationReportPage,
+  moderationReportsQuery,
+  report,
+  reportBody,
+  reportPage,
+  resolveReportBody,
+  roleBody,
+} from './moderation.ts';
 import { notificationPage, unreadCount } from './notifications.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
@@ -390,6 +404,81 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  reportPost: {
+    ...routes.reportPost,
+    params: idParams,
+    body: reportBody,
+    status: 201,
+    answer: report,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  reportUser: {
+    ...routes.reportUser,
+    params: idParams,
+    body: reportBody,
+    status: 201,
+    answer: report,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  myReports: {
+    ...routes.myReports,
+    query: pageQuery,
+    status: 200,
+    answer: reportPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  // FORBIDDEN below: the viewer is not a moderator (setRole: not an admin).
+  moderationReports: {
+    ...routes.moderationReports,
+    query: moderationReportsQuery,
+    status: 200,
+    answer: moderationReportPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN'],
+  },
+  resolveReport: {
+    ...routes.resolveReport,
+    params: idParams,
+    body: resolveReportBody,
+    status: 200,
+    answer: moderationReport,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+  },
+  suspend: {
+    ...routes.suspend,
+    params: idParams,
+    status: 200,
+    answer: moderatedUser,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+  },
+  unsuspend: {
+    ...routes.unsuspend,
+    params: idParams,
+    status: 200,
+    answer: moderatedUser,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+  },
+  setRole: {
+    ...routes.setRole,
+    params: idParams,
+    body: roleBody,
+    status: 200,
+    answer: moderatedUser,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+  },
+  moderationAccounts: {
+    ...routes.moderationAccounts,
+    query: moderationAccountsQuery,
+    status: 200,
+    answer: moderatedUserPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN'],
+  },
+  auditLog: {
+    ...routes.auditLog,
+    query: pageQuery,
+    status: 200,
+    answer: auditPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN'],
   },
   /** text/event-stream, not JSON: registered by hand (modules/stream/stream.routes.ts). */
   stream: { ...routes.stream, status: 200, answer: z.string(), errors: ['RATE_LIMITED'] },

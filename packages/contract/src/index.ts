@@ -6,6 +6,7 @@ export * from './errors.ts';
 export * from './hashtags.ts';
 export * from './live.ts';
 export * from './media.ts';
+export * from './moderation.ts';
 export * from './notifications.ts';
 export * from './posts.ts';
 export * from './routes.ts';

@@ -62,6 +62,16 @@ export const routes = {
   mutedWords: { method: 'GET', path: api.mutedWords },
   addMutedWord: { method: 'POST', path: api.mutedWords },
   removeMutedWord: { method: 'DELETE', path: api.mutedWord(ID) },
+  reportPost: { method: 'POST', path: api.reportPost(ID) },
+  reportUser: { method: 'POST', path: api.reportUser(ID) },
+  myReports: { method: 'GET', path: api.reports },
+  moderationReports: { method: 'GET', path: api.moderationReports },
+  resolveReport: { method: 'POST', path: api.resolveReport(ID) },
+  suspend: { method: 'PUT', path: api.suspension(ID) },
+  unsuspend: { method: 'DELETE', path: api.suspension(ID) },
+  setRole: { method: 'PUT', path: api.role(ID) },
+  moderationAccounts: { method: 'GET', path: api.moderationAccounts },
+  auditLog: { method: 'GET', path: api.auditLog },
   stream: { method: 'GET', path: api.stream },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 

@@ -149,6 +149,10 @@ export const editBody = z.strictObject({
 });
 export type EditBody = z.infer<typeof editBody>;
 
+/** A member; a moderator (reads reports and acts on them); an admin (also names moderators). */
+export const ROLES = ['member', 'moderator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** The smallest view of a person: suggestions, authors, actors. */
 export const userSummary = z.object({
   id: idSchema,
@@ -172,12 +176,16 @@ export const user = userSummary.extend({
   isBlocking: z.boolean(),
   /** Whether the viewer muted this person (a mute that ran out is none). */
   isMuting: z.boolean(),
+  /** Suspended by a moderator: the profile says so and shows nothing of theirs. */
+  suspended: z.boolean(),
 });
 export type User = z.infer<typeof user>;
 
 /** GET /api/current: the signed-in person, with private fields. */
 export const currentUser = user.extend({
   email: z.string(),
+  /** What the person may do beyond a member's (moderation.ts). */
+  role: z.enum(ROLES),
   hasNotification: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;

@@ -1,4 +1,4 @@
-import { NOTIFICATION_TYPES } from '@pipit/contract';
+import { AUDIT_ACTIONS, NOTIFICATION_TYPES, REPORT_CATEGORIES, REPORT_OUTCOMES, ROLES } from '@pipit/contract';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -34,10 +34,19 @@ export const users = pgTable(
     followersCount: integer('followers_count').notNull().default(0),
     followingCount: integer('following_count').notNull().default(0),
     postsCount: integer('posts_count').notNull().default(0),
+    /** One of the contract's ROLES. */
+    role: text('role').notNull().default('member'),
+    /** Set while a moderator's suspension holds: no sign-in, nothing of theirs shown (modules/safety/visibility.ts). */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    // "Is anyone suspended?" once per statement, then "is this author?" per row: a tiny index.
+    index('users_suspended_idx').on(t.id).where(sql`${t.suspendedAt} IS NOT NULL`),
+    // The moderation team list.
+    index('users_staff_idx').on(t.role, t.id).where(sql`${t.role} <> 'member'`),
+    check('users_role_check', sql`${t.role} IN (${sql.raw(ROLES.map((r) => `'${r}'`).join(', '))})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     index('users_created_at_id_idx').on(t.createdAt, t.id),
@@ -353,5 +362,77 @@ export const notifications = pgTable(
       'notifications_type_check',
       sql`${t.type} IN (${sql.raw(NOTIFICATION_TYPES.map((type) => `'${type}'`).join(', '))})`,
     ),
+  ],
+);
+
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+
+/**
+ * A member's report of a post or a person. Open while `outcome` is null; a moderator closes it with
+ * one of the contract's REPORT_OUTCOMES. A reporter has at most one open report per post or person
+ * (reporting again updates it).
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: id(),
+    reporterId: bigint('reporter_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The person reported, or the reported post's author. */
+    subjectUserId: bigint('subject_user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The reported post; null for a report of a person. Not a foreign key: it still names the post
+     * after the post is removed (ids are never reused), and the one-open-report key stays true.
+     */
+    postId: bigint('post_id', { mode: 'number' }),
+    /** The reported post's text when reported: moderators still read it after the post is removed. */
+    postText: text('post_text'),
+    category: text('category').notNull(),
+    comment: text('comment').notNull().default(''),
+    outcome: text('outcome'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+    resolvedBy: bigint('resolved_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The open queue, oldest first; the closed list, newest first.
+    index('reports_open_idx').on(t.createdAt, t.id).where(sql`${t.outcome} IS NULL`),
+    index('reports_closed_idx').on(t.resolvedAt, t.id).where(sql`${t.outcome} IS NOT NULL`),
+    index('reports_reporter_idx').on(t.reporterId, t.createdAt, t.id),
+    index('reports_subject_open_idx').on(t.subjectUserId).where(sql`${t.outcome} IS NULL`),
+    index('reports_post_idx').on(t.postId),
+    index('reports_resolved_by_idx').on(t.resolvedBy),
+    uniqueIndex('reports_open_once_key')
+      .on(t.reporterId, t.subjectUserId, sql`coalesce(${t.postId}, 0)`)
+      .where(sql`${t.outcome} IS NULL`),
+    check('reports_category_check', sql`${t.category} IN (${inList(REPORT_CATEGORIES.map((c) => c.value))})`),
+    check('reports_outcome_check', sql`${t.outcome} IS NULL OR ${t.outcome} IN (${inList(REPORT_OUTCOMES)})`),
+  ],
+);
+
+/** What moderators and admins did, for every moderator to read. Rows outlive the accounts they name. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    moderatorId: bigint('moderator_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    subjectUserId: bigint('subject_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    reportId: bigint('report_id', { mode: 'number' }).references(() => reports.id, { onDelete: 'set null' }),
+    /** The removed post's text; the new role. */
+    detail: text('detail'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_created_idx').on(t.createdAt, t.id),
+    index('audit_log_moderator_idx').on(t.moderatorId),
+    index('audit_log_subject_idx').on(t.subjectUserId),
+    index('audit_log_report_idx').on(t.reportId),
+    check('audit_log_action_check', sql`${t.action} IN (${inList(AUDIT_ACTIONS)})`),
   ],
 );

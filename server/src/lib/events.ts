@@ -39,6 +39,11 @@ export type DomainEvent =
    * run out): their home feeds and kept pages are built again.
    */
   | { type: 'visibility.changed'; userIds: number[] }
+  /**
+   * A moderator suspended the person (`suspended`), or lifted it: everything of theirs leaves every
+   * list, or comes back. Cached views and pages go; on a lift their followers' feeds are built again.
+   */
+  | { type: 'user.suspended'; userId: number; suspended: boolean }
   /** Fan-out wrote posts of these authors into their followers' home feeds (modules/feeds). */
   | { type: 'feed.updated'; authorIds: number[] }
   /** Sessions of the person ended (signed out, or every session revoked): cached sessions go. */

@@ -61,6 +61,7 @@ const VISIBLE_TO_VISITORS = new Set<DomainEventType>([
   'post.liked',
   'post.unliked',
   'user.updated',
+  'user.suspended',
 ]);
 
 /** Visitors' cached pages are dropped by the events that change them (published after each commit). */

@@ -28,6 +28,11 @@ const PERSON_COLUMNS = [
   'mutes.muter_id',
   'mutes.muted_id',
   'muted_words.user_id',
+  'reports.reporter_id',
+  'reports.subject_user_id',
+  'reports.resolved_by',
+  'audit_log.moderator_id',
+  'audit_log.subject_user_id',
 ];
 
 describe('the account as a whole', () => {
@@ -55,6 +60,17 @@ describe('the account as a whole', () => {
     expect((await clients.alice.put(`/api/users/${carol.id}/block`)).statusCode).toBe(200);
     expect((await clients.carol.put(`/api/users/${bob.id}/mute`, {})).statusCode).toBe(200);
     expect((await clients.alice.post('/api/muted-words', { phrase: 'noise' })).statusCode).toBe(201);
+    // She reports and is reported; as a moderator she closed a report (the audit log names her).
+    expect((await clients.alice.post(`/api/users/${bob.id}/report`, { category: 'spam' })).statusCode).toBe(201);
+    const aboutHer = await clients.bob.post(`/api/posts/${aliceImagePost.id}/report`, { category: 'spam' });
+    expect(aboutHer.statusCode).toBe(201);
+    const byCarol = await clients.carol.post(`/api/users/${bob.id}/report`, { category: 'spam' });
+    await queryRows(ctx.db, `UPDATE users SET role = 'moderator' WHERE id = ${trio.alice.id}`);
+    ctx.app.services.events.resync(); // her cached session carries the role
+    const dismissed = await clients.alice.post(`/api/moderation/reports/${byCarol.json().id}/resolve`, {
+      action: 'dismiss',
+    });
+    expect(dismissed.statusCode, dismissed.body).toBe(200);
     return { ...trio, image, aliceImagePost, bobsPost, bobsReply };
   }
 
@@ -69,6 +85,14 @@ describe('the account as a whole', () => {
     expect(res.statusCode, res.body).toBe(204);
     await ctx.app.services.jobs.drain();
 
+    // Every foreign key to users is one of the columns checked (a new table cannot be forgotten).
+    const keys = await queryRows(
+      ctx.db,
+      `SELECT con.conrelid::regclass::text || '.' || a.attname AS c FROM pg_constraint con
+         JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)
+        WHERE con.contype = 'f' AND con.confrelid = 'users'::regclass`,
+    );
+    expect(PERSON_COLUMNS).toEqual(expect.arrayContaining(keys.map((k) => k.c)));
     for (const column of PERSON_COLUMNS) {
       const [table, name] = column.split('.') as [string, string];
       const rows = await queryRows(ctx.db, `SELECT count(*)::int AS n FROM ${table} WHERE ${name} = ${alice.id}`);

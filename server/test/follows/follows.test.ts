@@ -23,6 +23,7 @@ describe('follows', () => {
       isFollowing: true,
       isBlocking: false,
       isMuting: false,
+      suspended: false,
     });
     expect(await follow(clients.alice, bob.id)).toMatchObject({ followersCount: 1, isFollowing: true });
     // The follower's own counter moved too.

@@ -4,7 +4,7 @@
  */
 
 import { hash } from '@node-rs/argon2';
-import { api } from '@pipit/contract';
+import { api, type Role } from '@pipit/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeEach } from 'vitest';
@@ -42,6 +42,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       passwordResetIp: lots,
     },
     mail: { smtpUrl: null, from: 'Pipit <no-reply@localhost>' },
+    adminEmails: [],
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     logFormat: 'json',
     webDist: null,
@@ -139,6 +140,7 @@ export interface SeedUser {
   name?: string;
   bio?: string;
   password?: string;
+  role?: Role;
 }
 
 /** Inserts a user straight into the database (PASSWORD unless given), without going through HTTP. */
@@ -152,6 +154,7 @@ export async function insertUser(handle: DbHandle, seed: SeedUser) {
       name: seed.name ?? seed.username[0]!.toUpperCase() + seed.username.slice(1),
       bio: seed.bio ?? '',
       passwordHash: seed.password ? await hash(seed.password) : await passwordHash,
+      role: seed.role ?? 'member',
     })
     .returning();
   return row!;

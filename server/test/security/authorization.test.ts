@@ -125,6 +125,47 @@ describe('who may do what', () => {
     });
   });
 
+  it('moderators and admins: members get 403 on every moderation call, moderators all but naming moderators, admins all', async () => {
+    const w = await seedWorld(ctx);
+    const reads = ['/api/moderation/reports', '/api/moderation/accounts?filter=team', '/api/moderation/log'];
+    for (const url of reads) {
+      expect((await w.visitor.get(url)).statusCode, url).toBe(401);
+      for (const member of [w.alice, w.carol, w.frank]) {
+        const res = await member.get(url);
+        expect([res.statusCode, expectCodedClientError(res, url)]).toEqual([403, 'FORBIDDEN']);
+      }
+      for (const staff of [w.mo, w.ada]) expect((await staff.get(url)).statusCode, url).toBe(200);
+    }
+    // Members: every moderation write refused, nothing written.
+    const before = await fingerprint(ctx.db, ctx.config.mediaDir);
+    for (const call of WRITE_CALLS.filter((c) => c.route.startsWith('/api/moderation/'))) {
+      for (const member of [w.alice, w.bob, w.frank]) {
+        const res = await sendCall(member, call, w);
+        expect([res.statusCode, expectCodedClientError(res, routeKey(call))], routeKey(call)).toEqual([
+          403,
+          'FORBIDDEN',
+        ]);
+      }
+    }
+    // A moderator cannot name moderators, nor suspend an admin; nothing written either.
+    const byMo = [
+      await w.mo.put(`/api/moderation/users/${w.ids.bob}/role`, { role: 'moderator' }),
+      await w.mo.put(`/api/moderation/users/${w.ids2.ada}/suspension`),
+    ];
+    for (const res of byMo) expect([res.statusCode, expectCodedClientError(res)]).toEqual([403, 'FORBIDDEN']);
+    expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
+    // The admin does what a moderator does.
+    expect(
+      (await w.ada.post(`/api/moderation/reports/${w.bobPostReport}/resolve`, { action: 'dismiss' })).statusCode,
+    ).toBe(200);
+    expect((await w.ada.delete(`/api/moderation/users/${w.gusId}/suspension`)).statusCode).toBe(200);
+    // The person blocked cannot report a post of the blocker's they cannot see; the blocker can report theirs.
+    const hidden = await w.frank.post(`/api/posts/${w.alicePost}/report`, { category: 'spam' });
+    expect([hidden.statusCode, expectCodedClientError(hidden)]).toEqual([404, 'NOT_FOUND']);
+    const franks = (await w.frank.post('/api/posts', { text: 'frank writes' })).json() as { id: string };
+    expect((await w.alice.post(`/api/posts/${franks.id}/report`, { category: 'harassment' })).statusCode).toBe(201);
+  });
+
   it('members-only reads answer 401 to visitors; each member sees only their own notifications and bookmarks', async () => {
     const w = await seedWorld(ctx);
     for (const url of [
@@ -136,6 +177,7 @@ describe('who may do what', () => {
       '/api/blocks',
       '/api/mutes',
       '/api/muted-words',
+      '/api/reports',
     ]) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);

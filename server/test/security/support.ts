@@ -64,6 +64,8 @@ const TABLES = [
   'bookmarks',
   'follows',
   'notifications',
+  'reports',
+  'audit_log',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -142,6 +144,14 @@ export interface World {
   aliceMutedWord: string;
   /** A live password-reset token of carol's (as her email would carry it). */
   carolResetToken: string;
+  /** mo, a moderator; ada, an admin. */
+  mo: TestClient;
+  ada: TestClient;
+  ids2: { mo: string; ada: string; gus: string };
+  /** carol's open report of bob's post. */
+  bobPostReport: string;
+  /** gus, a suspended account (the lift's target). */
+  gusId: string;
 }
 
 type Ctx = Parameters<typeof seedTrio>[0];
@@ -170,6 +180,15 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ctx.db.db.execute(
     sql`insert into password_resets (user_id, token_hash, expires_at) values (${carol.id}, ${createHash('sha256').update(carolResetToken).digest('hex')}, now() + interval '1 hour')`,
   );
+  const moRow = await insertUser(ctx.db, { username: 'mo', role: 'moderator' });
+  const adaRow = await insertUser(ctx.db, { username: 'ada', role: 'admin' });
+  const gusRow = await insertUser(ctx.db, { username: 'gus' });
+  const mo = await new TestClient(ctx).signInAs(moRow.id);
+  const ada = await new TestClient(ctx).signInAs(adaRow.id);
+  const bobPostReport = (
+    await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
+  ).id;
+  await ok(await mo.put(`/api/moderation/users/${gusRow.id}/suspension`), 'suspension');
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
   const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
@@ -182,10 +201,15 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     frankId: String(frankRow.id),
     aliceMutedWord,
     carolResetToken,
+    mo,
+    ada,
+    ids2: { mo: String(moRow.id), ada: String(adaRow.id), gus: String(gusRow.id) },
+    bobPostReport,
+    gusId: String(gusRow.id),
   };
 }
 
-export type Actor = 'visitor' | 'alice' | 'bob' | 'carol' | 'frank';
+export type Actor = 'visitor' | 'alice' | 'bob' | 'carol' | 'frank' | 'mo' | 'ada';
 
 /**
  * Every state-changing call of the contract outside /api/auth, as a request that succeeds for its
@@ -401,6 +425,53 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'resource',
     url: (w) => `/api/muted-words/${w.aliceMutedWord}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/posts/:id/report',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.bobPost}/report`,
+    body: () => ({ category: 'spam', comment: 'ads' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:id/report',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/users/${w.ids.bob}/report`,
+    body: () => ({ category: 'harassment', comment: 'rude' }),
+  },
+  // Moderation: the moderator (mo) or the admin (ada) is the owner; any other member gets 403.
+  {
+    method: 'POST',
+    route: '/api/moderation/reports/:id/resolve',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/moderation/reports/${w.bobPostReport}/resolve`,
+    body: () => ({ action: 'dismiss' }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/moderation/users/:id/suspension',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/moderation/users/${w.ids.bob}/suspension`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/moderation/users/:id/suspension',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/moderation/users/${w.gusId}/suspension`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/moderation/users/:id/role',
+    owner: 'ada',
+    scope: 'resource',
+    url: (w) => `/api/moderation/users/${w.ids.bob}/role`,
+    body: () => ({ role: 'moderator' }),
   },
   {
     method: 'POST',

@@ -47,6 +47,8 @@ describe('GET /api/current', () => {
       isFollowing: false,
       isBlocking: false,
       isMuting: false,
+      suspended: false,
+      role: 'member',
       hasNotification: false,
     });
     expect(res.body).not.toContain('argon2');

@@ -31,6 +31,7 @@ describe('GET /api/users/:id', () => {
       isFollowing: false,
       isBlocking: false,
       isMuting: false,
+      suspended: false,
     });
     expect(res.body).not.toContain('example.com');
   });

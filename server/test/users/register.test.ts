@@ -100,14 +100,16 @@ describe('POST /api/register', () => {
 
     it('a unique violation names its index on this database (the race maps to the same 409)', async () => {
       const row = { email: 'x@example.com', username: 'x', name: 'X', passwordHash: 'h' };
-      await insertUserRow(ctx.db.db, row);
-      const emailClash = await insertUserRow(ctx.db.db, { ...row, username: 'y', email: 'X@example.com' }).catch(
+      await insertUserRow(ctx.db.db, row, false);
+      const emailClash = await insertUserRow(ctx.db.db, { ...row, username: 'y', email: 'X@example.com' }, false).catch(
         (e: unknown) => e,
       );
       expect(violatedUniqueConstraint(emailClash)).toBe('users_email_lower_key');
-      const usernameClash = await insertUserRow(ctx.db.db, { ...row, email: 'y@example.com', username: 'X' }).catch(
-        (e: unknown) => e,
-      );
+      const usernameClash = await insertUserRow(
+        ctx.db.db,
+        { ...row, email: 'y@example.com', username: 'X' },
+        false,
+      ).catch((e: unknown) => e);
       expect(violatedUniqueConstraint(usernameClash)).toBe('users_username_lower_key');
       expect(violatedUniqueConstraint(new Error('other'))).toBeNull();
     });

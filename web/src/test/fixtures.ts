@@ -27,6 +27,7 @@ export const makeUser = (overrides: Partial<User> = {}): User => ({
   isFollowing: false,
   isBlocking: false,
   isMuting: false,
+  suspended: false,
   ...overrides,
 });
 
@@ -45,7 +46,9 @@ export const ALICE: CurrentUser = {
   isFollowing: false,
   isBlocking: false,
   isMuting: false,
+  suspended: false,
   email: 'alice@example.com',
+  role: 'member',
   hasNotification: false,
 };
 

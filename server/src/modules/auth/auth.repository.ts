@@ -5,7 +5,7 @@ import { passwordResets, users } from '../../db/schema.ts';
 /** Id, stored email and password hash of the account with this email, ignoring case (users_email_lower_key). */
 export async function findCredentialsByEmail(db: Executor, email: string) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, suspendedAt: users.suspendedAt })
     .from(users)
     .where(eq(sql`lower(${users.email})`, sql`lower(${email})`))
     .limit(1);

@@ -169,8 +169,10 @@ const signInWithCredentials: Handler = async (auth, request, reply) => {
   const { csrfVerified, callbackUrl } = init(auth, request, reply, body);
   if (!csrfVerified) return redirect(reply, body, `${auth.base}/signin?csrf=true`);
   const userId = await auth.service.verifyCredentials(field(body, 'email'), field(body, 'password'));
-  if (userId === null) {
-    const query = new URLSearchParams({ error: 'CredentialsSignin', provider: PROVIDER_ID });
+  if (typeof userId !== 'number') {
+    // NextAuth's client passes the error name through; the web says what it means (login-modal.tsx).
+    const error = userId === 'suspended' ? 'AccountSuspended' : 'CredentialsSignin';
+    const query = new URLSearchParams({ error, provider: PROVIDER_ID });
     return redirect(reply, body, `${auth.base}/error?${query}`, 401);
   }
   const { token, expiresAt } = await auth.service.startSession(

@@ -41,17 +41,22 @@ export class AuthService {
   }
 
   /**
-   * The account id when the email and password match, otherwise null. An unknown email and a wrong
+   * The account id when the email and password match, otherwise null ('suspended' when they match a
+   * suspended account: only someone with its password learns that). An unknown email and a wrong
    * password take one lookup and one argon2 verification each, so neither the answer nor its timing
    * tells which emails have accounts.
    */
-  async verifyCredentials(email: string | undefined, password: string | undefined): Promise<number | null> {
+  async verifyCredentials(
+    email: string | undefined,
+    password: string | undefined,
+  ): Promise<number | 'suspended' | null> {
     if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return null;
     // PostgreSQL refuses a NUL in a text parameter; no account's email contains one.
     if (email.includes('\u0000')) return null;
     const account = await repo.findCredentialsByEmail(this.db, email.trim());
     const matches = await passwordMatches(account?.passwordHash ?? this.dummyHash, password);
-    return account && matches ? account.id : null;
+    if (!account || !matches) return null;
+    return account.suspendedAt === null ? account.id : 'suspended';
   }
 
   /**

@@ -135,6 +135,11 @@ export class FeedsService {
             await this.store.drop(userId).catch((error) => this.warn(error, 'drop'));
           }
           break;
+        case 'user.suspended':
+          // A suspension needs nothing here: a page's suspended entries are missing when read, and
+          // pruned (fromFeed). A lift brings their posts back: their followers' feeds are built again.
+          if (!event.suspended) await this.dropFollowersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
+          break;
       }
     });
   }
@@ -353,6 +358,11 @@ export class FeedsService {
     await this.store.finish(userId, keys.slice(0, this.config.size + 1), keys.length <= this.config.size);
   }
 
+  /** Drops the home feeds of `userId`'s followers (built again by the query when next read). */
+  private async dropFollowersFeeds(userId: number): Promise<void> {
+    for (const { followerId } of await repo.findFollowersOf(this.db, [userId])) await this.store.drop(followerId);
+  }
+
   private warn(error: unknown, what: string) {
     this.log.warn({ err: error }, `home feed: ${what} failed; answered from the database`);
   }
@@ -406,6 +416,7 @@ function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent
       for (const userId of event.userIds) pages.drop(userId);
       break;
     case 'user.updated':
+    case 'user.suspended':
       pages.clear();
       break;
   }

@@ -6,7 +6,7 @@ import { AppError, forbidden, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { Notifier } from '../notifications/notifier.ts';
-import { isBlockedEitherWay, lockPair } from '../safety/safety.repository.ts';
+import { isOutOfReach, lockPair } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { findUser, userExists } from '../users/users.repository.ts';
 import { toUserView } from './follows.pack.ts';
@@ -31,7 +31,7 @@ export class FollowsService {
     try {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         await lockPair(tx, me, followeeId);
-        if (await isBlockedEitherWay(tx, me, followeeId)) throw forbidden('You cannot follow this account.');
+        if (await isOutOfReach(tx, me, followeeId)) throw forbidden('You cannot follow this account.');
         if (!(await repo.insertFollow(tx, me, followeeId))) return;
         await repo.addToFollowCounts(tx, me, followeeId, 1);
         outbox.add({ type: 'user.followed', followerId: me, followeeId });

@@ -126,6 +126,10 @@ export class PostViewCache {
       case 'user.unfollowed':
         this.viewers.drop(event.followerId);
         break;
+      case 'user.suspended':
+        // Their posts, and whatever reposts or quotes them: rare, so every view goes.
+        this.views.clear();
+        break;
       case 'user.updated':
         // Their posts, and replies and quotes (which name another post's author): rare enough to drop broadly.
         this.views.dropWhere(

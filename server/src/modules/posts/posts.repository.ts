@@ -190,7 +190,10 @@ export async function findAncestorIds(db: Executor, id: number, max: number): Pr
   return rows.map((row) => Number(row.id));
 }
 
-/** Several posts as one viewer sees them, in no particular order (those `rule` hides left out, when given). */
+/**
+ * Several posts as one viewer sees them, in no particular order: those `rule` hides left out when
+ * given, and suspended people's always (a home feed's entries are pruned by that: feeds.service).
+ */
 export async function findPostViews(
   db: Executor,
   viewerId: number | null,
@@ -202,7 +205,7 @@ export async function findPostViews(
     .select(postViewColumns(viewerId))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : undefined));
+    .where(and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : visiblePosts(null)));
 }
 
 /** The author of a post with their username (null when the post is gone). */
@@ -295,11 +298,12 @@ export function postHashtagRows(source: SQL, tags: SQL | Placeholder): SQL {
 }
 
 /** Deletes a post only if `authorId` wrote it; answers its parent id, or undefined when nothing was deleted. */
-export async function deletePostBy(db: Executor, id: number, authorId: number) {
+/** Deletes a post (only `authorId`'s, when given); answers its parent and author, or undefined. */
+export async function deletePostBy(db: Executor, id: number, authorId: number | null) {
   const [deleted] = await db
     .delete(posts)
-    .where(and(eq(posts.id, id), eq(posts.authorId, authorId)))
-    .returning({ parentId: posts.parentId });
+    .where(and(eq(posts.id, id), authorId === null ? undefined : eq(posts.authorId, authorId)))
+    .returning({ parentId: posts.parentId, authorId: posts.authorId, text: posts.text });
   return deleted;
 }
 

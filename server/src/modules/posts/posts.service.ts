@@ -6,18 +6,18 @@ import {
   type Post,
   type QuotedPost,
 } from '@pipit/contract';
-import type { Database, Executor } from '../../db/client.ts';
+import type { Database, Executor, Tx } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
-import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
-import { isBlockedEitherWay } from '../safety/safety.repository.ts';
+import { isOutOfReach } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import { toPost, toQuotedPost } from './posts.pack.ts';
@@ -107,14 +107,14 @@ export class PostsService {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.
           parentAuthorId = await repo.bumpPostCount(tx, parentId, 'replyCount', 1);
           if (parentAuthorId === null) throw postNotFound();
-          await refuseAcrossBlock(tx, me, parentAuthorId);
+          await refuseOutOfReach(tx, me, parentAuthorId);
           replyTo = await repo.findPostAuthorName(tx, parentId);
         }
         let quoted: QuotedPost | null = null;
         if (quoteOfId !== null) {
           quoted = toQuotedPost(await repo.findQuoted(tx, quoteOfId));
           if (!quoted) throw postNotFound();
-          await refuseAcrossBlock(tx, me, Number(quoted.author.id));
+          await refuseOutOfReach(tx, me, Number(quoted.author.id));
         }
         const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId });
         await repo.addToPostsCount(tx, me, 1);
@@ -162,17 +162,38 @@ export class PostsService {
       await this.unrepost(viewer, target);
       return;
     }
-    const files = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
-      const files = await this.media.postFilesWithin(tx, postId);
-      const deleted = await repo.deletePostBy(tx, postId, viewer.userId);
-      if (!deleted) {
+    const removed = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const removed = await this.deleteWithin(tx, outbox, postId, viewer.userId);
+      if (!removed) {
         throw (await repo.postExists(tx, postId)) ? forbidden('You can only delete your own posts.') : postNotFound();
       }
-      if (deleted.parentId !== null) await repo.bumpPostCount(tx, deleted.parentId, 'replyCount', -1);
-      await repo.addToPostsCount(tx, viewer.userId, -1);
-      outbox.add({ type: 'post.deleted', postId, authorId: viewer.userId, parentId: deleted.parentId });
-      return files;
+      return removed;
     });
+    this.collect(removed.files);
+  }
+
+  /**
+   * Deletes a post within the caller's transaction (only `authorId`'s, when given: a moderator's
+   * removal gives null), with its counts and its event. Answers the deleted post's author and text,
+   * and the image files to `collect` once committed; null when there is no such post (of theirs).
+   */
+  async deleteWithin(
+    tx: Tx,
+    outbox: Outbox,
+    postId: number,
+    authorId: number | null,
+  ): Promise<{ authorId: number; text: string; files: string[] } | null> {
+    const files = await this.media.postFilesWithin(tx, postId);
+    const deleted = await repo.deletePostBy(tx, postId, authorId);
+    if (!deleted) return null;
+    if (deleted.parentId !== null) await repo.bumpPostCount(tx, deleted.parentId, 'replyCount', -1);
+    await repo.addToPostsCount(tx, deleted.authorId, -1);
+    outbox.add({ type: 'post.deleted', postId, authorId: deleted.authorId, parentId: deleted.parentId });
+    return { authorId: deleted.authorId, text: deleted.text, files };
+  }
+
+  /** Deletes, after the commit, the image files of deleted posts that nothing else uses. */
+  collect(files: string[]): void {
     if (files.length > 0) this.jobs.run('media.collect', () => this.media.collect(files));
   }
 
@@ -229,7 +250,7 @@ export class PostsService {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         if (!(await repo.insertLike(tx, me, postId))) return;
         const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', 1);
-        if (authorId !== null) await refuseAcrossBlock(tx, me, authorId);
+        if (authorId !== null) await refuseOutOfReach(tx, me, authorId);
         outbox.add({ type: 'post.liked', postId, userId: me });
         if (authorId !== null)
           await this.notifier.notify(tx, outbox, { actorId: me, postId }, [{ userId: authorId, type: 'like' }]);
@@ -256,7 +277,7 @@ export class PostsService {
         if (created === null) return;
         const authorId = await repo.bumpPostCount(tx, target, 'repostCount', 1);
         if (authorId === null) throw postNotFound();
-        await refuseAcrossBlock(tx, me, authorId);
+        await refuseOutOfReach(tx, me, authorId);
         const row = await repo.findPostView(tx, null, created);
         if (row) {
           outbox.add({
@@ -314,10 +335,11 @@ export class PostsService {
 }
 
 /**
- * A reply to, quote, like or repost of a post across a block (either way) is refused as the post not
- * existing: the person acting cannot see it (visibility.ts), and nothing says who blocked whom.
- * Called in the action's transaction, so the refusal rolls back whatever it wrote.
+ * A reply to, quote, like or repost of a post across a block (either way), or of a suspended
+ * person's post, is refused as the post not existing: the person acting cannot see it
+ * (visibility.ts), and nothing says who blocked whom. Called in the action's transaction, so the
+ * refusal rolls back whatever it wrote.
  */
-async function refuseAcrossBlock(tx: Executor, me: number, authorId: number): Promise<void> {
-  if (authorId !== me && (await isBlockedEitherWay(tx, me, authorId))) throw postNotFound();
+async function refuseOutOfReach(tx: Executor, me: number, authorId: number): Promise<void> {
+  if (authorId !== me && (await isOutOfReach(tx, me, authorId))) throw postNotFound();
 }

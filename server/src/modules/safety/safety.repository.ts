@@ -3,7 +3,7 @@ import { type Executor, executeRows } from '../../db/client.ts';
 import { blocks, follows, mutedWords, mutes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
-import { postHiddenFrom } from './visibility.ts';
+import { blockedEitherWay, postHiddenFrom, userSuspended } from './visibility.ts';
 
 const bigints = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
@@ -57,16 +57,16 @@ export async function lockPair(db: Executor, a: number, b: number): Promise<void
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${pair}, 0))`);
 }
 
-/** True when either blocked the other (two probes of the primary key). */
-export async function isBlockedEitherWay(db: Executor, a: number, b: number): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql`1` })
-    .from(blocks)
-    .where(
-      or(and(eq(blocks.blockerId, a), eq(blocks.blockedId, b)), and(eq(blocks.blockerId, b), eq(blocks.blockedId, a))),
-    )
-    .limit(1);
-  return row !== undefined;
+/**
+ * True when `b` is out of `a`'s reach: a block between them (either way), or `b` is suspended. What
+ * a follow (403), a reply, quote, like, repost or bookmark (404) checks first.
+ */
+export async function isOutOfReach(db: Executor, a: number, b: number): Promise<boolean> {
+  const [row] = await executeRows<{ out: boolean }>(
+    db,
+    sql`select (${blockedEitherWay(a, b)} or ${userSuspended(b)}) as out`,
+  );
+  return row?.out === true;
 }
 
 /** The follows between two people, either way, removed: [follower, followee] of each one that was there. */

@@ -7,12 +7,14 @@
  *   pages, suggestions, notifications).
  * - A **mute** (a person, for good or until a time; or a word or phrase) is one-way and silent: the
  *   muter's lists leave the muted posts out; a muted person's own profile still shows their posts.
+ * - A **suspension** (a moderator's) hides the person and everything of theirs from everyone,
+ *   visitors included, until it is lifted.
  *
  * Each predicate probes a primary key or a (user, …) index once per row it is asked about; for a
  * member with no blocks or mutes each probe finds nothing at once.
  */
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { blocks, mutedWords, mutes, posts } from '../../db/schema.ts';
+import { blocks, mutedWords, mutes, posts, users } from '../../db/schema.ts';
 
 type Id = SQL | Placeholder | number;
 
@@ -47,41 +49,71 @@ function hasAnyRule(viewer: Id): SQL {
     or exists (select 1 from ${mutedWords} aw where aw.user_id = ${viewer}))`;
 }
 
-/** True when the person `userId` is hidden from `viewer` by `rule`. */
+/**
+ * True when anyone at all is suspended: like hasAnyRule, once per statement, on the partial index
+ * users_suspended_idx (as small as the number of suspended people). When nobody is, no row is probed.
+ */
+const anySuspended = sql`exists (select 1 from ${users} sx where sx.suspended_at is not null)`;
+
+/** True when the person `userId` is suspended: one probe of users' primary key. */
+function suspended(userId: Id | SQL): SQL {
+  return sql`exists (select 1 from ${users} su where su.id = ${userId} and su.suspended_at is not null)`;
+}
+
+/** True when the person is suspended (hidden from everyone). */
+export function userSuspended(userId: Id): SQL {
+  return sql`(${anySuspended} and ${suspended(userId)})`;
+}
+
+/** True when the person `userId` is hidden from `viewer` by `rule`, or suspended. */
 export function userHiddenFrom(viewer: Id, userId: Id, rule: VisibilityRule = 'all'): SQL {
   const blocked = blockedEitherWay(viewer, userId);
-  return sql`(${hasAnyRule(viewer)} and ${rule === 'blocks' ? blocked : sql`(${blocked} or ${mutedBy(viewer, userId)})`})`;
+  return sql`(${userSuspended(userId)} or (${hasAnyRule(viewer)} and ${rule === 'blocks' ? blocked : sql`(${blocked} or ${mutedBy(viewer, userId)})`}))`;
 }
 
 /**
- * True when the post row `post` (an SQL alias of posts: author_id, text, repost_of_id, quote_of_id) is
- * hidden from `viewer`: by its author and text; for a repost also by the reposted post's; for a quote
- * also by the quoted post's (a quote shows the quoted post: a post quoting someone hidden is hidden).
+ * True when `byWriter` holds for the post row `post` (an SQL alias of posts: author_id, text,
+ * repost_of_id, quote_of_id) or for what it shows of another post: for a repost the reposted post,
+ * for a quote the quoted post (a quote shows it), for a repost of a quote the quote inside (one
+ * level, as a quote embeds one level).
+ */
+function shownBy(post: SQL, byWriter: (row: SQL) => SQL): SQL {
+  const shown = (column: string, alias: string) =>
+    sql`(${post}.${sql.raw(column)} is not null and exists (
+      select 1 from ${posts} ${sql.raw(alias)} where ${sql.raw(alias)}.id = ${post}.${sql.raw(column)} and ${byWriter(sql.raw(alias))}))`;
+  const inner = sql`(${post}.repost_of_id is not null and exists (
+      select 1 from ${posts} vr join ${posts} vq on vq.id = vr.quote_of_id
+      where vr.id = ${post}.repost_of_id and ${byWriter(sql`vq`)}))`;
+  return sql`(${byWriter(post)} or ${shown('repost_of_id', 'vo')} or ${shown('quote_of_id', 'vqo')} or ${inner})`;
+}
+
+/** True when the post row `post`, or a post it shows, is by a suspended person: hidden from everyone. */
+export function postOfSuspended(post: SQL): SQL {
+  return sql`(${anySuspended} and ${shownBy(post, (row) => suspended(sql`${row}.author_id`))})`;
+}
+
+/**
+ * True when the post row `post` is hidden from `viewer`: by its author and text, or by what it shows
+ * of another post (shownBy: a post quoting or reposting someone hidden is hidden); or by a suspension.
  */
 export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'all'): SQL {
   const byWriter = (row: SQL) =>
     rule === 'blocks'
       ? blockedEitherWay(viewer, sql`${row}.author_id`)
       : // One's own posts are never hidden by one's own muted words.
-        sql`(${userHiddenFrom(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, sql`${row}.text`)}))`;
-  const shown = (column: string, alias: string) =>
-    sql`(${post}.${sql.raw(column)} is not null and exists (
-      select 1 from ${posts} ${sql.raw(alias)} where ${sql.raw(alias)}.id = ${post}.${sql.raw(column)} and ${byWriter(sql.raw(alias))}))`;
-  // A repost of a quote: the quote inside is checked too (one level, as a quote embeds one level).
-  const inner = sql`(${post}.repost_of_id is not null and exists (
-      select 1 from ${posts} vr join ${posts} vq on vq.id = vr.quote_of_id
-      where vr.id = ${post}.repost_of_id and ${byWriter(sql`vq`)}))`;
-  return sql`(${hasAnyRule(viewer)} and (${byWriter(post)} or ${shown('repost_of_id', 'vo')} or ${shown('quote_of_id', 'vqo')} or ${inner}))`;
+        sql`(${blockedEitherWay(viewer, sql`${row}.author_id`)} or ${mutedBy(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, sql`${row}.text`)}))`;
+  return sql`(${postOfSuspended(post)} or (${hasAnyRule(viewer)} and ${shownBy(post, byWriter)}))`;
 }
 
-/** The posts of a list that `viewer` may see (nothing to add for a visitor). */
-export function visiblePosts(viewerId: number | null, rule: VisibilityRule = 'all'): SQL | undefined {
-  return viewerId === null ? undefined : sql`not ${postHiddenFrom(viewerId, sql`"posts"`, rule)}`;
+/** The posts of a list that `viewer` may see (a visitor: all but suspended people's). */
+export function visiblePosts(viewerId: number | null, rule: VisibilityRule = 'all'): SQL {
+  const row = sql`"posts"`;
+  return viewerId === null ? sql`not ${postOfSuspended(row)}` : sql`not ${postHiddenFrom(viewerId, row, rule)}`;
 }
 
 /** The people of a list that `viewer` may see, `userId` being the list's user id column. */
-export function visibleUsers(viewerId: number | null, userId: SQL, rule: VisibilityRule = 'all'): SQL | undefined {
-  return viewerId === null ? undefined : sql`not ${userHiddenFrom(viewerId, userId, rule)}`;
+export function visibleUsers(viewerId: number | null, userId: SQL, rule: VisibilityRule = 'all'): SQL {
+  return viewerId === null ? sql`not ${userSuspended(userId)}` : sql`not ${userHiddenFrom(viewerId, userId, rule)}`;
 }
 
 /** A muted word's pattern: the phrase lower-cased, its regex characters escaped, between word boundaries. */

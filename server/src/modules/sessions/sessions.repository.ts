@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 
@@ -22,10 +22,12 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
       email: users.email,
       username: users.username,
       profileImage: users.profileImage,
+      role: users.role,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    // A suspension deletes the sessions; this keeps one that raced it from answering.
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), isNull(users.suspendedAt)))
     .limit(1);
   return row ?? null;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionList } from '@pipit/contract';
+import type { Role, SessionList } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/auth-cookies.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -20,6 +20,8 @@ export interface SessionUser {
   email: string;
   username: string;
   profileImage: string | null;
+  /** member, moderator or admin: what moderation.service lets them do. */
+  role: Role;
   expiresAt: Date;
 }
 
@@ -44,7 +46,7 @@ export class SessionsService {
   ) {
     this.cache = new EventCache(events, CACHE);
     events.subscribe((event) => {
-      if (event.type === 'sessions.ended' || event.type === 'user.updated') {
+      if (event.type === 'sessions.ended' || event.type === 'user.updated' || event.type === 'user.suspended') {
         this.cache.dropWhere((session) => session.userId === event.userId);
       }
     });
@@ -108,6 +110,7 @@ export class SessionsService {
       email: row.email,
       username: row.username,
       profileImage: row.profileImage,
+      role: row.role as Role,
       expiresAt: row.expiresAt,
     };
     this.cache.set(hash, session, ticket);

@@ -3,7 +3,7 @@
  * follows, notifications) select `userSummaryColumns` / `userColumns` and pack with these, so a person
  * looks the same everywhere and private columns (email, password hash) never leave by accident.
  */
-import type { CurrentUser, User, UserSummary } from '@pipit/contract';
+import type { CurrentUser, Role, User, UserSummary } from '@pipit/contract';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { users } from '../../db/schema.ts';
 
@@ -24,10 +24,11 @@ export const userColumns = {
   followersCount: users.followersCount,
   followingCount: users.followingCount,
   postsCount: users.postsCount,
+  suspendedAt: users.suspendedAt,
 };
 
 /** What to select to build a CurrentUser. */
-export const currentUserColumns = { ...userColumns, email: users.email };
+export const currentUserColumns = { ...userColumns, email: users.email, role: users.role };
 
 // Row types follow the column lists above, never a copy of them.
 export type UserSummaryRow = SelectResultFields<typeof userSummaryColumns>;
@@ -60,9 +61,10 @@ export function toUser(row: UserRow, relations: Relations = NONE): User {
     isFollowing: relations.isFollowing,
     isBlocking: relations.isBlocking,
     isMuting: relations.isMuting,
+    suspended: row.suspendedAt !== null,
   };
 }
 
 export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): CurrentUser {
-  return { ...toUser(row), email: row.email, hasNotification };
+  return { ...toUser(row), email: row.email, role: row.role as Role, hasNotification };
 }

@@ -1,4 +1,4 @@
-import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
 import { blocks, follows, mutes, users } from '../../db/schema.ts';
@@ -14,12 +14,30 @@ const lowerUsername = sql`lower(${users.username})`;
 export const USERS_EMAIL_KEY = 'users_email_lower_key';
 export const USERS_USERNAME_KEY = 'users_username_lower_key';
 
+/**
+ * Adds an account: an admin when `admin` (config.adminEmails) or when it is the first account (two
+ * first registrations at the same instant could both be; the README says to use ADMIN_EMAILS).
+ */
 export async function insertUser(
   db: Executor,
   values: { email: string; username: string; name: string; passwordHash: string },
+  admin: boolean,
 ): Promise<CurrentUserRow> {
-  const [row] = await db.insert(users).values(values).returning(currentUserColumns);
+  const role = admin ? sql`'admin'` : sql`(case when exists (select 1 from ${users}) then 'member' else 'admin' end)`;
+  const [row] = await db
+    .insert(users)
+    .values({ ...values, role })
+    .returning(currentUserColumns);
   return row!;
+}
+
+/** Makes the accounts of these emails admins (at start: ADMIN_EMAILS may name existing accounts). */
+export async function promoteAdmins(db: Executor, emails: readonly string[]): Promise<void> {
+  if (emails.length === 0) return;
+  await db
+    .update(users)
+    .set({ role: 'admin' })
+    .where(and(inArray(lowerEmail, [...emails]), ne(users.role, 'admin')));
 }
 
 /**

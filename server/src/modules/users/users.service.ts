@@ -32,6 +32,8 @@ export class UsersService {
     private readonly events: EventBus,
     /** The app's origin: an image field may also carry the current URL in absolute form. */
     private readonly publicUrl: string,
+    /** Accounts with these emails (lower-case) are admins (config.adminEmails), as is the first account. */
+    private readonly adminEmails: readonly string[] = [],
   ) {}
 
   /**
@@ -49,7 +51,11 @@ export class UsersService {
 
     const passwordHash = await hashPassword(input.password);
     try {
-      const row = await repo.insertUser(this.db, { email, username: input.username, name: input.name, passwordHash });
+      const row = await repo.insertUser(
+        this.db,
+        { email, username: input.username, name: input.name, passwordHash },
+        this.adminEmails.includes(email),
+      );
       return toCurrentUser(row, false);
     } catch (error) {
       throw takenError(error) ?? error;

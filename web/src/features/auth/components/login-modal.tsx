@@ -24,6 +24,7 @@ export function signInProblem(result: Pick<SignInResult, 'error' | 'status' | 'r
       : 'Too many sign-in attempts. Try again later.';
   }
   if (result?.error === 'CredentialsSignin') return 'Wrong email or password.';
+  if (result?.error === 'AccountSuspended') return 'This account is suspended.';
   return 'Couldn’t sign in. Try again.';
 }
 
