@@ -86,7 +86,15 @@ async function seed(url: string) {
   await alice.client.muteWord('spoilers');
   await alice.client.mute(dave.user.id, 7 * 24 * 60 * 60);
   await alice.client.block(erin.user.id);
-  return { alice, bob, carol, dave, longPost, reply, imagePost };
+  // Moderation (alice registered first: the admin): two open reports, and a suspended account.
+  const spammer = await person(url, 'cheap_watches', 'Cheap Watches');
+  const spam = await spammer.client.post('BUY CHEAP WATCHES NOW!!! Best prices, click my profile #deals', birds.id);
+  await carol.client.report('post', spam.id, 'spam', 'Posts this under every thread, several times a day.');
+  await bob.client.report('user', spammer.user.id, 'spam');
+  const gone = await person(url, 'gone_rogue', 'Gone Rogue');
+  await gone.client.post('I was here once.');
+  await alice.client.suspend(gone.user.id);
+  return { alice, bob, carol, dave, longPost, reply, imagePost, gone };
 }
 
 async function ready(page: Page) {
@@ -316,6 +324,22 @@ async function main() {
       await a.goto(`/users/${world.dave.user.id}`);
       await visible(a.getByRole('main').getByText('No posts yet'));
       await shot(a, 'profile-empty', w);
+
+      await a.goto('/moderation');
+      await visible(a.getByRole('article', { name: /Spam · a post by @cheap_watches/ }));
+      await shot(a, 'moderation', w);
+      await a.getByRole('tab', { name: 'Log' }).click();
+      await visible(a.getByRole('list', { name: 'Audit log' }));
+      await shot(a, 'moderation-log', w);
+      await a.goto(`/users/${world.gone.user.id}`);
+      await visible(a.getByText('This account is suspended'));
+      await shot(a, 'profile-suspended', w);
+      await a.goto(`/posts/${world.longPost.id}`);
+      const reply = await visible(a.getByRole('article').filter({ hasText: 'Same here, well put.' }));
+      await reply.getByRole('button', { name: 'Report post' }).click();
+      await visible(dialog(a, 'Report @bob’s post'));
+      await shot(a, 'report-dialog', w);
+      await a.keyboard.press('Escape');
 
       await a.goto('/');
       await visible(composer(a).box);

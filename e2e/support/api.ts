@@ -163,6 +163,16 @@ export class ApiClient {
     return this.call('POST', '/api/muted-words', { phrase });
   }
 
+  /** Reports a post or a person (category and comment as the Report dialog sends them). */
+  report(kind: 'post' | 'user', id: string, category: string, comment = ''): Promise<unknown> {
+    return this.call('POST', `/api/${kind === 'post' ? 'posts' : 'users'}/${id}/report`, { category, comment }, [201]);
+  }
+
+  /** A moderator's suspension of an account. */
+  suspend(userId: string): Promise<unknown> {
+    return this.call('PUT', `/api/moderation/users/${userId}/suspension`);
+  }
+
   /** PUT /api/users/:id/follow without expecting success: the status (403 across a block). */
   async tryFollow(userId: string): Promise<number> {
     return (await this.raw('PUT', `/api/users/${userId}/follow`)).status;

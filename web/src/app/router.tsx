@@ -66,6 +66,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.moderation,
+        lazy: page(
+          () => import('./routes/moderation.tsx'),
+          (m) => m.ModerationPage,
+        ),
+      },
+      {
         path: patterns.resetPassword,
         lazy: page(
           () => import('./routes/reset-password.tsx'),

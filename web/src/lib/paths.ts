@@ -7,6 +7,8 @@ export const paths = {
   notifications: '/notifications',
   bookmarks: '/bookmarks',
   settings: '/settings',
+  /** Reports and moderation tools (moderators and admins). */
+  moderation: '/moderation',
   /** Where a password-reset email's link leads (`?token=`). */
   resetPassword: '/reset-password',
   /** Search results for `q` on one tab (Posts by default); without `q`, the Search page itself. */
@@ -32,6 +34,7 @@ export const patterns = {
   notifications: 'notifications',
   bookmarks: 'bookmarks',
   settings: 'settings',
+  moderation: 'moderation',
   resetPassword: 'reset-password',
   search: 'search',
   user: 'users/:id',

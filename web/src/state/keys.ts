@@ -76,6 +76,15 @@ export const settingsKeys = {
   mutedWords: () => ['settings', 'muted-words'] as const,
 };
 
+/** Reports and moderation: the member's own reports; the moderators' queue, accounts and log. */
+export const moderationKeys = {
+  all: ['moderation'] as const,
+  mine: () => ['moderation', 'mine'] as const,
+  reports: (status: 'open' | 'closed') => ['moderation', 'reports', status] as const,
+  accounts: (filter: 'suspended' | 'team') => ['moderation', 'accounts', filter] as const,
+  log: () => ['moderation', 'log'] as const,
+};
+
 export const shadowKeys = {
   all: ['shadow'] as const,
   post: (id: string) => [...shadowKeys.all, 'post', id] as const,

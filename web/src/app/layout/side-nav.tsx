@@ -1,4 +1,17 @@
-import { Bell, Bird, Bookmark, Feather, Home, LogOut, type LucideIcon, Search, Settings, User } from 'lucide-react';
+import { canModerate } from '@pipit/contract';
+import {
+  Bell,
+  Bird,
+  Bookmark,
+  Feather,
+  Home,
+  LogOut,
+  type LucideIcon,
+  Search,
+  Settings,
+  Shield,
+  User,
+} from 'lucide-react';
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
@@ -131,6 +144,12 @@ export function SideNav() {
       <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
         <ItemContent icon={User} label="Profile" active={onProfile} />
       </Link>
+      {user && canModerate(user.role) && (
+        // Not on the phone's bottom bar (no room): Settings links to it there.
+        <NavLink to={paths.moderation} className={cn(itemClass, 'hidden sm:flex')}>
+          {({ isActive }) => <ItemContent icon={Shield} label="Moderation" active={isActive} />}
+        </NavLink>
+      )}
       {signedIn && (
         <NavLink to={paths.settings} className={itemClass}>
           {({ isActive }) => <ItemContent icon={Settings} label="Settings" active={isActive} />}

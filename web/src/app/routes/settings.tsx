@@ -2,6 +2,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
+import { ModerationLink, MyReports } from '../../features/moderation/components/my-reports.tsx';
 import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
 import { DataSection, DeleteAccountSection } from '../../features/settings/components/account-section.tsx';
 import { Appearance } from '../../features/settings/components/appearance.tsx';
@@ -33,6 +34,8 @@ export function SettingsPage() {
           <MutedWords />
           <MutedAccounts />
           <BlockedAccounts />
+          <MyReports />
+          <ModerationLink />
           <DataSection />
           <DeleteAccountSection />
         </>

@@ -52,11 +52,17 @@ function ProfileView({ id }: { id: string }) {
       <PageTitle>{`${data.name} (@${data.username})`}</PageTitle>
       <PageHeader
         title={data.name}
-        subtitle={`${formatCount(data.postsCount)} ${data.postsCount === 1 ? 'post' : 'posts'}`}
+        subtitle={
+          data.suspended ? 'Suspended' : `${formatCount(data.postsCount)} ${data.postsCount === 1 ? 'post' : 'posts'}`
+        }
         back
       />
       <ProfileHeader user={data} />
-      {data.isBlocking ? (
+      {data.suspended ? (
+        <EmptyState title="This account is suspended">
+          A moderator suspended @{data.username} for breaking the rules. Their posts are not shown.
+        </EmptyState>
+      ) : data.isBlocking ? (
         <EmptyState title={`You blocked @${data.username}`}>
           You don’t see their posts, and they don’t see yours. Unblock them from the More menu.
         </EmptyState>

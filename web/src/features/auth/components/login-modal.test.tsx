@@ -94,6 +94,18 @@ describe('Login modal', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('says the account is suspended when the right password meets a suspended account', async () => {
+    const suspended = { url: 'http://localhost/api/auth/error?error=AccountSuspended&provider=credentials' };
+    mockFetch({ 'POST /api/auth/callback/credentials': () => json(suspended, 401) });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'bob@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'the right password');
+    await user.click(within(login).getByRole('button', { name: 'Sign In' }));
+    expect(await within(login).findByRole('alert')).toHaveTextContent('This account is suspended.');
+  });
+
   it('says when to try again after too many attempts', async () => {
     mockFetch({
       'POST /api/auth/callback/credentials': () =>

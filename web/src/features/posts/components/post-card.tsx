@@ -6,6 +6,7 @@ import { Byline } from '../../../components/byline.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
+import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -81,7 +82,11 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
       <div className="min-w-0 flex-1 pb-1">
         <div className="flex items-center gap-1 text-[15px] leading-5">
           <Byline author={post.author} href={href} createdAt={post.createdAt} />
-          {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />}
+          {user?.id === post.author.id ? (
+            <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />
+          ) : (
+            user && <ReportPostButton post={post} className="ml-auto" />
+          )}
         </div>
         {replyContext && post.parentId && <ReplyingTo post={post} />}
         <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />

@@ -5,6 +5,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
+import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -40,7 +41,11 @@ export function PostDetail({
           </Link>
           <span className="block truncate text-muted">@{post.author.username}</span>
         </div>
-        {user?.id === post.author.id && <DeletePostButton post={post} onDeleted={onDeleted} />}
+        {user?.id === post.author.id ? (
+          <DeletePostButton post={post} onDeleted={onDeleted} />
+        ) : (
+          user && <ReportPostButton post={post} />
+        )}
       </div>
       <ReplyingTo post={post} className="mt-3" />
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />

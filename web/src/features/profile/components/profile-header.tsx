@@ -29,7 +29,7 @@ export function ProfileHeader({ user: cached }: { user: User }) {
         ) : (
           <div className="flex items-center gap-2">
             {me && <ProfileMenu user={user} />}
-            {!user.isBlocking && <FollowButton user={user} />}
+            {!user.isBlocking && !user.suspended && <FollowButton user={user} />}
           </div>
         )}
       </div>
@@ -39,6 +39,11 @@ export function ProfileHeader({ user: cached }: { user: User }) {
       <div className="px-4 pt-2 pb-4">
         <h2 className="break-words text-xl font-extrabold leading-6 [overflow-wrap:anywhere]">{user.name}</h2>
         <p className="break-all text-[15px] text-muted">@{user.username}</p>
+        {user.suspended && (
+          <p className="mt-3 inline-block rounded-md border border-danger/40 px-2 py-1 text-sm font-bold text-danger">
+            Suspended
+          </p>
+        )}
         {user.bio && <PostText text={user.bio} className="mt-3 text-[15px] leading-5" />}
         <p className="mt-3 flex items-center gap-1 text-[15px] text-muted">
           <CalendarDays aria-hidden="true" className="size-[18px]" />

@@ -1,15 +1,23 @@
-import { MUTE_CHOICES, type User } from '@pipit/contract';
+import { canModerate, MUTE_CHOICES, type User } from '@pipit/contract';
 import { MoreHorizontal } from 'lucide-react';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { SuspendDialog } from '../../../components/suspend-dialog.tsx';
 import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useSuspension } from '../../../state/moderation.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 import { useBlock, useMute } from '../api/safety.ts';
 
-type Dialog = 'block' | 'mute' | null;
+const ReportDialog = lazy(() =>
+  import('../../../components/report-dialog.tsx').then((m) => ({ default: m.ReportDialog })),
+);
+
+type Dialog = 'block' | 'mute' | 'report' | 'suspend' | null;
 
 /**
- * "More" on someone else's profile: a menu with Mute / Unmute and Block / Unblock. Muting asks for
- * how long; blocking asks for a confirmation that says what a block does. Arrow keys move through the
+ * "More" on someone else's profile: a menu with Mute / Unmute, Block / Unblock and Report; for
+ * moderators also Suspend / Lift the suspension. Muting asks for how long; blocking and suspending
+ * ask for a confirmation that says what they do; reporting asks why. Arrow keys move through the
  * menu, Escape or a click elsewhere closes it and focus returns to the button.
  */
 export function ProfileMenu({ user }: { user: User }) {
@@ -20,6 +28,8 @@ export function ProfileMenu({ user }: { user: User }) {
   const menuId = useId();
   const block = useBlock();
   const mute = useMute();
+  const suspension = useSuspension();
+  const moderator = canModerate(useViewer().user?.role ?? 'member');
 
   useEffect(() => {
     if (!open) return;
@@ -53,9 +63,17 @@ export function ProfileMenu({ user }: { user: User }) {
     event.preventDefault();
   };
 
-  const choose = (what: 'mute' | 'block') => {
+  const choose = (what: NonNullable<Dialog>) => {
     setOpen(false);
-    if (what === 'mute' && user.isMuting) {
+    if (what === 'suspend' && user.suspended) {
+      suspension.mutate(
+        { id: user.id, suspend: false },
+        {
+          onSuccess: () => notify(`Lifted the suspension of @${user.username}`),
+          onError: () => notifyError('Could not lift the suspension. Try again.'),
+        },
+      );
+    } else if (what === 'mute' && user.isMuting) {
       mute.mutate(
         { id: user.id, mute: false },
         {
@@ -114,7 +132,46 @@ export function ProfileMenu({ user }: { user: User }) {
           >
             {user.isBlocking ? `Unblock @${user.username}` : `Block @${user.username}`}
           </button>
+          <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('report')}>
+            {`Report @${user.username}`}
+          </button>
+          {moderator && (
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className={`${itemClass} border-t border-line text-danger`}
+              onClick={() => choose('suspend')}
+            >
+              {user.suspended ? `Lift suspension of @${user.username}` : `Suspend @${user.username}`}
+            </button>
+          )}
         </div>
+      )}
+      {dialog === 'report' && (
+        <Suspense fallback={null}>
+          <ReportDialog kind="user" id={user.id} username={user.username} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
+      {dialog === 'suspend' && (
+        <SuspendDialog
+          user={user}
+          busy={suspension.isPending}
+          onCancel={() => setDialog(null)}
+          onConfirm={() =>
+            suspension.mutate(
+              { id: user.id, suspend: true },
+              {
+                onSuccess: () => {
+                  setDialog(null);
+                  notify(`Suspended @${user.username}`);
+                },
+                onError: (error) =>
+                  notifyError(error instanceof Error ? error.message : 'Could not suspend. Try again.'),
+              },
+            )
+          }
+        />
       )}
       {dialog === 'block' && (
         <BlockDialog
@@ -159,7 +216,7 @@ export function ProfileMenu({ user }: { user: User }) {
 }
 
 interface DialogProps {
-  user: User;
+  user: Pick<User, 'username'>;
   busy: boolean;
   onCancel: () => void;
 }

@@ -1,0 +1,66 @@
+import { canModerate } from '@pipit/contract';
+import { useState } from 'react';
+import { PageHeader } from '../../components/page-header.tsx';
+import { PageTitle } from '../../components/page-title.tsx';
+import { SignInRequired } from '../../components/sign-in-required.tsx';
+import { EmptyState, Spinner } from '../../components/states.tsx';
+import { Tabs } from '../../components/tabs.tsx';
+import {
+  AuditLogList,
+  ReportList,
+  SuspendedList,
+  TeamList,
+} from '../../features/moderation/components/moderation-lists.tsx';
+import { useViewer } from '../../state/viewer.tsx';
+
+type Tab = 'open' | 'closed' | 'suspended' | 'team' | 'log';
+const TABS: Array<{ value: Tab; label: string }> = [
+  { value: 'open', label: 'Reports' },
+  { value: 'closed', label: 'Closed' },
+  { value: 'suspended', label: 'Suspended' },
+  { value: 'team', label: 'Team' },
+  { value: 'log', label: 'Log' },
+];
+const PANEL = 'moderation-panel';
+const tabId = (tab: Tab) => `moderation-tab-${tab}`;
+
+/**
+ * `/moderation`: the open reports (oldest first) with their actions, closed reports, suspended
+ * accounts, the team (admins name moderators here) and the audit log. Moderators and admins only.
+ */
+export function ModerationPage() {
+  const { status, user } = useViewer();
+  const [tab, setTab] = useState<Tab>('open');
+  const allowed = user !== null && canModerate(user.role);
+  return (
+    <>
+      <PageTitle>Moderation</PageTitle>
+      <PageHeader title="Moderation" subtitle={allowed ? (user.role === 'admin' ? 'Admin' : 'Moderator') : undefined}>
+        {allowed && <Tabs tabs={TABS} value={tab} onChange={setTab} label="Moderation" tabId={tabId} panelId={PANEL} />}
+      </PageHeader>
+      {status === 'loading' ? (
+        <Spinner />
+      ) : status === 'unauthenticated' ? (
+        <SignInRequired title="Sign in to moderate">
+          Reports and moderation tools are here for moderators.
+        </SignInRequired>
+      ) : !allowed ? (
+        <EmptyState title="For moderators only">
+          This page is where moderators handle reports. To report a post or an account, use its flag or its More menu.
+        </EmptyState>
+      ) : (
+        <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>
+          {tab === 'open' || tab === 'closed' ? (
+            <ReportList key={tab} status={tab} />
+          ) : tab === 'suspended' ? (
+            <SuspendedList />
+          ) : tab === 'team' ? (
+            <TeamList admin={user.role === 'admin'} />
+          ) : (
+            <AuditLogList />
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,244 @@
+import type { ModeratedUser, Page, UserSummary } from '@pipit/contract';
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { Avatar } from '../../../components/avatar.tsx';
+import { Button } from '../../../components/button.tsx';
+import { ListFooter } from '../../../components/list-footer.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { ApiRequestError, call } from '../../../lib/api-client.ts';
+import { paths } from '../../../lib/paths.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { useSuspension } from '../../../state/moderation.ts';
+import { useAuditLog, useModeratedAccounts, useModerationReports, useSetRole } from '../api/moderation.ts';
+import { auditText } from '../labels.ts';
+import { ReportCard } from './report-card.tsx';
+
+/** The states of a paged list: loading, failed, empty, or its rows with the footer that loads more. */
+function Paged<T>({
+  query,
+  noun,
+  empty,
+  children,
+}: {
+  query: UseInfiniteQueryResult<InfiniteData<Page<T>, unknown>>;
+  noun: string;
+  empty: ReactNode;
+  children: (items: T[]) => ReactNode;
+}) {
+  const items = query.data?.pages.flatMap((page) => page.items) ?? [];
+  if (query.isPending) return <Spinner label={`Loading ${noun}`} />;
+  if (query.isError) return <ErrorState message={`Couldn’t load the ${noun}.`} onRetry={() => query.refetch()} />;
+  if (items.length === 0) return <>{empty}</>;
+  return (
+    <>
+      {children(items)}
+      <ListFooter query={query} noun={noun} />
+    </>
+  );
+}
+
+/** Open reports, oldest first: the moderators' queue. Or the closed ones, newest first. */
+export function ReportList({ status }: { status: 'open' | 'closed' }) {
+  const query = useModerationReports(status);
+  return (
+    <Paged
+      query={query}
+      noun="reports"
+      empty={
+        <EmptyState title={status === 'open' ? 'No open reports' : 'No closed reports yet'}>
+          {status === 'open'
+            ? 'When members report a post or an account, it shows here for a moderator to act on.'
+            : 'Reports that a moderator closed show here, with what came of them.'}
+        </EmptyState>
+      }
+    >
+      {(reports) => (
+        <div>
+          {reports.map((report) => (
+            <ReportCard key={report.id} report={report} />
+          ))}
+        </div>
+      )}
+    </Paged>
+  );
+}
+
+function AccountRow({ user, action }: { user: ModeratedUser | UserSummary; action?: ReactNode }) {
+  return (
+    <li className="flex items-center gap-3 border-b border-line px-4 py-3">
+      <Avatar user={user} />
+      <div className="min-w-0 flex-1">
+        <Link to={paths.user(user.id)} className="block truncate font-bold hover:underline">
+          {user.name}
+        </Link>
+        <p className="truncate text-[15px] text-muted">
+          @{user.username}
+          {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? 'Admin' : 'Moderator'}`}
+        </p>
+      </div>
+      {action}
+    </li>
+  );
+}
+
+/** Suspended accounts, newest first, each with "Lift suspension". */
+export function SuspendedList() {
+  const query = useModeratedAccounts('suspended');
+  const suspension = useSuspension();
+  return (
+    <Paged
+      query={query}
+      noun="suspended accounts"
+      empty={<EmptyState title="No suspended accounts">Accounts a moderator suspends are listed here.</EmptyState>}
+    >
+      {(people) => (
+        <ul aria-label="Suspended accounts">
+          {people.map((user) => (
+            <AccountRow
+              key={user.id}
+              user={user}
+              action={
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={suspension.isPending}
+                  onClick={() =>
+                    suspension.mutate(
+                      { id: user.id, suspend: false },
+                      {
+                        onSuccess: () => notify(`Lifted the suspension of @${user.username}`),
+                        onError: () => notifyError('Could not lift the suspension. Try again.'),
+                      },
+                    )
+                  }
+                >
+                  Lift suspension
+                </Button>
+              }
+            />
+          ))}
+        </ul>
+      )}
+    </Paged>
+  );
+}
+
+/** Moderators and admins; an admin names a moderator by username, or makes one a member again. */
+export function TeamList({ admin }: { admin: boolean }) {
+  const query = useModeratedAccounts('team');
+  const setRole = useSetRole();
+  const [username, setUsername] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const name = async (event: FormEvent) => {
+    event.preventDefault();
+    const wanted = username.trim().replace(/^@/, '');
+    if (!wanted) {
+      setProblem('Enter a username.');
+      return;
+    }
+    try {
+      const found = await call('userByUsername', { params: { username: wanted } });
+      await setRole.mutateAsync({ id: found.id, role: 'moderator' });
+      setUsername('');
+      setProblem(null);
+      notify(`@${found.username} is now a moderator`);
+    } catch (error) {
+      setProblem(
+        error instanceof ApiRequestError && error.code === 'NOT_FOUND'
+          ? `No one is called @${wanted}.`
+          : error instanceof Error
+            ? error.message
+            : 'Could not do that. Try again.',
+      );
+    }
+  };
+
+  return (
+    <>
+      {admin && (
+        <form onSubmit={name} noValidate className="flex items-start gap-3 border-b border-line px-4 pt-4">
+          <div className="flex-1">
+            <TextField
+              label="Name a moderator (username)"
+              value={username}
+              onChange={(event) => setUsername(event.target.value)}
+              error={problem}
+              autoComplete="off"
+            />
+          </div>
+          <Button type="submit" className="mt-6" disabled={setRole.isPending}>
+            Make moderator
+          </Button>
+        </form>
+      )}
+      <Paged query={query} noun="team" empty={<EmptyState title="No moderators yet" />}>
+        {(people) => (
+          <ul aria-label="Moderators and admins">
+            {people.map((user) => (
+              <AccountRow
+                key={user.id}
+                user={user}
+                action={
+                  admin &&
+                  user.role === 'moderator' && (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={setRole.isPending}
+                      onClick={() =>
+                        setRole.mutate(
+                          { id: user.id, role: 'member' },
+                          {
+                            onSuccess: () => notify(`@${user.username} is a member again`),
+                            onError: () => notifyError('Could not do that. Try again.'),
+                          },
+                        )
+                      }
+                    >
+                      Remove moderator
+                    </Button>
+                  )
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </Paged>
+    </>
+  );
+}
+
+/** What moderators did, newest first. */
+export function AuditLogList() {
+  const query = useAuditLog();
+  return (
+    <Paged
+      query={query}
+      noun="audit log"
+      empty={<EmptyState title="Nothing yet">Every action a moderator takes is recorded here.</EmptyState>}
+    >
+      {(entries) => (
+        <ol aria-label="Audit log">
+          {entries.map((entry) => (
+            <li key={entry.id} className="border-b border-line px-4 py-3 text-[15px]">
+              <p>
+                <strong>{entry.moderator ? `@${entry.moderator.username}` : 'A deleted account'}</strong>{' '}
+                {auditText(entry)} <span className="text-muted">·</span>{' '}
+                <span className="text-muted">
+                  <RelativeTime iso={entry.createdAt} />
+                </span>
+              </p>
+              {entry.action === 'post.removed' && entry.detail && (
+                <p className="mt-1 text-sm whitespace-pre-wrap text-muted">“{entry.detail}”</p>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Paged>
+  );
+}

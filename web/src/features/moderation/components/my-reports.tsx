@@ -1,0 +1,70 @@
+import { canModerate } from '@pipit/contract';
+import { Link } from 'react-router';
+import { ListFooter } from '../../../components/list-footer.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useViewer } from '../../../state/viewer.tsx';
+import { useMyReports } from '../api/moderation.ts';
+import { categoryLabel, outcomeText } from '../labels.ts';
+
+/** Settings → Your reports: what the member reported, newest first, and what came of each. */
+export function MyReports() {
+  const query = useMyReports();
+  const reports = query.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section aria-labelledby="your-reports" className="border-t border-line">
+      <h2 id="your-reports" className="px-4 pt-4 pb-2 text-xl font-bold">
+        Your reports
+      </h2>
+      {query.isPending ? (
+        <Spinner label="Loading your reports" />
+      ) : query.isError ? (
+        <ErrorState message="Couldn’t load your reports." onRetry={() => query.refetch()} />
+      ) : reports.length === 0 ? (
+        <p className="px-4 pb-4 text-[15px] text-muted">
+          You haven’t reported anything. To report a post, use its flag; to report an account, its More menu.
+        </p>
+      ) : (
+        <ul aria-label="Your reports">
+          {reports.map((report) => (
+            <li key={report.id} className="border-b border-line px-4 py-3 text-[15px]">
+              <p>
+                <strong>{categoryLabel(report.category)}</strong> ·{' '}
+                {report.subject.postId ? 'a post by' : 'the account'} @{report.subject.user.username} ·{' '}
+                <span className="text-muted">
+                  <RelativeTime iso={report.createdAt} />
+                </span>
+              </p>
+              {report.subject.postText && <p className="mt-1 truncate text-muted">“{report.subject.postText}”</p>}
+              <p className={cn('mt-1 text-sm', report.status === 'open' ? 'text-muted' : 'font-bold')}>
+                {outcomeText(report)}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListFooter query={query} noun="reports" />
+    </section>
+  );
+}
+
+/** For moderators, a way to the Moderation page (the phone's bottom bar has no room for it). */
+export function ModerationLink() {
+  const { user } = useViewer();
+  if (!user || !canModerate(user.role)) return null;
+  return (
+    <section aria-labelledby="moderation-link" className="border-t border-line px-4 py-4">
+      <h2 id="moderation-link" className="text-xl font-bold">
+        Moderation
+      </h2>
+      <p className="mt-1 text-[15px] text-muted">
+        You are {user.role === 'admin' ? 'an admin' : 'a moderator'}.{' '}
+        <Link to={paths.moderation} className="text-accent hover:underline">
+          Open the reports
+        </Link>
+      </p>
+    </section>
+  );
+}
