@@ -429,4 +429,41 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     await ana.viaFeeds.put(`/api/users/${cal.id}/block`);
     expect(await texts()).toEqual([]);
   });
+
+  it("take a suspended person's posts, and reposts of them, off the feed; bring them back when the suspension is lifted", async () => {
+    await reset();
+    const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
+    const mod = await insertUser(await testDb(), { username: 'mod', role: 'moderator' });
+    const moderator = await new TestClient({ app: feedsApp, config: feedsConfig }).signInAs(mod.id);
+    // Ana follows Cal, who reposts and quotes Ben; Dee follows Ben.
+    const dee = await member('dee');
+    await ana.viaFeeds.put(`/api/users/${cal.id}/follow`);
+    await dee.viaFeeds.put(`/api/users/${ben.id}/follow`);
+    for (const p of [ana, dee]) await p.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const bens = (await ben.viaFeeds.post('/api/posts', { text: 'by ben' })).json<Post>();
+    await cal.viaFeeds.post('/api/posts', { text: 'by cal' });
+    await cal.viaFeeds.put(`/api/posts/${bens.id}/repost`);
+    await cal.viaFeeds.post('/api/posts', { text: 'cal quotes ben', quoteOfId: bens.id });
+    await drain();
+    const shown = async (client: TestClient) =>
+      (await allPages(client)).flatMap((p) => p.items.map((post) => `${post.repostedBy?.username ?? ''}:${post.text}`));
+    const anaSees = [':cal quotes ben', 'cal:by ben', ':by cal'];
+    expect(await shown(ana.viaFeeds)).toEqual(anaSees);
+    expect(await shown(dee.viaFeeds)).toEqual([':by ben']);
+
+    expect((await moderator.put(`/api/moderation/users/${ben.id}/suspension`)).statusCode).toBe(200);
+    expect(await shown(ana.viaFeeds)).toEqual([':by cal']);
+    expect(await shown(dee.viaFeeds)).toEqual([]);
+    // Pruned: the next read is the feed's again, and agrees with the query.
+    const before = feeds.stats.fromFeed;
+    expect(await shown(ana.viaFeeds)).toEqual(await shown(ana.viaQuery));
+    expect(feeds.stats.fromFeed).toBeGreaterThan(before);
+
+    expect((await moderator.delete(`/api/moderation/users/${ben.id}/suspension`)).statusCode).toBe(200);
+    await drain();
+    expect(await shown(ana.viaFeeds)).toEqual(anaSees);
+    expect(await shown(dee.viaFeeds)).toEqual([':by ben']);
+    expect(await shown(ana.viaFeeds)).toEqual(await shown(ana.viaQuery));
+  });
 });

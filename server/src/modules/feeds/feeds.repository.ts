@@ -53,6 +53,24 @@ export async function findFollowersOf(db: Executor, userIds: number[]) {
     .where(inArray(follows.followeeId, userIds));
 }
 
+/**
+ * Whose home may show something of `authorId`'s: their followers, and the followers of everyone
+ * who reposted or quoted one of their posts (posts_author_created_at_id_idx, then the repost and
+ * quote indexes, then follows_followee_created_idx).
+ */
+export async function findReadersOfAuthor(db: Executor, authorId: number): Promise<number[]> {
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`with theirs as (select id from ${posts} where author_id = ${authorId}),
+      sharers as (
+        select ${authorId}::bigint as id
+        union select p.author_id from ${posts} p where p.repost_of_id in (select id from theirs)
+        union select p.author_id from ${posts} p where p.quote_of_id in (select id from theirs))
+      select distinct f.follower_id::text as id from ${follows} f where f.followee_id in (select id from sharers)`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
 /** Whom a member follows (the follows primary key: an index-only scan). */
 export async function findFolloweeIds(db: Executor, followerId: number): Promise<number[]> {
   const rows = await db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, followerId));

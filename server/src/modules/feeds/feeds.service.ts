@@ -137,8 +137,9 @@ export class FeedsService {
           break;
         case 'user.suspended':
           // A suspension needs nothing here: a page's suspended entries are missing when read, and
-          // pruned (fromFeed). A lift brings their posts back: their followers' feeds are built again.
-          if (!event.suspended) await this.dropFollowersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
+          // pruned (fromFeed). A lift brings their posts back: the feeds that may have shown them
+          // (their followers', and those of whoever reposted or quoted them) are built again.
+          if (!event.suspended) await this.dropReadersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
           break;
       }
     });
@@ -358,9 +359,9 @@ export class FeedsService {
     await this.store.finish(userId, keys.slice(0, this.config.size + 1), keys.length <= this.config.size);
   }
 
-  /** Drops the home feeds of `userId`'s followers (built again by the query when next read). */
-  private async dropFollowersFeeds(userId: number): Promise<void> {
-    for (const { followerId } of await repo.findFollowersOf(this.db, [userId])) await this.store.drop(followerId);
+  /** Drops the home feeds that may show something of `userId`'s (built again by the query when next read). */
+  private async dropReadersFeeds(userId: number): Promise<void> {
+    for (const readerId of await repo.findReadersOfAuthor(this.db, userId)) await this.store.drop(readerId);
   }
 
   private warn(error: unknown, what: string) {
