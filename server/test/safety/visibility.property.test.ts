@@ -1,8 +1,9 @@
 /**
- * Random follows, posts (with hashtags, mentions, replies, reposts and quotes), likes, blocks, mutes
- * and muted words among four people, through HTTP; then every list each person can read is checked:
- * no timeline, notification, search result, hashtag page or suggestion ever shows them anything from
- * someone they blocked or muted, or who blocked them, nor a post with one of their muted words.
+ * Random follows, posts (with hashtags, mentions, replies, reposts and quotes), likes, blocks, mutes,
+ * muted words and a moderator's suspensions among four people, through HTTP; then every list each
+ * person (and a visitor) can read is checked: no timeline, notification, search result, hashtag page
+ * or suggestion ever shows them anything from someone they blocked or muted, or who blocked them, or
+ * who is suspended, nor a post with one of their muted words.
  */
 import type { Notification, Post, UserSummary } from '@pipit/contract';
 import fc from 'fast-check';
@@ -17,7 +18,9 @@ type Op =
   | { kind: 'post'; by: number; word: number; tag: boolean; mention: number | null }
   | { kind: 'reply' | 'repost' | 'quote' | 'like'; by: number; which: number; word: number }
   | { kind: 'follow' | 'unfollow' | 'block' | 'unblock' | 'mute' | 'unmute'; by: number; whom: number }
-  | { kind: 'muteWord' | 'unmuteWord'; by: number; word: number };
+  | { kind: 'muteWord' | 'unmuteWord'; by: number; word: number }
+  /** A moderator's act (`by` is not used). */
+  | { kind: 'suspend' | 'unsuspend'; by: number; whom: number };
 
 const person = fc.nat(PEOPLE - 1);
 const word = fc.nat(WORDS.length - 1);
@@ -58,12 +61,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ kind: fc.constantFrom('muteWord' as const, 'unmuteWord' as const), by: person, word }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constantFrom('suspend' as const, 'unsuspend' as const), by: person, whom: person }),
+  },
 );
 
-describe('what a block or a mute hides, under random sequences', () => {
+describe('what a block, a mute or a suspension hides, under random sequences', () => {
   const ctx = useTestApp();
 
-  it('never shows anyone a post, notification or suggestion that a block, mute or muted word hides', async () => {
+  it('never shows anyone a post, notification or suggestion that a block, mute, muted word or suspension hides', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 30 }), async (ops) => {
         await resetDb(ctx.db);
@@ -73,6 +80,11 @@ describe('what a block or a mute hides, under random sequences', () => {
           const row = await insertUser(ctx.db, { username: `p${i}` });
           people.push({ id: String(row.id), username: `p${i}`, client: await new TestClient(ctx).signInAs(row.id) });
         }
+        const moderator = await new TestClient(ctx).signInAs(
+          (await insertUser(ctx.db, { username: 'mod', role: 'moderator' })).id,
+        );
+        const visitor = new TestClient(ctx).withCsrf();
+        const suspended = new Set<number>();
         // The model of the rules: who blocked whom, who muted whom, who muted which words.
         const blocks = new Set<string>();
         const mutes = new Set<string>();
@@ -82,6 +94,20 @@ describe('what a block or a mute hides, under random sequences', () => {
         let n = 0;
 
         for (const o of ops) {
+          if (o.kind === 'suspend' || o.kind === 'unsuspend') {
+            const them = people[o.whom]!;
+            const url = `/api/moderation/users/${them.id}/suspension`;
+            const res = o.kind === 'suspend' ? await moderator.put(url) : await moderator.delete(url);
+            expect(res.statusCode, res.body).toBe(200);
+            if (o.kind === 'suspend') suspended.add(o.whom);
+            else if (suspended.delete(o.whom)) {
+              // Their sessions ended with the suspension: they sign in again.
+              them.client = await new TestClient(ctx).signInAs(Number(them.id));
+            }
+            continue;
+          }
+          // A suspended person cannot act at all.
+          if (suspended.has(o.by)) continue;
           const me = people[o.by]!;
           const text = (w: number) => `${WORDS[w]} note ${n++}`;
           if (o.kind === 'post') {
@@ -121,7 +147,10 @@ describe('what a block or a mute hides, under random sequences', () => {
             );
           } else {
             // The kinds left are the relations (TypeScript does not narrow the union's unions of kinds).
-            const { kind, whom } = o as Extract<Op, { whom: number }>;
+            const { kind, whom } = o as Extract<
+              Op,
+              { kind: 'follow' | 'unfollow' | 'block' | 'unblock' | 'mute' | 'unmute' }
+            >;
             if (o.by === whom) continue;
             const them = people[whom]!;
             const path = {
@@ -135,7 +164,7 @@ describe('what a block or a mute hides, under random sequences', () => {
             const adds = kind === 'follow' || kind === 'block' || kind === 'mute';
             const url = `/api/users/${them.id}/${path}`;
             const res = adds ? await me.client.put(url, kind === 'mute' ? {} : undefined) : await me.client.delete(url);
-            const acrossBlock = blocks.has(pair(o.by, whom)) || blocks.has(pair(whom, o.by));
+            const acrossBlock = blocks.has(pair(o.by, whom)) || blocks.has(pair(whom, o.by)) || suspended.has(whom);
             expect(res.statusCode, res.body).toBe(kind === 'follow' && acrossBlock ? 403 : 200);
             if (kind === 'block') blocks.add(pair(o.by, whom));
             if (kind === 'unblock') blocks.delete(pair(o.by, whom));
@@ -144,12 +173,18 @@ describe('what a block or a mute hides, under random sequences', () => {
           }
         }
 
-        for (let v = 0; v < PEOPLE; v++) {
-          const viewer = people[v]!;
+        // Each person not suspended, then a visitor (v = PEOPLE): nobody has rules of their own.
+        for (let v = 0; v <= PEOPLE; v++) {
+          if (suspended.has(v)) continue;
+          const viewer = people[v] ?? { id: '0', username: 'visitor', client: visitor };
           const hiddenPeople = new Set(
             people
               .map((p, i) => ({ p, i }))
-              .filter(({ i }) => i !== v && (blocks.has(pair(v, i)) || blocks.has(pair(i, v)) || mutes.has(pair(v, i))))
+              .filter(
+                ({ i }) =>
+                  suspended.has(i) ||
+                  (i !== v && (blocks.has(pair(v, i)) || blocks.has(pair(i, v)) || mutes.has(pair(v, i)))),
+              )
               .map(({ p }) => p.id),
           );
           const myWords = (words.get(viewer.id) ?? []).map((w) => w.word);
@@ -169,7 +204,7 @@ describe('what a block or a mute hides, under random sequences', () => {
           };
           const found: string[] = [];
           const lists = [
-            '/api/timeline/following',
+            ...(viewer.client === visitor ? [] : ['/api/timeline/following']),
             '/api/timeline/everyone',
             '/api/hashtags/topic/posts',
             ...WORDS.map((w) => `/api/search/posts?q=${w}`),
@@ -178,7 +213,9 @@ describe('what a block or a mute hides, under random sequences', () => {
           for (const url of lists) {
             for (const post of await getAll<Post>(viewer.client, url, 50)) found.push(...problems(post, url));
           }
-          for (const note of await getAll<Notification>(viewer.client, '/api/notifications', 50)) {
+          const notes =
+            viewer.client === visitor ? [] : await getAll<Notification>(viewer.client, '/api/notifications', 50);
+          for (const note of notes) {
             if (hiddenPeople.has(note.actor.id)) found.push(`notification from hidden ${note.actor.username}`);
             if (note.post) found.push(...problems(note.post, 'notification'));
           }
@@ -187,10 +224,10 @@ describe('what a block or a mute hides, under random sequences', () => {
           const searched = (await viewer.client.get('/api/search/people?q=p')).json<{ items: UserSummary[] }>();
           for (const u of searched.items)
             if (hiddenPeople.has(u.id)) found.push(`people search shows hidden ${u.username}`);
-          // A blocked person's profile shows no posts, either way.
+          // A blocked person's profile shows no posts, either way; a suspended person's, to nobody.
           for (const other of people) {
             const i = people.indexOf(other);
-            if (!(blocks.has(pair(v, i)) || blocks.has(pair(i, v)))) continue;
+            if (!(blocks.has(pair(v, i)) || blocks.has(pair(i, v)) || suspended.has(i))) continue;
             const theirs = await getAll<Post>(viewer.client, `/api/users/${other.id}/posts`, 50);
             if (theirs.length > 0)
               found.push(`profile of ${other.username} shows ${theirs.length} posts across a block`);
