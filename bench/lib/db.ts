@@ -125,6 +125,8 @@ export const TABLES = [
   'mutes',
   'muted_words',
   'password_resets',
+  'reports',
+  'audit_log',
 ];
 
 interface Definitions {
