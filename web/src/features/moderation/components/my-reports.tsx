@@ -2,6 +2,7 @@ import { canModerate } from '@pipit/contract';
 import { Link } from 'react-router';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -14,10 +15,7 @@ export function MyReports() {
   const query = useMyReports();
   const reports = query.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <section aria-labelledby="your-reports" className="border-t border-line">
-      <h2 id="your-reports" className="px-4 pt-4 pb-2 text-xl font-bold">
-        Your reports
-      </h2>
+    <SettingsSection id="your-reports" title="Your reports">
       {query.isPending ? (
         <Spinner label="Loading your reports" />
       ) : query.isError ? (
@@ -46,7 +44,7 @@ export function MyReports() {
         </ul>
       )}
       <ListFooter query={query} noun="reports" />
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -55,16 +53,13 @@ export function ModerationLink() {
   const { user } = useViewer();
   if (!user || !canModerate(user.role)) return null;
   return (
-    <section aria-labelledby="moderation-link" className="border-t border-line px-4 py-4">
-      <h2 id="moderation-link" className="text-xl font-bold">
-        Moderation
-      </h2>
+    <SettingsSection id="moderation-link" title="Moderation" padded>
       <p className="mt-1 text-[15px] text-muted">
         You are {user.role === 'admin' ? 'an admin' : 'a moderator'}.{' '}
         <Link to={paths.moderation} className="text-accent hover:underline">
           Open the reports
         </Link>
       </p>
-    </section>
+    </SettingsSection>
   );
 }

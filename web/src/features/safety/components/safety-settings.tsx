@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ListFooter } from '../../../components/list-footer.tsx';
+import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
@@ -16,17 +17,6 @@ import {
   useMutedAccounts,
   useMutedWords,
 } from '../api/safety.ts';
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="border-t border-line">
-      <h2 id={id} className="px-4 pt-4 pb-2 text-xl font-bold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 function PersonRow({ user, detail, action }: { user: User; detail?: string; action: ReactNode }) {
   return (
@@ -67,7 +57,7 @@ function AccountList<U extends User>({
 }) {
   const people = (query.data?.pages.flatMap((page) => page.items) ?? []) as U[];
   return (
-    <Section id={id} title={title}>
+    <SettingsSection id={id} title={title}>
       {query.isPending ? (
         <Spinner label={`Loading ${noun}`} />
       ) : query.isError ? (
@@ -97,7 +87,7 @@ function AccountList<U extends User>({
         </ul>
       )}
       <ListFooter query={query} noun={noun} />
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -177,7 +167,7 @@ export function MutedWords() {
   };
 
   return (
-    <Section id="muted-words-heading" title="Muted words">
+    <SettingsSection id="muted-words-heading" title="Muted words">
       <p className="px-4 pb-3 text-[15px] text-muted">
         Posts with a muted word or phrase (as a whole word, in any case) leave your timelines, search and notifications.
         Your own posts are never hidden.
@@ -226,6 +216,6 @@ export function MutedWords() {
           ))}
         </ul>
       )}
-    </Section>
+    </SettingsSection>
   );
 }

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { SettingsSection } from '../../../components/settings-section.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -13,10 +14,7 @@ import { useDeleteAccount } from '../api/settings.ts';
 /** "Your data": everything of the member's as a zip (archive.json and their images). */
 export function DataSection() {
   return (
-    <section aria-labelledby="data-heading" className="border-t border-line px-4 py-4">
-      <h2 id="data-heading" className="text-xl font-bold">
-        Your data
-      </h2>
+    <SettingsSection id="data-heading" title="Your data" padded>
       <p className="mt-2 text-[15px] text-muted">
         A zip of your profile, posts and their images, whom you follow and who follows you, your likes and bookmarks.
       </p>
@@ -27,7 +25,7 @@ export function DataSection() {
       >
         Download your data
       </a>
-    </section>
+    </SettingsSection>
   );
 }
 

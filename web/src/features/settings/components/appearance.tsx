@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { SettingsSection } from '../../../components/settings-section.tsx';
 import { currentTheme, setTheme, type ThemeChoice } from '../../../lib/theme.ts';
 
 const CHOICES: { value: ThemeChoice; label: string }[] = [
@@ -11,10 +12,7 @@ const CHOICES: { value: ThemeChoice; label: string }[] = [
 export function Appearance() {
   const [choice, setChoice] = useState<ThemeChoice>(currentTheme);
   return (
-    <section aria-labelledby="appearance-heading" className="border-t border-line px-4 py-4">
-      <h2 id="appearance-heading" className="text-xl font-bold">
-        Appearance
-      </h2>
+    <SettingsSection id="appearance-heading" title="Appearance" padded>
       <fieldset className="mt-2">
         <legend className="text-[15px] text-muted">Theme, in this browser</legend>
         <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
@@ -36,6 +34,6 @@ export function Appearance() {
           ))}
         </div>
       </fieldset>
-    </section>
+    </SettingsSection>
   );
 }
