@@ -150,6 +150,11 @@ describe('a community keeps itself civil', () => {
     await visible(mine.getByText('The post was removed'));
     await visible(mine.getByText('The account was suspended'));
 
+    // A moderator's Settings lead to the Moderation page (phones have no room for it in the bar).
+    await mo.page.goto('/settings');
+    await visible(mo.page.getByRole('link', { name: 'Open the reports' }));
+    await checkA11y(mo.page, 'Settings as a moderator');
+    await mo.page.getByRole('link', { name: 'Open the reports' }).click();
     await mo.page.getByRole('tab', { name: 'Log' }).click();
     const log = await visible(mo.page.getByRole('list', { name: 'Audit log' }));
     for (const line of ['@mo suspended @tom', '@mo removed a post by @tom', '@ada made @mo a moderator']) {

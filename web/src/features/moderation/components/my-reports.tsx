@@ -56,7 +56,7 @@ export function ModerationLink() {
     <SettingsSection id="moderation-link" title="Moderation" padded>
       <p className="mt-1 text-[15px] text-muted">
         You are {user.role === 'admin' ? 'an admin' : 'a moderator'}.{' '}
-        <Link to={paths.moderation} className="text-accent hover:underline">
+        <Link to={paths.moderation} className="text-accent underline decoration-accent/50 underline-offset-2">
           Open the reports
         </Link>
       </p>
