@@ -18,6 +18,9 @@ import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { mastodonRoutes } from './modules/mastodon/mastodon.routes.ts';
+import { oauthConsentRoutes } from './modules/mastodon/oauth.consent.routes.ts';
+import { oauthRoutes } from './modules/mastodon/oauth.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
@@ -158,10 +161,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
     await api.register(moderationRoutes);
+    await api.register(oauthConsentRoutes);
     await api.register(passwordResetRoutes);
     await api.register(accountRoutes);
     await api.register(streamRoutes, { config });
   });
+  // Mastodon apps: OAuth 2 and the client API (bearer tokens; no cookie, no CSRF header).
+  await app.register(oauthRoutes, { config });
+  await app.register(mastodonRoutes, { config });
   await app.register(mediaRoutes);
   await app.register(webPlugin, { config });
 

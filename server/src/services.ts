@@ -15,6 +15,7 @@ import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
+import { OAuthService } from './modules/mastodon/oauth.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
@@ -54,6 +55,8 @@ export interface Services {
   safety: SafetyService;
   /** Reports, suspensions, roles and the audit log. */
   moderation: ModerationService;
+  /** OAuth 2 for Mastodon apps: apps, codes, tokens. */
+  oauth: OAuthService;
   timelines: TimelinesService;
   notifications: NotificationsService;
   /** Live updates for the open streams of this process. */
@@ -113,6 +116,7 @@ export async function createServices(
     follows: new FollowsService(db, events, notifier),
     safety,
     moderation: new ModerationService(db, events, posts),
+    oauth: new OAuthService(db, events),
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     stream,

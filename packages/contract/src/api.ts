@@ -66,6 +66,10 @@ export const api = {
   role: (id: string) => `/api/moderation/users/${id}/role`,
   moderationAccounts: '/api/moderation/accounts',
   auditLog: '/api/moderation/log',
+  /** Mastodon apps (oauth.ts): the consent page's request and answer, and the apps a member authorized. */
+  oauthAuthorization: '/api/oauth/authorization',
+  oauthApps: '/api/oauth/apps',
+  oauthApp: (id: string) => `/api/oauth/apps/${id}`,
   /** Live updates: Server-Sent Events (live.ts). */
   stream: '/api/stream',
 } as const;

@@ -18,6 +18,13 @@ import {
   roleBody,
 } from './moderation.ts';
 import { notificationPage, unreadCount } from './notifications.ts';
+import {
+  authorizationDecision,
+  authorizationInfo,
+  authorizationQuery,
+  authorizationResult,
+  authorizedAppList,
+} from './oauth.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
 import { muteBody, mutedAccountPage, mutedWord, mutedWordBody, mutedWordList } from './safety.ts';
@@ -479,6 +486,28 @@ export const endpoints = defineEndpoints({
     status: 200,
     answer: auditPage,
     errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN'],
+  },
+  authorization: {
+    ...routes.authorization,
+    query: authorizationQuery,
+    status: 200,
+    answer: authorizationInfo,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  decideAuthorization: {
+    ...routes.decideAuthorization,
+    body: authorizationDecision,
+    status: 200,
+    answer: authorizationResult,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+  },
+  authorizedApps: { ...routes.authorizedApps, status: 200, answer: authorizedAppList, errors: ['UNAUTHENTICATED'] },
+  revokeApp: {
+    ...routes.revokeApp,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   /** text/event-stream, not JSON: registered by hand (modules/stream/stream.routes.ts). */
   stream: { ...routes.stream, status: 200, answer: z.string(), errors: ['RATE_LIMITED'] },

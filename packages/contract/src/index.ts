@@ -8,6 +8,7 @@ export * from './live.ts';
 export * from './media.ts';
 export * from './moderation.ts';
 export * from './notifications.ts';
+export * from './oauth.ts';
 export * from './posts.ts';
 export * from './routes.ts';
 export * from './safety.ts';

@@ -72,6 +72,10 @@ export const routes = {
   setRole: { method: 'PUT', path: api.role(ID) },
   moderationAccounts: { method: 'GET', path: api.moderationAccounts },
   auditLog: { method: 'GET', path: api.auditLog },
+  authorization: { method: 'GET', path: api.oauthAuthorization },
+  decideAuthorization: { method: 'POST', path: api.oauthAuthorization },
+  authorizedApps: { method: 'GET', path: api.oauthApps },
+  revokeApp: { method: 'DELETE', path: api.oauthApp(ID) },
   stream: { method: 'GET', path: api.stream },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 

@@ -436,3 +436,76 @@ export const auditLog = pgTable(
     check('audit_log_action_check', sql`${t.action} IN (${inList(AUDIT_ACTIONS)})`),
   ],
 );
+
+/** An OAuth 2 client (a Mastodon app) registered with POST /api/v1/apps. */
+export const oauthApps = pgTable(
+  'oauth_apps',
+  {
+    id: id(),
+    /** The public client id (random, 43 characters). */
+    clientId: text('client_id').notNull(),
+    /** sha256 of the client secret (the secret itself is shown once, at registration). */
+    clientSecretHash: text('client_secret_hash').notNull(),
+    name: text('name').notNull(),
+    /** Where an authorization may send its code (exact match), or urn:ietf:wg:oauth:2.0:oob. */
+    redirectUris: text('redirect_uris').array().notNull(),
+    /** The scopes the app may ask for, space-separated. */
+    scopes: text('scopes').notNull(),
+    website: text('website'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('oauth_apps_client_id_key').on(t.clientId)],
+);
+
+/** An authorization code (RFC 6749 §4.1): single use, 10 minutes, bound to the app, redirect URI and PKCE challenge. */
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
+    id: id(),
+    codeHash: text('code_hash').notNull(),
+    appId: bigint('app_id', { mode: 'number' })
+      .notNull()
+      .references(() => oauthApps.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    redirectUri: text('redirect_uri').notNull(),
+    scopes: text('scopes').notNull(),
+    /** RFC 7636: the S256 challenge, when the app sent one. */
+    codeChallenge: text('code_challenge'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('oauth_codes_code_hash_key').on(t.codeHash),
+    index('oauth_codes_app_idx').on(t.appId),
+    index('oauth_codes_user_idx').on(t.userId),
+    index('oauth_codes_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+/** An access token: only its sha256 is stored. A user token (authorization code) or an app token (client credentials). */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    appId: bigint('app_id', { mode: 'number' })
+      .notNull()
+      .references(() => oauthApps.id, { onDelete: 'cascade' }),
+    /** Null for a client-credentials token (the app acting as itself). */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    scopes: text('scopes').notNull(),
+    /** A code reused (RFC 6749 §4.1.2) revokes the tokens it gave: this is that code. */
+    codeId: bigint('code_id', { mode: 'number' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('oauth_tokens_token_hash_key').on(t.tokenHash),
+    index('oauth_tokens_user_idx').on(t.userId, t.appId),
+    index('oauth_tokens_app_idx').on(t.appId),
+    index('oauth_tokens_code_idx').on(t.codeId),
+  ],
+);

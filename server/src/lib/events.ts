@@ -44,6 +44,8 @@ export type DomainEvent =
    * list, or comes back. Cached views and pages go; on a lift their followers' feeds are built again.
    */
   | { type: 'user.suspended'; userId: number; suspended: boolean }
+  /** OAuth tokens of the person were revoked (an app's access, a reused code): cached grants go. */
+  | { type: 'oauth.revoked'; userId: number }
   /** Fan-out wrote posts of these authors into their followers' home feeds (modules/feeds). */
   | { type: 'feed.updated'; authorIds: number[] }
   /** Sessions of the person ended (signed out, or every session revoked): cached sessions go. */

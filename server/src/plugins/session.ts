@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { baseCookieOptions, cookieNames } from '../lib/auth-cookies.ts';
 import { unauthenticated } from '../lib/errors.ts';
+import { isMastodonApi } from '../modules/mastodon/mastodon.routes.ts';
 import type { SessionUser, Viewer } from '../modules/sessions/sessions.service.ts';
 
 declare module 'fastify' {
@@ -27,7 +28,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { config }: { confi
   app.decorateRequest('sessionToken', undefined);
   const cookieOptions = { ...baseCookieOptions(config), encode: encodeURIComponent };
   app.addHook('preHandler', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The Mastodon API (/api/v1, /api/v2) takes bearer tokens only: a cookie never authorizes it.
+    if (!request.url.startsWith('/api/') || isMastodonApi(request.url)) return;
     const token = request.cookies[names.session];
     request.sessionToken = token;
     if (!token) return;

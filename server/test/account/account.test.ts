@@ -33,6 +33,8 @@ const PERSON_COLUMNS = [
   'reports.resolved_by',
   'audit_log.moderator_id',
   'audit_log.subject_user_id',
+  'oauth_codes.user_id',
+  'oauth_tokens.user_id',
 ];
 
 describe('the account as a whole', () => {

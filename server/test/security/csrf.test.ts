@@ -12,6 +12,7 @@ import { cookieNames, newCsrfCookie } from '../../src/lib/auth-cookies.ts';
 import { PASSWORD, useTestApp } from '../helpers/app.ts';
 import {
   fingerprint,
+  isProductWrite,
   listRoutes,
   routeKey,
   seedWorld,
@@ -26,10 +27,7 @@ describe('CSRF on every state-changing call', () => {
   const ctx = useTestApp();
 
   it('covers every state-changing /api route the app registers', () => {
-    const registered = listRoutes(ctx.app)
-      .filter((r) => UNSAFE_METHODS.has(r.method) && r.url.startsWith('/api/') && !r.url.startsWith('/api/auth/'))
-      .map(routeKey)
-      .sort();
+    const registered = listRoutes(ctx.app).filter(isProductWrite).map(routeKey).sort();
     const known = WRITE_CALLS.map(routeKey).sort();
     expect(registered, 'a new state-changing route: add it to WRITE_CALLS in test/security/support.ts').toEqual(known);
   });

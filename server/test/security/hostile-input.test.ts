@@ -17,6 +17,7 @@ import {
   expectNoServerError,
   fillParams,
   fingerprint,
+  isMastodonRoute,
   listRoutes,
   type Route,
   routeKey,
@@ -180,12 +181,18 @@ function jsonRequest(
   headers: Record<string, string> = {},
 ): InjectOptions {
   const alice = w.alice;
+  // The Mastodon API takes alice's bearer token; everything else her browser's cookie and CSRF token.
+  const credentials: Record<string, string> = isMastodonRoute(route.url)
+    ? { authorization: `Bearer ${w.oauth.aliceToken}` }
+    : {
+        cookie: alice.cookies.header(),
+        ...(UNSAFE_METHODS.has(route.method) ? { 'x-csrf-token': alice.csrfToken! } : {}),
+      };
   return {
     method: route.method as InjectOptions['method'],
     url,
     headers: {
-      cookie: alice.cookies.header(),
-      ...(UNSAFE_METHODS.has(route.method) ? { 'x-csrf-token': alice.csrfToken! } : {}),
+      ...credentials,
       ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
       ...headers,
     },
@@ -431,6 +438,7 @@ function hostileRequests(ctx: Ctx, w: World, route: Route): fc.Arbitrary<Hostile
       const headers = { ...(h.req.headers as Record<string, string>) };
       delete headers.cookie;
       delete headers['x-csrf-token'];
+      delete headers.authorization;
       return { ...h, family: `${h.family} (visitor)`, req: { ...h.req, headers } };
     }),
   );

@@ -45,6 +45,23 @@ export function listRoutes(app: App): Route[] {
 
 export const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The Mastodon client API and its OAuth endpoints: bearer tokens (never the cookie), no CSRF header,
+ * errors as Mastodon's `{error}` (test/mastodon/ covers who may do what there).
+ */
+export const isMastodonRoute = (url: string) =>
+  url.startsWith('/api/v1/') ||
+  url.startsWith('/api/v2/') ||
+  url.startsWith('/oauth/') ||
+  url.startsWith('/.well-known/');
+
+/** The product API's state-changing routes (what WRITE_CALLS lists): /api, not /api/auth, not Mastodon's. */
+export const isProductWrite = (r: Route) =>
+  UNSAFE_METHODS.has(r.method) &&
+  r.url.startsWith('/api/') &&
+  !r.url.startsWith('/api/auth/') &&
+  !isMastodonRoute(r.url);
+
 /** Fills `:param` segments (ids) with a value. */
 export function fillParams(url: string, value: string): string {
   return url.replace(/:[A-Za-z_]+/g, value);
@@ -66,6 +83,9 @@ const TABLES = [
   'notifications',
   'reports',
   'audit_log',
+  'oauth_apps',
+  'oauth_codes',
+  'oauth_tokens',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -103,12 +123,20 @@ export async function queryRows(handle: DbHandle, query: string): Promise<Record
 
 const CODES = new Set<string>(ERROR_CODES);
 
-/** A 4xx JSON answer `{code, message}` with a code from the contract. */
+/**
+ * A 4xx JSON answer `{code, message}` with a code from the contract (on the Mastodon API and OAuth:
+ * Mastodon's `{error}`, answered as its code).
+ */
 export function expectCodedClientError(res: LightMyRequestResponse, context = ''): string {
   const where = `${context} → ${res.statusCode} ${res.body.slice(0, 300)}`;
   expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
   expect(res.statusCode, where).toBeLessThan(500);
   expect(String(res.headers['content-type']), where).toMatch(/^application\/json/);
+  if (isMastodonRoute(String(res.raw.req.url ?? ''))) {
+    const error = (res.json() as { error?: unknown }).error;
+    expect(typeof error === 'string' && error.length > 0, where).toBe(true);
+    return error as string;
+  }
   const body = res.json() as { code?: unknown; message?: unknown };
   expect(CODES.has(String(body.code)), where).toBe(true);
   expect(typeof body.message, where).toBe('string');
@@ -152,6 +180,8 @@ export interface World {
   bobPostReport: string;
   /** gus, a suspended account (the lift's target). */
   gusId: string;
+  /** A Mastodon app alice authorized: its client id, its id, and alice's bearer token (read write follow). */
+  oauth: { clientId: string; appId: string; aliceToken: string };
 }
 
 type Ctx = Parameters<typeof seedTrio>[0];
@@ -189,6 +219,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
   ).id;
   await ok(await mo.put(`/api/moderation/users/${gusRow.id}/suspension`), 'suspension');
+  const oauth = await authorizedApp(ctx, alice.id);
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
   const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
@@ -206,7 +237,35 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     ids2: { mo: String(moRow.id), ada: String(adaRow.id), gus: String(gusRow.id) },
     bobPostReport,
     gusId: String(gusRow.id),
+    oauth,
   };
+}
+
+/** A Mastodon app, authorized by the person through the services (the OAuth flow has its own tests). */
+async function authorizedApp(ctx: Ctx, userId: number): Promise<World['oauth']> {
+  const { oauth, sessions } = ctx.app.services;
+  const { row, clientSecret } = await oauth.registerApp({
+    name: 'Matrix App',
+    redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
+    scopes: 'read write follow',
+    website: null,
+  });
+  const viewer = await sessions.resolve((await sessions.create(userId)).token);
+  const query = {
+    client_id: row.clientId,
+    redirect_uri: 'urn:ietf:wg:oauth:2.0:oob',
+    response_type: 'code',
+    scope: 'read write follow',
+  };
+  const { code } = await oauth.approve(viewer!, query);
+  const token = await oauth.token({
+    grantType: 'authorization_code',
+    clientId: row.clientId,
+    clientSecret,
+    code,
+    redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
+  });
+  return { clientId: row.clientId, appId: String(row.id), aliceToken: token.access_token };
 }
 
 export type Actor = 'visitor' | 'alice' | 'bob' | 'carol' | 'frank' | 'mo' | 'ada';
@@ -472,6 +531,27 @@ export const WRITE_CALLS: WriteCall[] = [
     scope: 'resource',
     url: (w) => `/api/moderation/users/${w.ids.bob}/role`,
     body: () => ({ role: 'moderator' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/oauth/authorization',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/oauth/authorization',
+    body: (w) => ({
+      client_id: w.oauth.clientId,
+      redirect_uri: 'urn:ietf:wg:oauth:2.0:oob',
+      response_type: 'code',
+      scope: 'read',
+      decision: 'approve',
+    }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/oauth/apps/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/oauth/apps/${w.oauth.appId}`,
   },
   {
     method: 'POST',

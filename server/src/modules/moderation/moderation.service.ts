@@ -17,6 +17,7 @@ import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cu
 import { forbidden, invalid, notFound, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
+import { deleteUserTokens } from '../mastodon/oauth.repository.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import { deleteUserSessions } from '../sessions/sessions.repository.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
@@ -242,6 +243,7 @@ export class ModerationService {
     if (account.suspendedAt !== null) return;
     await repo.setSuspended(tx, userId, true);
     await deleteUserSessions(tx, userId);
+    await deleteUserTokens(tx, userId);
     await repo.insertAudit(tx, {
       moderatorId: viewer.userId,
       action: 'account.suspended',

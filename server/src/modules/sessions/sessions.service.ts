@@ -5,6 +5,7 @@ import { sha256Hex } from '../../lib/auth-cookies.ts';
 import { notFound } from '../../lib/errors.ts';
 import { EventCache } from '../../lib/event-cache.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { deleteUserTokens } from '../mastodon/oauth.repository.ts';
 import * as repo from './sessions.repository.ts';
 
 /** The longest User-Agent kept with a session. */
@@ -87,9 +88,10 @@ export class SessionsService {
     await this.events.publish([{ type: 'sessions.ended', userId: viewer.userId }]);
   }
 
-  /** Ends every session of the member but the asking one. */
+  /** Ends every session of the member but the asking one, and every app's access (OAuth tokens). */
   async revokeOthers(viewer: SessionUser): Promise<void> {
     await repo.deleteOtherSessions(this.db, viewer.userId, viewer.sessionId);
+    await deleteUserTokens(this.db, viewer.userId);
     await this.events.publish([{ type: 'sessions.ended', userId: viewer.userId }]);
   }
 
@@ -135,8 +137,10 @@ export class SessionsService {
     if (userId !== null) await this.events.publish([{ type: 'sessions.ended', userId }]);
   }
 
+  /** Ends every session of the person and every app's access (a new password, a reset). */
   async revokeAll(userId: number): Promise<void> {
     await repo.deleteUserSessions(this.db, userId);
+    await deleteUserTokens(this.db, userId);
     await this.events.publish([{ type: 'sessions.ended', userId }]);
   }
 

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import serverPackage from '../../../package.json' with { type: 'json' };
+import type { Config } from '../../config.ts';
+import { limitWrites } from '../../plugins/rate-limit.ts';
+import { findUser } from '../users/users.repository.ts';
+import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.entities.ts';
+import { mastodonErrors, Refused } from './mastodon.errors.ts';
+import type { TokenGrant } from './oauth.service.ts';
+import { grants } from './scopes.ts';
+
+/** This server's version (its package.json's; the build inlines it), in the instance's version string. */
+const PIPIT_VERSION: string = serverPackage.version;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bearer token's grant on /api/v1 and /api/v2 (null without one). */
+    grant: TokenGrant | null;
+  }
+}
+
+/** The paths the Mastodon API answers: bearer tokens only, never the web's session cookie. */
+export const isMastodonApi = (url: string) => url.startsWith('/api/v1/') || url.startsWith('/api/v2/');
+
+/** A preHandler that needs a token granting `scope` (and, unless `app` is allowed, a person's token). */
+export function need(scope: string, { app = false } = {}): preHandlerAsyncHookHandler {
+  return async (request: FastifyRequest) => {
+    const grant = request.grant;
+    if (!grant || (!app && !grant.viewer)) throw new Refused(401, 'The access token is invalid');
+    if (!grants(grant.scopes, scope)) throw new Refused(403, 'This action is outside the authorized scopes');
+  };
+}
+
+/**
+ * The Mastodon client API (docs.joinmastodon.org/methods) over the services the web API uses. Its
+ * own scope: no CSRF header (a bearer token is not sent by a browser on its own), the session cookie
+ * is never read here (plugins/session.ts), errors are Mastodon's `{error}`.
+ */
+export async function mastodonRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const { oauth } = app.services;
+  mastodonErrors(app);
+  app.decorateRequest('grant', null);
+  app.addHook('onRequest', async (request, reply: FastifyReply) => {
+    const header = request.headers.authorization;
+    if (!header) return;
+    const token = /^Bearer (\S+)$/i.exec(header)?.[1];
+    const grant = token ? await oauth.resolve(token) : null;
+    if (!grant) {
+      return reply.code(401).header('WWW-Authenticate', 'Bearer error="invalid_token"').send({
+        error: 'The access token is invalid',
+      });
+    }
+    request.grant = grant;
+    request.viewer = grant.viewer;
+  });
+  app.addHook('preHandler', limitWrites(app));
+
+  const domain = new URL(config.publicUrl).host;
+
+  app.get('/api/v2/instance', async () => ({
+    domain,
+    title: 'Pipit',
+    version: mastodonVersion(PIPIT_VERSION),
+    source_url: 'https://github.com/pipit-social/pipit',
+    description: 'Pipit: short messages, among people.',
+    usage: { users: { active_month: 0 } },
+    thumbnail: { url: `${config.publicUrl}/images/placeholder.png`, blurhash: null, versions: {} },
+    icon: [],
+    languages: ['en'],
+    configuration: configuration(config.publicUrl),
+    registrations: { enabled: true, approval_required: false, message: null, min_age: null, reason_required: false },
+    api_versions: { mastodon: 2 },
+    contact: { email: '', account: null },
+    rules: [],
+  }));
+
+  app.get('/api/v1/instance', async () => ({
+    uri: domain,
+    title: 'Pipit',
+    short_description: 'Pipit: short messages, among people.',
+    description: 'Pipit: short messages, among people.',
+    email: '',
+    version: mastodonVersion(PIPIT_VERSION),
+    urls: { streaming_api: config.publicUrl.replace(/^http/, 'ws') },
+    stats: { user_count: 0, status_count: 0, domain_count: 0 },
+    thumbnail: null,
+    languages: ['en'],
+    registrations: true,
+    approval_required: false,
+    invites_enabled: false,
+    configuration: configuration(config.publicUrl),
+    contact_account: null,
+    rules: [],
+  }));
+
+  app.get('/api/v1/accounts/verify_credentials', { preHandler: need('profile') }, async (request) => {
+    const viewer = request.viewer!;
+    const row = await findUser(app.db, { id: viewer.userId }, viewer.userId);
+    if (!row) throw new Refused(401, 'The access token is invalid');
+    return toCredentialAccount(config.publicUrl, row);
+  });
+}
