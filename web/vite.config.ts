@@ -74,7 +74,15 @@ export default defineConfig(({ command }) => {
     root: import.meta.dirname,
     plugins: [pureContractSchemas(), react(), tailwindcss(), precompress()],
     server: {
-      proxy: { '/api': api, '/media': api, '/healthz': api },
+      // OAuth's token and revoke endpoints and its metadata are the server's; /oauth/authorize is the web's page.
+      proxy: {
+        '/api': api,
+        '/media': api,
+        '/healthz': api,
+        '/oauth/token': api,
+        '/oauth/revoke': api,
+        '/.well-known': api,
+      },
     },
     build: {
       outDir: 'dist',

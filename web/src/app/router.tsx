@@ -73,6 +73,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.oauthAuthorize,
+        lazy: page(
+          () => import('./routes/oauth-authorize.tsx'),
+          (m) => m.OAuthAuthorizePage,
+        ),
+      },
+      {
         path: patterns.resetPassword,
         lazy: page(
           () => import('./routes/reset-password.tsx'),

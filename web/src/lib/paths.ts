@@ -9,6 +9,8 @@ export const paths = {
   settings: '/settings',
   /** Reports and moderation tools (moderators and admins). */
   moderation: '/moderation',
+  /** A Mastodon app's consent page (its query is the OAuth request). */
+  oauthAuthorize: '/oauth/authorize',
   /** Where a password-reset email's link leads (`?token=`). */
   resetPassword: '/reset-password',
   /** Search results for `q` on one tab (Posts by default); without `q`, the Search page itself. */
@@ -35,6 +37,7 @@ export const patterns = {
   bookmarks: 'bookmarks',
   settings: 'settings',
   moderation: 'moderation',
+  oauthAuthorize: 'oauth/authorize',
   resetPassword: 'reset-password',
   search: 'search',
   user: 'users/:id',

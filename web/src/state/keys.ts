@@ -74,6 +74,8 @@ export const settingsKeys = {
   blocked: () => ['settings', 'blocked'] as const,
   muted: () => ['settings', 'muted'] as const,
   mutedWords: () => ['settings', 'muted-words'] as const,
+  /** Mastodon apps the member authorized. */
+  apps: () => ['settings', 'apps'] as const,
 };
 
 /** Reports and moderation: the member's own reports; the moderators' queue, accounts and log. */

@@ -2,6 +2,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
+import { AuthorizedApps } from '../../features/apps/components/authorized-apps.tsx';
 import { ModerationLink, MyReports } from '../../features/moderation/components/my-reports.tsx';
 import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
 import { DataSection, DeleteAccountSection } from '../../features/settings/components/account-section.tsx';
@@ -31,6 +32,7 @@ export function SettingsPage() {
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <SessionsList />
+          <AuthorizedApps />
           <MutedWords />
           <MutedAccounts />
           <BlockedAccounts />
