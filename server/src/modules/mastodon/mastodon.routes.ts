@@ -55,6 +55,8 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
   app.addHook('preHandler', limitWrites(app));
 
   const domain = new URL(config.publicUrl).host;
+  // Who to write to: the first admin's email, else the address mail comes from.
+  const contactEmail = config.adminEmails[0] ?? /<([^>]+)>/.exec(config.mail.from)?.[1] ?? config.mail.from;
 
   app.get('/api/v2/instance', async () => ({
     domain,
@@ -69,7 +71,7 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     configuration: configuration(config.publicUrl),
     registrations: { enabled: true, approval_required: false, message: null, min_age: null, reason_required: false },
     api_versions: { mastodon: 2 },
-    contact: { email: '', account: null },
+    contact: { email: contactEmail, account: null },
     rules: [],
   }));
 
@@ -78,7 +80,7 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     title: 'Pipit',
     short_description: 'Pipit: short messages, among people.',
     description: 'Pipit: short messages, among people.',
-    email: '',
+    email: contactEmail,
     version: mastodonVersion(PIPIT_VERSION),
     urls: { streaming_api: config.publicUrl.replace(/^http/, 'ws') },
     stats: { user_count: 0, status_count: 0, domain_count: 0 },

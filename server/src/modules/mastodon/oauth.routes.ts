@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -56,6 +57,11 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
  */
 export async function oauthRoutes(app: FastifyInstance, { config }: { config: Config }) {
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // Apps send these as JSON, as a form or as multipart form fields (masto.js's default): fields only.
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fields: 20, fieldSize: 4096, files: 0, parts: 20 },
+  });
   mastodonErrors(app);
   const { oauth } = app.services;
   // Guessing secrets or codes is bounded like guessing passwords: per address.
