@@ -18,6 +18,7 @@ import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { errorBodyFor } from './modules/mastodon/mastodon.auth.ts';
 import { mastodonRoutes } from './modules/mastodon/mastodon.routes.ts';
 import { oauthConsentRoutes } from './modules/mastodon/oauth.consent.routes.ts';
 import { oauthRoutes } from './modules/mastodon/oauth.routes.ts';
@@ -120,7 +121,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     frameworkErrors: (error, request, reply) => {
       securityHeaders(request.raw, reply.raw);
       const { status, body } = frameworkErrorAnswer(error);
-      return (reply as FastifyReply).code(status).type('application/json; charset=utf-8').send(body);
+      return (reply as FastifyReply)
+        .code(status)
+        .type('application/json; charset=utf-8')
+        .send(errorBodyFor(request.url ?? '', body));
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -59,6 +59,8 @@ export type QuotedPost = z.infer<typeof quotedPost>;
 
 export const post = z.object({
   id: idSchema,
+  /** This entry's own id: a repost's (the row that stands for the post in timelines), else the post's. */
+  entryId: idSchema,
   text: z.string(),
   createdAt: z.string(),
   author: userSummary,

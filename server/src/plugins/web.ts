@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
+import { errorBodyFor } from '../modules/mastodon/mastodon.auth.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/healthz'];
 
@@ -41,6 +42,8 @@ export const webPlugin = fp(async (app: FastifyInstance, { config }: { config: C
     if (hasWeb && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return reply.code(404).send({ code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` });
+    return reply
+      .code(404)
+      .send(errorBodyFor(url, { code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` }));
   });
 });

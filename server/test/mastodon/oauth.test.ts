@@ -368,4 +368,35 @@ describe('OAuth 2 for Mastodon apps', () => {
       configuration: { statuses: { max_characters: 280, max_media_attachments: 4 } },
     });
   });
+
+  it('a cross-site form post with the session cookie writes nothing; a read-only token cannot post', async () => {
+    const { clients } = await seedTrio(ctx);
+    const before = await ctx.db.db.execute(sql`select count(*)::int as n from posts`);
+    // What a hostile page can make a signed-in browser send: its cookies, a form, no bearer token.
+    for (const headers of [{}, { 'x-csrf-token': clients.alice.csrfToken ?? '' }]) {
+      const res = await clients.alice.post('/api/v1/statuses', 'status=forged', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', ...headers },
+      });
+      expect([res.statusCode, res.json().error]).toEqual([401, 'The access token is invalid']);
+    }
+    const app = await registerApp(ctx);
+    const { code } = await authorize(clients.alice, app.client_id, { scope: 'read' });
+    const token = (
+      await appRequest(ctx, 'POST', '/oauth/token', {
+        grant_type: 'authorization_code',
+        code,
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        redirect_uri: REDIRECT,
+      })
+    ).json().access_token as string;
+    const readOnly = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/statuses',
+      headers: bearer(token),
+      payload: { status: 'not allowed' },
+    });
+    expect([readOnly.statusCode, readOnly.json().error]).toEqual([403, 'This action is outside the authorized scopes']);
+    expect(await ctx.db.db.execute(sql`select count(*)::int as n from posts`)).toEqual(before);
+  });
 });

@@ -39,13 +39,19 @@ function rebased(schema: unknown): unknown {
 
 const compiled = new Map<string, ValidateFunction>();
 
+/** Answers the description declares without a schema, and the entity its text names. */
+const NAMED: Record<string, string> = { 'GET /api/v1/preferences 200': 'Preferences' };
+
 /** The validator of `method path` answering `status` (the path as the description writes it, e.g. /api/v1/statuses/{id}). */
 function validatorFor(method: string, template: string, status: number): ValidateFunction {
   const key = `${method} ${template} ${status}`;
   let validate = compiled.get(key);
   if (!validate) {
     const operation = doc.paths[template]?.[method.toLowerCase()];
-    const schema = operation?.responses[String(status)]?.content?.['application/json']?.schema;
+    const named = NAMED[key];
+    const schema =
+      operation?.responses[String(status)]?.content?.['application/json']?.schema ??
+      (named ? { $ref: `#/components/schemas/${named}` } : undefined);
     if (!schema) throw new Error(`the description has no JSON answer for ${key}`);
     validate = ajv.compile(rebased(schema) as object);
     compiled.set(key, validate);

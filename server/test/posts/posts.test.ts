@@ -16,6 +16,7 @@ describe('posts', () => {
       const post = res.json() as Post;
       expect(post).toEqual({
         id: expect.stringMatching(/^\d+$/),
+        entryId: post.id,
         text: 'hello, world',
         createdAt: expect.any(String),
         author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null },

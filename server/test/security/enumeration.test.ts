@@ -177,9 +177,11 @@ describe('registration reveals no more than the spec requires', () => {
     }
     expect(new Set(answers).size, answers.join('\n')).toBe(1);
     expect(JSON.parse(answers[0]!).status).toBe(204);
-    // No route looks an account up by email or username for a visitor.
+    // No route looks an account up by email for a visitor. Mastodon's lookup is by username (public, as
+    // profiles are) and needs a token.
     const paths = listRoutes(ctx.app).map((r) => r.url);
-    expect(paths.filter((p) => /lookup|exists|check|available/i.test(p))).toEqual([]);
+    expect(paths.filter((p) => /lookup|exists|check|available/i.test(p))).toEqual(['/api/v1/accounts/lookup']);
+    expect((await client.get('/api/v1/accounts/lookup?acct=alice')).statusCode).toBe(401);
     await ctx.app.services.jobs.drain();
   });
 

@@ -65,7 +65,8 @@ export function makePost(
 ): Post {
   const { author = makeUserSummary(), parent, ...rest } = overrides;
   return {
-    id: '10',
+    id: overrides.id ?? '10',
+    entryId: overrides.id ?? '10',
     text: 'Birds at dawn',
     createdAt: new Date().toISOString(),
     author: authorOf(author),

@@ -5,6 +5,21 @@
 import { LIMITS } from '@pipit/contract';
 import type { UserRow } from '../users/users.pack.ts';
 
+/** What an Account is made from: a person's row (userColumns). */
+type AccountRow = Pick<
+  UserRow,
+  | 'id'
+  | 'name'
+  | 'username'
+  | 'profileImage'
+  | 'coverImage'
+  | 'bio'
+  | 'createdAt'
+  | 'followersCount'
+  | 'followingCount'
+  | 'postsCount'
+>;
+
 /** The version apps parse: Mastodon's, then ours (GoToSocial, Hollo and others do the same). */
 export const mastodonVersion = (pipitVersion: string) => `4.3.0 (compatible; Pipit ${pipitVersion})`;
 
@@ -27,7 +42,7 @@ export function absolute(publicUrl: string, url: string | null, fallback = '/ima
 }
 
 /** Mastodon's Account: a person. */
-export function toAccount(publicUrl: string, row: UserRow & { lastPostAt?: Date | null }) {
+export function toAccount(publicUrl: string, row: AccountRow & { lastPostAt?: Date | null }) {
   const profile = `${publicUrl}/users/${row.id}`;
   const avatar = absolute(publicUrl, row.profileImage);
   const header = absolute(publicUrl, row.coverImage);
@@ -63,7 +78,7 @@ export function toAccount(publicUrl: string, row: UserRow & { lastPostAt?: Date 
 }
 
 /** Mastodon's CredentialAccount: the person themselves, with what only they see. */
-export function toCredentialAccount(publicUrl: string, row: UserRow) {
+export function toCredentialAccount(publicUrl: string, row: AccountRow) {
   return {
     ...toAccount(publicUrl, row),
     source: {

@@ -1,12 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import type { Config } from '../../config.ts';
 import { limitWrites } from '../../plugins/rate-limit.ts';
 import { findUser } from '../users/users.repository.ts';
+import { mastodonApiRoutes } from './mastodon.api.routes.ts';
+import { need } from './mastodon.auth.ts';
 import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.entities.ts';
 import { mastodonErrors, Refused } from './mastodon.errors.ts';
 import type { TokenGrant } from './oauth.service.ts';
-import { grants } from './scopes.ts';
 
 /** This server's version (its package.json's; the build inlines it), in the instance's version string. */
 const PIPIT_VERSION: string = serverPackage.version;
@@ -16,18 +19,6 @@ declare module 'fastify' {
     /** The bearer token's grant on /api/v1 and /api/v2 (null without one). */
     grant: TokenGrant | null;
   }
-}
-
-/** The paths the Mastodon API answers: bearer tokens only, never the web's session cookie. */
-export const isMastodonApi = (url: string) => url.startsWith('/api/v1/') || url.startsWith('/api/v2/');
-
-/** A preHandler that needs a token granting `scope` (and, unless `app` is allowed, a person's token). */
-export function need(scope: string, { app = false } = {}): preHandlerAsyncHookHandler {
-  return async (request: FastifyRequest) => {
-    const grant = request.grant;
-    if (!grant || (!app && !grant.viewer)) throw new Refused(401, 'The access token is invalid');
-    if (!grants(grant.scopes, scope)) throw new Refused(403, 'This action is outside the authorized scopes');
-  };
 }
 
 /**
@@ -93,6 +84,13 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     contact_account: null,
     rules: [],
   }));
+
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fields: 40, fieldSize: 16 * 1024, files: 0, parts: 40 },
+  });
+  await app.register(mastodonApiRoutes, { config });
 
   app.get('/api/v1/accounts/verify_credentials', { preHandler: need('profile') }, async (request) => {
     const viewer = request.viewer!;

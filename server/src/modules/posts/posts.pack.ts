@@ -55,9 +55,10 @@ type PostFields = Pick<
   | 'quote'
 >;
 
-function toPostOf(fields: PostFields, repostedBy: Post['repostedBy']): Post {
+function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
   return {
     id: String(fields.id),
+    entryId: String(entryId),
     text: fields.text,
     createdAt: fields.createdAt.toISOString(),
     author: toUserSummary({
@@ -103,6 +104,7 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
           repostedByMe: row.repostedByMe,
         },
         reposter,
+        row.id,
       );
     }
   }

@@ -1,0 +1,221 @@
+import { createPostBody, type Page, type Post } from '@pipit/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { encodeCursor } from '../../lib/cursor.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import { parsePostId, parseUserId } from '../../lib/ids.ts';
+import { findUser } from '../users/users.repository.ts';
+import { need } from './mastodon.auth.ts';
+import { toAccount } from './mastodon.entities.ts';
+import { Refused } from './mastodon.errors.ts';
+import { cursorAfterEntry, findAccountRows } from './mastodon.repository.ts';
+import { toStatuses } from './mastodon.statuses.ts';
+
+const ID = /^[1-9]\d{0,17}$/;
+
+/** A Mastodon path id: digits only (anything else is no such thing: 404, as Mastodon answers). */
+function idOf<T>(raw: string, parse: (wire: string) => T, missing: string): T {
+  if (!ID.test(raw)) throw notFound(missing);
+  return parse(raw);
+}
+const postIdOf = (raw: string) => idOf(raw, parsePostId, 'This post does not exist (or was deleted).');
+const userIdOf = (raw: string) => idOf(raw, parseUserId, 'This user does not exist.');
+const MAX_LIMIT = 40;
+
+interface PageParams {
+  max_id?: string;
+  since_id?: string;
+  min_id?: string;
+  limit?: string;
+}
+
+/** A field that forms send as `name[]` (several values) and JSON as an array. */
+function listField(body: Record<string, unknown>, name: string): string[] {
+  const value = body[`${name}[]`] ?? body[name];
+  if (value === undefined || value === null || value === '') return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+const userOf = (request: FastifyRequest) => {
+  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
+  return request.viewer;
+};
+
+/**
+ * Mastodon's statuses, accounts and timelines over the web API's services: the same rules (who sees
+ * what, limits, notifications), Mastodon's entities, and pages in `Link` headers (max_id older,
+ * min_id newer).
+ */
+export async function mastodonApiRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const { posts, timelines, users, bookmarks, hashtags } = app.services;
+  const base = config.publicUrl;
+
+  /**
+   * One page of a list, for Mastodon: max_id continues below an entry (its own key); since_id and
+   * min_id keep what is newer than an entry, from the newest page. The `Link` header names the next
+   * (older) and previous (newer) pages by entry id.
+   */
+  async function paged(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    list: (page: { cursor?: string; limit: number }) => Promise<Page<Post>>,
+  ) {
+    const query = request.query as PageParams;
+    const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 20, 1), MAX_LIMIT);
+    let cursor: string | undefined;
+    if (query.max_id && ID.test(query.max_id)) {
+      const after = await cursorAfterEntry(app.db, Number(query.max_id));
+      if (!after) return [];
+      cursor = encodeCursor(after);
+    }
+    const newer = [query.since_id, query.min_id].find((id) => id !== undefined && ID.test(id));
+    const page = await list({ cursor, limit });
+    const items = newer ? page.items.filter((p) => BigInt(p.entryId) > BigInt(newer)) : page.items;
+    const statuses = await toStatuses(app.db, base, items);
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (first && last) {
+      const url = new URL(request.url, base);
+      const at = (key: string, value: string) => {
+        const next = new URL(`${base}${url.pathname}`);
+        for (const [k, v] of url.searchParams)
+          if (!['max_id', 'since_id', 'min_id'].includes(k)) next.searchParams.set(k, v);
+        next.searchParams.set(key, value);
+        return next.toString();
+      };
+      const links = [`<${at('min_id', first.entryId)}>; rel="prev"`];
+      if (page.nextCursor && !newer) links.unshift(`<${at('max_id', last.entryId)}>; rel="next"`);
+      reply.header('Link', links.join(', '));
+    }
+    return statuses;
+  }
+
+  const one = async (post: Post) => (await toStatuses(app.db, base, [post]))[0];
+
+  app.get('/api/v1/timelines/home', { preHandler: need('read:statuses') }, (request, reply) =>
+    paged(request, reply, (page) => timelines.following(userOf(request), page)),
+  );
+  app.get('/api/v1/timelines/public', (request, reply) =>
+    paged(request, reply, (page) => timelines.everyone(request.viewer, page)),
+  );
+  // The description's {hashtag}; named :tag like the web API's hashtag routes.
+  app.get<{ Params: { tag: string } }>('/api/v1/timelines/tag/:tag', (request, reply) =>
+    paged(request, reply, (page) => hashtags.posts(request.viewer, request.params.tag, page)),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/v1/accounts/:id', async (request) => {
+    const user = await users.profile(request.viewer, userIdOf(request.params.id));
+    const [row] = await findAccountRows(app.db, [Number(user.id)]);
+    if (!row) throw notFound('This user does not exist.');
+    return toAccount(base, row);
+  });
+  // By username, like the web's /api/users/by-username; with a token (an app's own will do).
+  app.get<{ Querystring: { acct?: string } }>(
+    '/api/v1/accounts/lookup',
+    { preHandler: need('read:accounts', { app: true }) },
+    async (request) => {
+      const acct = (request.query.acct ?? '').replace(/^@/, '').split('@')[0] ?? '';
+      if (!/^[A-Za-z0-9_]{1,30}$/.test(acct)) throw notFound('This user does not exist.');
+      const row = await findUser(app.db, { username: acct }, null);
+      if (!row || row.suspendedAt !== null) throw notFound('This user does not exist.');
+      return toAccount(base, row);
+    },
+  );
+  app.get<{ Params: { id: string }; Querystring: PageParams & { pinned?: string; exclude_replies?: string } }>(
+    '/api/v1/accounts/:id/statuses',
+    async (request, reply) => {
+      // Pipit has no pinned posts.
+      if (request.query.pinned === 'true') return [];
+      const authorId = userIdOf(request.params.id);
+      return paged(request, reply, async (page) => {
+        const found = await posts.listByUser(request.viewer, authorId, page);
+        if (request.query.exclude_replies !== 'true') return found;
+        return { ...found, items: found.items.filter((p) => p.parentId === null) };
+      });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/api/v1/statuses/:id', async (request) =>
+    one(await posts.get(request.viewer, postIdOf(request.params.id))),
+  );
+
+  app.post('/api/v1/statuses', { preHandler: need('write:statuses') }, async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const parsed = createPostBody.safeParse({
+      text: typeof body.status === 'string' ? body.status : '',
+      parentId: body.in_reply_to_id ? String(body.in_reply_to_id) : null,
+      media: listField(body, 'media_ids').map((id) => ({ id })),
+      ...(body.quote_id ? { quoteOfId: String(body.quote_id) } : {}),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw invalid(String(issue?.path[0] ?? 'status'), issue?.message ?? 'The status is not valid.');
+    }
+    const { text, parentId, media, quoteOfId } = parsed.data;
+    const created = await posts.create(userOf(request), {
+      text,
+      parentId: parentId ? postIdOf(parentId) : null,
+      media,
+      quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
+    });
+    return one(created);
+  });
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/v1/statuses/:id',
+    { preHandler: need('write:statuses') },
+    async (request) => {
+      const viewer = userOf(request);
+      const id = postIdOf(request.params.id);
+      const post = await posts.get(viewer, id);
+      await posts.delete(viewer, id);
+      // Mastodon answers the deleted status with its source text (for "delete and redraft").
+      return { ...(await one(post)), text: post.text };
+    },
+  );
+
+  const action = (
+    path: string,
+    scope: string,
+    run: (viewer: ReturnType<typeof userOf>, id: ReturnType<typeof parsePostId>) => Promise<Post>,
+  ) =>
+    app.post<{ Params: { id: string } }>(`/api/v1/statuses/:id/${path}`, { preHandler: need(scope) }, async (request) =>
+      one(await run(userOf(request), postIdOf(request.params.id))),
+    );
+  action('favourite', 'write:favourites', (viewer, id) => posts.like(viewer, id));
+  action('unfavourite', 'write:favourites', (viewer, id) => posts.unlike(viewer, id));
+  action('reblog', 'write:statuses', (viewer, id) => posts.repost(viewer, id));
+  action('unreblog', 'write:statuses', (viewer, id) => posts.unrepost(viewer, id));
+  action('bookmark', 'write:bookmarks', (viewer, id) => bookmarks.add(viewer, id));
+  action('unbookmark', 'write:bookmarks', (viewer, id) => bookmarks.remove(viewer, id));
+
+  app.get('/api/v1/bookmarks', { preHandler: need('read:bookmarks') }, (request, reply) =>
+    paged(request, reply, (page) => bookmarks.list(userOf(request), page)),
+  );
+
+  app.get('/api/v1/preferences', { preHandler: need('read:accounts') }, async () => ({
+    'posting:default:visibility': 'public',
+    'posting:default:sensitive': false,
+    'posting:default:language': null,
+    'reading:expand:media': 'default',
+    'reading:expand:spoilers': false,
+  }));
+  app.get('/api/v1/custom_emojis', async () => []);
+
+  // What Pipit does not have answers well-formed and empty (apps crash on a 404), behind its scope.
+  for (const [path, scope, empty] of [
+    ['/api/v1/lists', 'read:lists', []],
+    ['/api/v1/filters', 'read:filters', []],
+    ['/api/v2/filters', 'read:filters', []],
+    ['/api/v1/follow_requests', 'read:follows', []],
+    ['/api/v1/announcements', 'read', []],
+    ['/api/v1/conversations', 'read:statuses', []],
+    ['/api/v1/followed_tags', 'read:follows', []],
+    ['/api/v2/suggestions', 'read', []],
+    ['/api/v1/trends/tags', null, []],
+    ['/api/v1/trends/statuses', null, []],
+    ['/api/v1/trends/links', null, []],
+  ] as const) {
+    app.get(path, scope ? { preHandler: need(scope) } : {}, async () => empty);
+  }
+}

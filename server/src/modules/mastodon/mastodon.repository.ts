@@ -1,0 +1,24 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { posts, users } from '../../db/schema.ts';
+import { type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { userColumns } from '../users/users.pack.ts';
+
+/** People by id, as Mastodon's Account needs them (counts included), in one statement. */
+export async function findAccountRows(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.select(userColumns).from(users).where(inArray(users.id, ids));
+}
+
+/**
+ * The page cursor that continues after the timeline entry `id` (Mastodon's max_id): its own key
+ * (created_at, id). Null when there is no such entry.
+ */
+export async function cursorAfterEntry(db: Executor, id: number): Promise<Cursor | null> {
+  const [row] = await db
+    .select({ t: cursorTime(posts.createdAt) })
+    .from(posts)
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ? { t: row.t, id } : null;
+}

@@ -1,0 +1,90 @@
+import type { MediaAttachment, Post } from '@pipit/contract';
+import type { Executor } from '../../db/client.ts';
+import { absolute, textToHtml, toAccount } from './mastodon.entities.ts';
+import { findAccountRows } from './mastodon.repository.ts';
+
+type Account = ReturnType<typeof toAccount>;
+
+/** Mastodon's MediaAttachment of an image. */
+function toMedia(publicUrl: string, m: MediaAttachment) {
+  const ratio = m.height > 0 ? Math.round((m.width / m.height) * 1000) / 1000 : 1;
+  return {
+    id: m.id,
+    type: 'image' as const,
+    url: absolute(publicUrl, m.url),
+    preview_url: absolute(publicUrl, m.previewUrl),
+    remote_url: null,
+    preview_remote_url: null,
+    text_url: null,
+    meta: { original: { width: m.width, height: m.height, size: `${m.width}x${m.height}`, aspect: ratio } },
+    description: m.alt === '' ? null : m.alt,
+    blurhash: m.blurhash,
+  };
+}
+
+/**
+ * Posts as Mastodon's Statuses, with each person a whole Account (the posts carry only a summary):
+ * their rows are read in one statement for the page. A repost is a status of the reposter whose
+ * `reblog` is the post.
+ */
+export async function toStatuses(db: Executor, publicUrl: string, posts: Post[]) {
+  const ids = new Set<number>();
+  for (const p of posts) {
+    ids.add(Number(p.author.id));
+    if (p.repostedBy) ids.add(Number(p.repostedBy.id));
+  }
+  const accounts = new Map<string, Account>();
+  for (const row of await findAccountRows(db, [...ids])) accounts.set(String(row.id), toAccount(publicUrl, row));
+  return posts.map((p) => toStatus(publicUrl, p, accounts));
+}
+
+export type Status = ReturnType<typeof toStatus>;
+
+function toStatus(publicUrl: string, p: Post, accounts: Map<string, Account>) {
+  const url = `${publicUrl}/posts/${p.id}`;
+  const status = {
+    id: p.id,
+    uri: url,
+    url,
+    created_at: p.createdAt,
+    edited_at: null,
+    account: accounts.get(p.author.id) as Account,
+    content: textToHtml(p.text),
+    visibility: 'public' as const,
+    sensitive: false,
+    spoiler_text: '',
+    media_attachments: p.media.map((m) => toMedia(publicUrl, m)),
+    application: null,
+    mentions: [],
+    tags: [],
+    emojis: [],
+    reblogs_count: p.repostCount,
+    favourites_count: p.likeCount,
+    replies_count: p.replyCount,
+    in_reply_to_id: p.parentId,
+    in_reply_to_account_id: p.replyTo?.id ?? null,
+    reblog: null as unknown,
+    poll: null,
+    card: null,
+    language: null,
+    favourited: p.likedByMe,
+    reblogged: p.repostedByMe,
+    bookmarked: p.bookmarkedByMe,
+    muted: false,
+    pinned: false,
+    filtered: [],
+  };
+  if (!p.repostedBy) return status;
+  return {
+    ...status,
+    id: p.entryId,
+    uri: `${publicUrl}/posts/${p.entryId}`,
+    url: `${publicUrl}/posts/${p.id}`,
+    account: accounts.get(p.repostedBy.id) as Account,
+    content: '',
+    media_attachments: [],
+    in_reply_to_id: null,
+    in_reply_to_account_id: null,
+    reblog: status,
+  };
+}
