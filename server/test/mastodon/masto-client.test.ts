@@ -131,6 +131,28 @@ describe('masto.js against Pipit', () => {
     await rest.v1.preferences.fetch();
     expect(await rest.v1.customEmojis.list()).toEqual([]);
     expect(await rest.v1.lists.list()).toEqual([]);
+    // Relationships, lists of people, notifications (Bob liked and followed).
+    await clients.bob.put(`/api/posts/${mine.id}/like`);
+    const [rel] = await rest.v1.accounts.relationships.fetch({ id: [String(bob.id)] });
+    expect(rel).toMatchObject({ following: true, followedBy: true, blocking: false, muting: false });
+    expect((await rest.v1.accounts.$select(String(bob.id)).unfollow()).following).toBe(false);
+    expect((await rest.v1.accounts.$select(String(bob.id)).follow()).following).toBe(true);
+    expect((await rest.v1.accounts.$select(String(bob.id)).mute({ duration: 3600 })).muting).toBe(true);
+    expect((await rest.v1.mutes.list()).map((a) => a.username)).toEqual(['bob']);
+    expect((await rest.v1.accounts.$select(String(bob.id)).unmute()).muting).toBe(false);
+    expect((await rest.v1.accounts.$select(String(alice.id)).followers.list()).map((a) => a.username)).toEqual(['bob']);
+    expect((await rest.v1.accounts.$select(String(alice.id)).following.list()).map((a) => a.username)).toEqual(['bob']);
+    const notes = await rest.v1.notifications.list();
+    expect(notes.map((n) => [n.type, n.account.username])).toEqual([
+      ['favourite', 'bob'],
+      ['follow', 'bob'],
+    ]);
+    expect(notes[0]?.status?.id).toBe(mine.id);
+    const blocked = await rest.v1.accounts.$select(String(bob.id)).block();
+    expect(blocked).toMatchObject({ blocking: true, following: false, followedBy: false });
+    expect((await rest.v1.blocks.list()).map((a) => a.username)).toEqual(['bob']);
+    await rest.v1.accounts.$select(String(bob.id)).unblock();
+
     const removed = await rest.v1.statuses.$select(reply.id).remove();
     expect(removed.text).toBe('A reply');
 

@@ -21,6 +21,8 @@ const doc = JSON.parse(
 // The description's schemas are JSON Schema 2020-12 (OpenAPI 3.1); its own keywords are not ours to check.
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats.default(ajv);
+// The description's own format for language codes.
+ajv.addFormat('iso-639-1', /^[a-z]{2}$/);
 ajv.addSchema({ $id: 'mastodon', components: (doc as unknown as { components: unknown }).components });
 
 /** The schema with its `#/components/…` references pointed at the document added above. */

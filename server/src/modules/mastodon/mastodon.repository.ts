@@ -1,6 +1,6 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { posts, users } from '../../db/schema.ts';
+import { follows, notifications, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { userColumns } from '../users/users.pack.ts';
 
@@ -19,6 +19,26 @@ export async function cursorAfterEntry(db: Executor, id: number): Promise<Cursor
     .select({ t: cursorTime(posts.createdAt) })
     .from(posts)
     .where(eq(posts.id, id))
+    .limit(1);
+  return row ? { t: row.t, id } : null;
+}
+
+/** Of `ids`, those who follow `userId` (Mastodon's followed_by), one probe each of follows' key. */
+export async function followersAmong(db: Executor, userId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: follows.followerId })
+    .from(follows)
+    .where(and(eq(follows.followeeId, userId), inArray(follows.followerId, ids)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The page cursor that continues after the notification `id` of `userId` (Mastodon's max_id). */
+export async function cursorAfterNotification(db: Executor, userId: number, id: number): Promise<Cursor | null> {
+  const [row] = await db
+    .select({ t: cursorTime(notifications.createdAt) })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
     .limit(1);
   return row ? { t: row.t, id } : null;
 }

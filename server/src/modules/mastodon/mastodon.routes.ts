@@ -9,6 +9,7 @@ import { mastodonApiRoutes } from './mastodon.api.routes.ts';
 import { need } from './mastodon.auth.ts';
 import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.entities.ts';
 import { mastodonErrors, Refused } from './mastodon.errors.ts';
+import { mastodonSocialRoutes } from './mastodon.social.routes.ts';
 import type { TokenGrant } from './oauth.service.ts';
 
 /** This server's version (its package.json's; the build inlines it), in the instance's version string. */
@@ -91,6 +92,7 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     limits: { fields: 40, fieldSize: 16 * 1024, files: 0, parts: 40 },
   });
   await app.register(mastodonApiRoutes, { config });
+  await app.register(mastodonSocialRoutes, { config });
 
   app.get('/api/v1/accounts/verify_credentials', { preHandler: need('profile') }, async (request) => {
     const viewer = request.viewer!;

@@ -1,0 +1,211 @@
+import { MUTE_DURATION, type Notification, type NotificationType, type Page, type User } from '@pipit/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { encodeCursor } from '../../lib/cursor.ts';
+import { notFound } from '../../lib/errors.ts';
+import { parseUserId, type UserId } from '../../lib/ids.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import { need } from './mastodon.auth.ts';
+import { toAccount } from './mastodon.entities.ts';
+import { Refused } from './mastodon.errors.ts';
+import { cursorAfterNotification, findAccountRows, followersAmong } from './mastodon.repository.ts';
+import { toStatuses } from './mastodon.statuses.ts';
+
+const ID = /^[1-9]\d{0,17}$/;
+const MAX_LIMIT = 80;
+
+/** Pipit's notification kinds as Mastodon's. */
+const TYPES: Record<NotificationType, string> = {
+  like: 'favourite',
+  reply: 'mention',
+  mention: 'mention',
+  follow: 'follow',
+  quote: 'quote',
+  repost: 'reblog',
+};
+
+const userOf = (request: FastifyRequest): SessionUser => {
+  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
+  return request.viewer;
+};
+const userIdOf = (raw: string): UserId => {
+  if (!ID.test(raw)) throw notFound('This user does not exist.');
+  return parseUserId(raw);
+};
+
+/** `?id[]=1&id[]=2` or `?id=1` as numbers (bad ones left out). */
+function ids(query: Record<string, unknown>): number[] {
+  const raw = query['id[]'] ?? query.id;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return list
+    .map(String)
+    .filter((id) => ID.test(id))
+    .slice(0, 40)
+    .map(Number);
+}
+
+/**
+ * Mastodon's relationships (follow, block, mute and their lists) and notifications over the web
+ * API's services.
+ */
+export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const { follows, safety, users, notifications } = app.services;
+  const base = config.publicUrl;
+
+  /** Mastodon's Relationship of the viewer to each of `people` (their profiles as the viewer sees them). */
+  async function relationships(viewer: SessionUser, people: User[]) {
+    const followers = await followersAmong(
+      app.db,
+      viewer.userId,
+      people.map((p) => Number(p.id)),
+    );
+    return people.map((p) => ({
+      id: p.id,
+      following: p.isFollowing,
+      showing_reblogs: p.isFollowing,
+      notifying: false,
+      languages: null,
+      followed_by: followers.has(Number(p.id)),
+      blocking: p.isBlocking,
+      // A block is mutual in what either sees, and never said to the other (docs/product-decisions.md).
+      blocked_by: false,
+      muting: p.isMuting,
+      muting_notifications: p.isMuting,
+      requested: false,
+      requested_by: false,
+      domain_blocking: false,
+      endorsed: false,
+      note: '',
+    }));
+  }
+
+  const relation = async (viewer: SessionUser, user: User) => (await relationships(viewer, [user]))[0];
+
+  app.get('/api/v1/accounts/relationships', { preHandler: need('read:follows') }, async (request) => {
+    const viewer = userOf(request);
+    const people: User[] = [];
+    for (const id of ids(request.query as Record<string, unknown>)) {
+      // Unknown people are left out, as Mastodon does.
+      const found = await users.profile(viewer, id as UserId).catch(() => null);
+      if (found) people.push(found);
+    }
+    return relationships(viewer, people);
+  });
+
+  const act = (
+    path: string,
+    scope: string,
+    run: (viewer: SessionUser, id: UserId, body: Record<string, unknown>) => Promise<User>,
+  ) =>
+    app.post<{ Params: { id: string } }>(
+      `/api/v1/accounts/:id/${path}`,
+      { preHandler: need(scope) },
+      async (request) => {
+        const viewer = userOf(request);
+        const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+        return relation(viewer, await run(viewer, userIdOf(request.params.id), body));
+      },
+    );
+  act('follow', 'write:follows', (viewer, id) => follows.follow(viewer, id));
+  act('unfollow', 'write:follows', (viewer, id) => follows.unfollow(viewer, id));
+  act('block', 'write:blocks', (viewer, id) => safety.block(viewer, id));
+  act('unblock', 'write:blocks', (viewer, id) => safety.unblock(viewer, id));
+  // Mastodon's duration is seconds, 0 for good; Pipit's limits apply (60 s to a year).
+  act('mute', 'write:mutes', (viewer, id, body) => {
+    const seconds = Number(body.duration ?? 0);
+    const duration =
+      Number.isFinite(seconds) && seconds > 0
+        ? Math.min(Math.max(Math.round(seconds), MUTE_DURATION.min), MUTE_DURATION.max)
+        : null;
+    return safety.mute(viewer, id, duration);
+  });
+  act('unmute', 'write:mutes', (viewer, id) => safety.unmute(viewer, id));
+
+  /** A page of people as Accounts; the next page's `max_id` is the list's own cursor (apps pass it back as given). */
+  async function people(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    list: (page: { cursor?: string; limit: number }) => Promise<Page<User>>,
+  ) {
+    const query = request.query as { max_id?: string; limit?: string };
+    const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 40, 1), MAX_LIMIT);
+    const page = await list({ cursor: query.max_id || undefined, limit });
+    const rows = await findAccountRows(
+      app.db,
+      page.items.map((u) => Number(u.id)),
+    );
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    if (page.nextCursor) {
+      const url = new URL(`${base}${new URL(request.url, base).pathname}`);
+      url.searchParams.set('limit', String(limit));
+      url.searchParams.set('max_id', page.nextCursor);
+      reply.header('Link', `<${url}>; rel="next"`);
+    }
+    return page.items.flatMap((u) => {
+      const row = byId.get(u.id);
+      return row ? [toAccount(base, row)] : [];
+    });
+  }
+
+  app.get<{ Params: { id: string } }>('/api/v1/accounts/:id/followers', (request, reply) =>
+    people(request, reply, (page) => follows.followers(request.viewer, userIdOf(request.params.id), page)),
+  );
+  app.get<{ Params: { id: string } }>('/api/v1/accounts/:id/following', (request, reply) =>
+    people(request, reply, (page) => follows.following(request.viewer, userIdOf(request.params.id), page)),
+  );
+  app.get('/api/v1/blocks', { preHandler: need('read:blocks') }, (request, reply) =>
+    people(request, reply, (page) => safety.blocked(userOf(request), page)),
+  );
+  app.get('/api/v1/mutes', { preHandler: need('read:mutes') }, (request, reply) =>
+    people(request, reply, (page) => safety.muted(userOf(request), page)),
+  );
+
+  /** Mastodon's Notifications, newest first; `max_id` continues below a notification (its own key). */
+  app.get('/api/v1/notifications', { preHandler: need('read:notifications') }, async (request, reply) => {
+    const viewer = userOf(request);
+    const query = request.query as { max_id?: string; limit?: string };
+    const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 40, 1), MAX_LIMIT);
+    let cursor: string | undefined;
+    if (query.max_id && ID.test(query.max_id)) {
+      const after = await cursorAfterNotification(app.db, viewer.userId, Number(query.max_id));
+      if (!after) return [];
+      cursor = encodeCursor(after);
+    }
+    const page = await notifications.list(viewer, { cursor, limit });
+    const actors = await findAccountRows(app.db, [...new Set(page.items.map((n) => Number(n.actor.id)))]);
+    const accounts = new Map(actors.map((row) => [String(row.id), toAccount(base, row)]));
+    const withPost = page.items.filter(
+      (n): n is Notification & { post: NonNullable<Notification['post']> } => n.post !== null,
+    );
+    const statuses = new Map(
+      (
+        await toStatuses(
+          app.db,
+          base,
+          withPost.map((n) => n.post),
+        )
+      ).map((status, i) => [withPost[i]!.id, status]),
+    );
+    const last = page.items[page.items.length - 1];
+    if (page.nextCursor && last) {
+      const url = new URL(`${base}/api/v1/notifications`);
+      url.searchParams.set('limit', String(limit));
+      url.searchParams.set('max_id', last.id);
+      reply.header('Link', `<${url}>; rel="next"`);
+    }
+    return page.items.flatMap((n) => {
+      const account = accounts.get(n.actor.id);
+      if (!account) return [];
+      return [
+        {
+          id: n.id,
+          type: TYPES[n.type],
+          group_key: `ungrouped-${n.id}`,
+          created_at: n.createdAt,
+          account,
+          ...(statuses.has(n.id) ? { status: statuses.get(n.id) } : {}),
+        },
+      ];
+    });
+  });
+}
