@@ -4,7 +4,7 @@
 // pipit_bench_<scale>, COPY FROM STDIN) and/or PGlite (bench/.data/pglite-<scale>, COPY FROM a blob).
 // Also seeds the small twin of the scale curve (same users and follows, fewer posts) on PostgreSQL.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { benchPasswordHash, memberToken, tokenHash } from './lib/auth.ts';
+import { bearerToken, benchPasswordHash, memberToken, tokenHash } from './lib/auth.ts';
 import { type Dataset, describe, generate, pickTargets } from './lib/dataset.ts';
 import {
   dropConstraintsAndIndexes,
@@ -132,6 +132,14 @@ async function load(dataset: Dataset, target: Target, passwordHash: string, veri
       timings[`index ${what}`] = Math.round(ms);
     });
     timings['keys, indexes, foreign keys'] = Math.round(performance.now() - indexStart);
+    // A Mastodon app the members authorized: one bearer token each (the mastodon-home scenario).
+    await db.exec(
+      `INSERT INTO oauth_apps (client_id, client_secret_hash, name, redirect_uris, scopes)
+         VALUES ('pipit-bench', '${tokenHash('pipit-bench-secret')}', 'Bench', ARRAY['urn:ietf:wg:oauth:2.0:oob'], 'read write follow');
+       INSERT INTO oauth_tokens (token_hash, app_id, user_id, scopes)
+         SELECT v.h, (SELECT id FROM oauth_apps WHERE client_id = 'pipit-bench'), v.u, 'read write follow'
+         FROM (VALUES ${members.map((m, i) => `('${tokenHash(bearerToken(spec.seed, i))}', ${m.userId})`).join(', ')}) AS v(h, u);`,
+    );
     console.log(`  ${'keys, indexes, foreign keys'.padEnd(28)} ${formatMs(timings['keys, indexes, foreign keys'])}`);
     await timed(timings, 'vacuum analyze', () => db.exec('VACUUM (ANALYZE)'));
     if (verify) {

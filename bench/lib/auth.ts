@@ -7,6 +7,9 @@ export const memberToken = (seed: number, index: number) => sha256Hex(`pipit-ben
 
 export const tokenHash = (token: string) => sha256Hex(token);
 
+/** The Mastodon API bearer token of member `index` (an OAuth token of the bench's app; only its hash is stored). */
+export const bearerToken = (seed: number, index: number) => sha256Hex(`pipit-bench:${seed}:bearer:${index}`);
+
 /** The one password every generated account has (argon2id, fixed salt so the data set is deterministic). */
 export const BENCH_PASSWORD = 'pipit-bench-password';
 

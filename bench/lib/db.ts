@@ -127,6 +127,9 @@ export const TABLES = [
   'password_resets',
   'reports',
   'audit_log',
+  'oauth_apps',
+  'oauth_codes',
+  'oauth_tokens',
 ];
 
 interface Definitions {

@@ -163,6 +163,14 @@ export function checks(r: RunResult): Check[] {
         measured: `${x(following.rps / bare)}, ${following.errors} errors`,
         pass: following.rps / bare >= 0.1 && following.errors === 0,
       });
+    const mastodonHome = get(pg, 'mastodon-home');
+    if (mastodonHome && following)
+      out.push({
+        what: 'Mastodon home with a bearer token (PostgreSQL)',
+        goal: '≥ 0.8× the web Following page, same run',
+        measured: `${x(mastodonHome.rps / following.rps)} (${Math.round(mastodonHome.rps)} vs ${Math.round(following.rps)} req/s)`,
+        pass: mastodonHome.rps / following.rps >= 0.8,
+      });
     const create = get(pg, 'create-post');
     if (create)
       out.push({

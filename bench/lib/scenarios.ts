@@ -2,7 +2,7 @@
 import { api } from '@pipit/contract';
 import type autocannon from 'autocannon';
 import type { Manifest } from '../seed.ts';
-import { memberHeaders } from './auth.ts';
+import { bearerToken, memberHeaders } from './auth.ts';
 import type { InjectRequest } from './floors.ts';
 
 export interface Scenario {
@@ -103,6 +103,24 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
   return [
     read('everyone', 'Everyone timeline, visitor', api.timelineEveryone, false),
     read('following', `Following, first page (member follows ${members[0]?.following})`, api.timelineFollowing, true),
+    {
+      // The same page for a Mastodon app: a bearer token, Mastodon's statuses.
+      name: 'mastodon-home',
+      title: 'Mastodon app: home timeline (bearer token)',
+      write: false,
+      requests: (client) => [
+        {
+          method: 'GET',
+          path: '/api/v1/timelines/home',
+          headers: { authorization: `Bearer ${bearerToken(seed, client % members.length)}` },
+        },
+      ],
+      sample: {
+        method: 'GET',
+        url: '/api/v1/timelines/home',
+        headers: { authorization: `Bearer ${bearerToken(seed, 0)}` },
+      },
+    },
     read(
       'following-deep',
       'Following, a page ~6 months back',

@@ -466,4 +466,49 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect(await shown(dee.viaFeeds)).toEqual([':by ben']);
     expect(await shown(ana.viaFeeds)).toEqual(await shown(ana.viaQuery));
   });
+
+  it("keep a Mastodon app's first home page too, apart from the web's, and drop it when something on it changes", async () => {
+    await reset();
+    const [ana, ben] = [await member('ana'), await member('ben')];
+    await ana.viaFeeds.put(`/api/users/${ben.id}/follow`);
+    await ana.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const { oauth, sessions } = feedsApp.services;
+    const { row, clientSecret } = await oauth.registerApp({
+      name: 'App',
+      redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
+      scopes: 'read',
+      website: null,
+    });
+    const viewer = await sessions.resolve((await sessions.create(ana.id)).token);
+    const query = { client_id: row.clientId, redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', response_type: 'code' };
+    const { code } = await oauth.approve(viewer!, query);
+    const { access_token } = await oauth.token({
+      grantType: 'authorization_code',
+      clientId: row.clientId,
+      clientSecret,
+      code,
+      redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
+    });
+    const home = async () => {
+      const res = await feedsApp.inject({
+        url: '/api/v1/timelines/home',
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { content: string }[]).map((s) => s.content);
+    };
+    await ben.viaFeeds.post('/api/posts', { text: 'one' });
+    await drain();
+    expect(await home()).toEqual(['<p>one</p>']);
+    const kept = feeds.stats.kept;
+    expect(await home()).toEqual(['<p>one</p>']);
+    expect(feeds.stats.kept).toBe(kept + 1);
+    // The web's page is its own, in its own shape.
+    const web = (await ana.viaFeeds.get('/api/timeline/following')).json<Page>();
+    expect(web.items.map((p) => p.text)).toEqual(['one']);
+    await ben.viaFeeds.post('/api/posts', { text: 'two' });
+    await drain();
+    expect(await home()).toEqual(['<p>two</p>', '<p>one</p>']);
+  });
 });

@@ -32,8 +32,12 @@ const TIE_SLACK = 8;
 
 /** A member's first page, serialized, and what it depends on. */
 interface FirstPage {
+  /** Whose page it is (the cache is keyed by member and format: firstPageKey). */
+  viewerId: number;
   limit: number;
   body: string;
+  /** What the format keeps beside the body (the Mastodon API's Link header). */
+  extra: string | null;
   /** The posts shown, and the posts they reply to (their counts and deletes change the page). */
   posts: ReadonlySet<number>;
   /** Whose new posts change it: the member and whom they follow. */
@@ -69,7 +73,7 @@ export interface FeedStats {
 export class FeedsService {
   /** Pages answered from a feed, and by the fallback query (for tests and the benchmark). */
   readonly stats: FeedStats = { fromFeed: 0, kept: 0, fallback: 0, errors: 0 };
-  private firstPages: EventCache<number, FirstPage> | null = null;
+  private firstPages: EventCache<string, FirstPage> | null = null;
   private events: EventBus | null = null;
 
   constructor(
@@ -116,7 +120,7 @@ export class FeedsService {
       });
     }
     this.events = events;
-    const firstPages = new EventCache<number, FirstPage>(events, FIRST_PAGES);
+    const firstPages = new EventCache<string, FirstPage>(events, FIRST_PAGES);
     this.firstPages = firstPages;
     events.subscribe((event) => dropFirstPages(firstPages, event));
     events.subscribe(async (event) => {
@@ -208,15 +212,30 @@ export class FeedsService {
    * Pages the query answered are not kept: their feed is being built.
    */
   async firstPageJson(viewerId: number, limit: number, serialize: (rows: PostRow[]) => string): Promise<string> {
-    const kept = this.firstPages?.get(viewerId);
+    return (await this.firstPage(viewerId, limit, 'web', async (rows) => ({ body: serialize(rows), extra: null })))
+      .body;
+  }
+
+  /**
+   * firstPageJson for any `format` (the web's JSON, the Mastodon API's statuses): each kept apart,
+   * dropped by the same events. `serialize` may read more (Mastodon's accounts) and keep an extra.
+   */
+  async firstPage(
+    viewerId: number,
+    limit: number,
+    format: string,
+    serialize: (rows: PostRow[]) => Promise<{ body: string; extra: string | null }>,
+  ): Promise<{ body: string; extra: string | null }> {
+    const key = firstPageKey(viewerId, format);
+    const kept = this.firstPages?.get(key);
     if (kept?.limit === limit) {
       this.stats.fromFeed++;
       this.stats.kept++;
-      return kept.body;
+      return { body: kept.body, extra: kept.extra };
     }
     const ticket = this.firstPages?.ticket() ?? 0;
     const { rows, followees } = await this.answer(viewerId, null, limit);
-    const body = serialize(rows);
+    const { body, extra } = await serialize(rows);
     if (followees && this.firstPages) {
       const posts = new Set<number>();
       for (const row of rows) {
@@ -226,9 +245,9 @@ export class FeedsService {
         if (row.quoteOfId !== null) posts.add(row.quoteOfId);
         if (row.repostOfId !== null) posts.add(row.repostOfId);
       }
-      this.firstPages.set(viewerId, { limit, body, posts, followees }, ticket);
+      this.firstPages.set(key, { viewerId, limit, body, extra, posts, followees }, ticket);
     }
-    return body;
+    return { body, extra };
   }
 
   /** The rows, and whom the viewer follows when the feed answered (null when the query did). */
@@ -375,23 +394,26 @@ const keyOf = (row: { cursorTime: string; id: number }): FeedKey => ({
 });
 
 /** Drops the kept first pages an event changes (FeedsService.firstPageJson). */
-function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent): void {
-  const byAuthor = (authorId: number) => (page: FirstPage, viewerId: number) =>
-    viewerId === authorId || page.followees.has(authorId);
+const firstPageKey = (viewerId: number, format: string) => `${viewerId}:${format}`;
+
+function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent): void {
+  const byAuthor = (authorId: number) => (page: FirstPage) =>
+    page.viewerId === authorId || page.followees.has(authorId);
+  const dropOf = (userId: number) => pages.dropWhere((page) => page.viewerId === userId);
   switch (event.type) {
     case 'post.created':
       // On its way to the feeds (pulled authors: read with each page); a reply changes its parent's count.
       // A repost changes the count of the post it reposts.
       pages.dropWhere(
-        (page, viewerId) =>
-          byAuthor(event.authorId)(page, viewerId) ||
+        (page) =>
+          byAuthor(event.authorId)(page) ||
           (event.parentId !== null && page.posts.has(event.parentId)) ||
           (event.repostOfId !== undefined && page.posts.has(event.repostOfId)),
       );
       break;
     case 'feed.updated': {
       const authors = new Set(event.authorIds);
-      pages.dropWhere((page, viewerId) => authors.has(viewerId) || [...authors].some((a) => page.followees.has(a)));
+      pages.dropWhere((page) => authors.has(page.viewerId) || [...authors].some((a) => page.followees.has(a)));
       break;
     }
     case 'post.deleted': {
@@ -407,14 +429,14 @@ function dropFirstPages(pages: EventCache<number, FirstPage>, event: DomainEvent
       break;
     case 'post.bookmarked':
     case 'post.unbookmarked':
-      pages.drop(event.userId); // only their own page shows it
+      dropOf(event.userId); // only their own pages show it
       break;
     case 'user.followed':
     case 'user.unfollowed':
-      pages.drop(event.followerId);
+      dropOf(event.followerId);
       break;
     case 'visibility.changed':
-      for (const userId of event.userIds) pages.drop(userId);
+      for (const userId of event.userIds) dropOf(userId);
       break;
     case 'user.updated':
     case 'user.suspended':

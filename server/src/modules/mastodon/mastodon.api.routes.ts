@@ -71,30 +71,48 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
     const newer = [query.since_id, query.min_id].find((id) => id !== undefined && ID.test(id));
     const page = await list({ cursor, limit });
     const items = newer ? page.items.filter((p) => BigInt(p.entryId) > BigInt(newer)) : page.items;
-    const statuses = await toStatuses(app.db, base, items);
+    const link = linkFor(request, items, page.nextCursor !== null && !newer);
+    if (link) reply.header('Link', link);
+    return toStatuses(app.db, base, items);
+  }
+
+  /** The `Link` header of a page: the next (older) page by its last entry, the previous (newer) by its first. */
+  function linkFor(request: FastifyRequest, items: Post[], more: boolean): string | null {
     const first = items[0];
     const last = items[items.length - 1];
-    if (first && last) {
-      const url = new URL(request.url, base);
-      const at = (key: string, value: string) => {
-        const next = new URL(`${base}${url.pathname}`);
-        for (const [k, v] of url.searchParams)
-          if (!['max_id', 'since_id', 'min_id'].includes(k)) next.searchParams.set(k, v);
-        next.searchParams.set(key, value);
-        return next.toString();
-      };
-      const links = [`<${at('min_id', first.entryId)}>; rel="prev"`];
-      if (page.nextCursor && !newer) links.unshift(`<${at('max_id', last.entryId)}>; rel="next"`);
-      reply.header('Link', links.join(', '));
-    }
-    return statuses;
+    if (!first || !last) return null;
+    const url = new URL(request.url, base);
+    const at = (key: string, value: string) => {
+      const next = new URL(`${base}${url.pathname}`);
+      for (const [k, v] of url.searchParams)
+        if (!['max_id', 'since_id', 'min_id'].includes(k)) next.searchParams.set(k, v);
+      next.searchParams.set(key, value);
+      return next.toString();
+    };
+    const links = [`<${at('min_id', first.entryId)}>; rel="prev"`];
+    if (more) links.unshift(`<${at('max_id', last.entryId)}>; rel="next"`);
+    return links.join(', ');
   }
 
   const one = async (post: Post) => (await toStatuses(app.db, base, [post]))[0];
 
-  app.get('/api/v1/timelines/home', { preHandler: need('read:statuses') }, (request, reply) =>
-    paged(request, reply, (page) => timelines.following(userOf(request), page)),
-  );
+  app.get('/api/v1/timelines/home', { preHandler: need('read:statuses') }, async (request, reply) => {
+    const viewer = userOf(request);
+    const query = request.query as PageParams;
+    if (!query.max_id && !query.since_id && !query.min_id) {
+      // The first page, kept serialized until something on it changes (as the web's: FeedsService.firstPage).
+      const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 20, 1), MAX_LIMIT);
+      const kept = await timelines.followingFirstPage(viewer, limit, 'mastodon', async (page) => ({
+        body: JSON.stringify(await toStatuses(app.db, base, page.items)),
+        extra: linkFor(request, page.items, page.nextCursor !== null),
+      }));
+      if (kept) {
+        if (kept.extra) reply.header('Link', kept.extra);
+        return reply.type('application/json; charset=utf-8').send(kept.body);
+      }
+    }
+    return paged(request, reply, (page) => timelines.following(viewer, page));
+  });
   app.get('/api/v1/timelines/public', (request, reply) =>
     paged(request, reply, (page) => timelines.everyone(request.viewer, page)),
   );

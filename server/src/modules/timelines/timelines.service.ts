@@ -51,4 +51,19 @@ export class TimelinesService {
     }
     return JSON.stringify(await this.following(viewer, page));
   }
+
+  /**
+   * The first page of the home timeline serialized by `serialize` in `format` (the Mastodon API's),
+   * kept like followingJson's until something on it changes; null without home feeds (the caller
+   * serializes `following` itself).
+   */
+  async followingFirstPage(
+    viewer: SessionUser,
+    limit: number,
+    format: string,
+    serialize: (page: Page<Post>) => Promise<{ body: string; extra: string | null }>,
+  ): Promise<{ body: string; extra: string | null } | null> {
+    if (!this.feeds) return null;
+    return this.feeds.firstPage(viewer.userId, limit, format, (rows) => serialize(packPage(limit, rows, toPost)));
+  }
 }
