@@ -334,6 +334,23 @@ async function main() {
       await a.goto(`/users/${world.gone.user.id}`);
       await visible(a.getByText('This account is suspended'));
       await shot(a, 'profile-suspended', w);
+      // A Mastodon app asks to use the account (the consent page).
+      const registered = await fetch(`${server.url}/api/v1/apps`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Pocket Pipit',
+          redirect_uris: 'urn:ietf:wg:oauth:2.0:oob',
+          scopes: 'read write follow',
+          website: 'https://pocket.example',
+        }),
+      });
+      const { client_id: clientId } = (await registered.json()) as { client_id: string };
+      await a.goto(
+        `/oauth/authorize?client_id=${clientId}&redirect_uri=urn:ietf:wg:oauth:2.0:oob&response_type=code&scope=read+write+follow`,
+      );
+      await visible(a.getByRole('heading', { name: 'Pocket Pipit wants to use your account' }));
+      await shot(a, 'oauth-consent', w);
       await a.goto(`/posts/${world.longPost.id}`);
       const reply = await visible(a.getByRole('article').filter({ hasText: 'Same here, well put.' }));
       await reply.getByRole('button', { name: 'Report post' }).click();

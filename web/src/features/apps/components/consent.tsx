@@ -107,7 +107,7 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
         ))}
       </ul>
       <p className="mt-4 text-sm text-muted">You can take it back at any time in Settings → Authorized apps.</p>
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+      <div className="mt-6 grid gap-3 sm:grid-cols-2">
         <Button size="lg" disabled={decide.isPending} onClick={() => answer('approve')}>
           Authorize
         </Button>
