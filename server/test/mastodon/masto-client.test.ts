@@ -148,6 +148,23 @@ describe('masto.js against Pipit', () => {
       ['follow', 'bob'],
     ]);
     expect(notes[0]?.status?.id).toBe(mine.id);
+    // Markers, dismiss, clear.
+    await rest.v1.markers.create({ notifications: { lastReadId: notes[0]!.id } });
+    expect((await rest.v1.markers.fetch({ timeline: ['notifications'] })).notifications?.lastReadId).toBe(notes[0]!.id);
+    await rest.v1.notifications.$select(notes[1]!.id).dismiss();
+    expect((await rest.v1.notifications.list()).map((n) => n.id)).toEqual([notes[0]!.id]);
+    await rest.v1.notifications.clear();
+    expect(await rest.v1.notifications.list()).toEqual([]);
+
+    // A conversation and search.
+    const context = await rest.v1.statuses.$select(reply.id).context.fetch();
+    expect(context.ancestors.map((s) => s.id)).toEqual([bobs.id]);
+    expect(context.descendants).toEqual([]);
+    const found = await rest.v2.search.list({ q: 'hello' });
+    expect(found.statuses.map((s) => s.id)).toEqual([bobs.id]);
+    const people = await rest.v2.search.list({ q: 'bo', type: 'accounts' });
+    expect(people.accounts.map((a) => a.username)).toEqual(['bob']);
+
     const blocked = await rest.v1.accounts.$select(String(bob.id)).block();
     expect(blocked).toMatchObject({ blocking: true, following: false, followedBy: false });
     expect((await rest.v1.blocks.list()).map((a) => a.username)).toEqual(['bob']);
@@ -162,8 +179,9 @@ describe('masto.js against Pipit', () => {
     const checked = seen.filter((s) => s.status < 400);
     expect(checked.length).toBeGreaterThan(20);
     for (const s of checked) {
-      // RFC 7009's answer is empty; the description gives it no schema.
-      if (s.path === '/oauth/revoke') expect(s.body).toEqual({});
+      // Empty answers (RFC 7009's, Mastodon's dismiss and clear): the description gives them no schema.
+      if (s.path === '/oauth/revoke' || /\/notifications\/(clear|\d+\/dismiss)$/.test(s.path))
+        expect(s.body).toEqual({});
       else expectValid(s.method, templateOf(s.path), s.status, s.body);
     }
   });

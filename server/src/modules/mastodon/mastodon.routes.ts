@@ -9,6 +9,7 @@ import { mastodonApiRoutes } from './mastodon.api.routes.ts';
 import { need } from './mastodon.auth.ts';
 import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.entities.ts';
 import { mastodonErrors, Refused } from './mastodon.errors.ts';
+import { mastodonMoreRoutes } from './mastodon.more.routes.ts';
 import { mastodonSocialRoutes } from './mastodon.social.routes.ts';
 import type { TokenGrant } from './oauth.service.ts';
 
@@ -93,6 +94,7 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
   });
   await app.register(mastodonApiRoutes, { config });
   await app.register(mastodonSocialRoutes, { config });
+  await app.register(mastodonMoreRoutes, { config });
 
   app.get('/api/v1/accounts/verify_credentials', { preHandler: need('profile') }, async (request) => {
     const viewer = request.viewer!;

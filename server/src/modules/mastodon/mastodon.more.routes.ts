@@ -1,0 +1,113 @@
+import { MAX_PAGE_SIZE, searchText } from '@pipit/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import { parsePostId } from '../../lib/ids.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import { need } from './mastodon.auth.ts';
+import { toAccount } from './mastodon.entities.ts';
+import { Refused } from './mastodon.errors.ts';
+import {
+  deleteNotificationOf,
+  deleteNotificationsOf,
+  findAccountRows,
+  findNotificationsMarker,
+  markReadUpTo,
+} from './mastodon.repository.ts';
+import { toStatuses } from './mastodon.statuses.ts';
+
+const ID = /^[1-9]\d{0,17}$/;
+
+const userOf = (request: FastifyRequest): SessionUser => {
+  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
+  return request.viewer;
+};
+
+/** A status's conversation, search, notification clearing and the notifications marker. */
+export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const { posts, search, events } = app.services;
+  const base = config.publicUrl;
+  const tagOf = (name: string) => ({ name, url: `${base}/hashtag/${encodeURIComponent(name)}`, history: [] });
+
+  app.get<{ Params: { id: string } }>('/api/v1/statuses/:id/context', async (request) => {
+    if (!ID.test(request.params.id)) throw notFound('This post does not exist (or was deleted).');
+    const id = parsePostId(request.params.id);
+    // The post itself first: 404 when the viewer cannot see it.
+    await posts.get(request.viewer, id);
+    const ancestors = await posts.listAncestors(request.viewer, id);
+    const replies = await posts.listReplies(request.viewer, id, { limit: MAX_PAGE_SIZE });
+    return {
+      ancestors: await toStatuses(app.db, base, ancestors.items),
+      descendants: await toStatuses(app.db, base, replies.items),
+    };
+  });
+
+  app.get<{ Querystring: { q?: string; type?: string; limit?: string } }>('/api/v2/search', async (request) => {
+    const parsed = searchText.safeParse(request.query.q ?? '');
+    if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for something');
+    const q = parsed.data;
+    const type = request.query.type;
+    const limit = Math.min(Math.max(Number.parseInt(request.query.limit ?? '', 10) || 20, 1), 20);
+    const wants = (kind: string) => type === undefined || type === kind;
+    const accountIds = wants('accounts') ? (await search.people(request.viewer, { q, limit })).items : [];
+    const rows = await findAccountRows(
+      app.db,
+      accountIds.map((u) => Number(u.id)),
+    );
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    const found = wants('statuses') ? (await search.posts(request.viewer, { q, limit })).items : [];
+    const tags = wants('hashtags') ? (await search.hashtags({ q, limit })).items : [];
+    return {
+      accounts: accountIds.flatMap((u) => {
+        const row = byId.get(u.id);
+        return row ? [toAccount(base, row)] : [];
+      }),
+      statuses: await toStatuses(app.db, base, found),
+      hashtags: tags.map((t) => tagOf(t.tag)),
+    };
+  });
+
+  app.post('/api/v1/notifications/clear', { preHandler: need('write:notifications') }, async (request) => {
+    const viewer = userOf(request);
+    await deleteNotificationsOf(app.db, viewer.userId);
+    await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+    return {};
+  });
+  app.post<{ Params: { id: string } }>(
+    '/api/v1/notifications/:id/dismiss',
+    { preHandler: need('write:notifications') },
+    async (request) => {
+      const viewer = userOf(request);
+      if (
+        !ID.test(request.params.id) ||
+        !(await deleteNotificationOf(app.db, viewer.userId, Number(request.params.id)))
+      ) {
+        throw notFound('No such notification.');
+      }
+      await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+      return {};
+    },
+  );
+
+  /** Pipit keeps one marker, the notifications' (read together); the home marker is not kept. */
+  const marker = async (viewer: SessionUser) => {
+    const row = await findNotificationsMarker(app.db, viewer.userId);
+    return row
+      ? { notifications: { last_read_id: String(row.id), version: 0, updated_at: (row.readAt as Date).toISOString() } }
+      : {};
+  };
+  app.get('/api/v1/markers', { preHandler: need('read:statuses') }, async (request) => marker(userOf(request)));
+  app.post('/api/v1/markers', { preHandler: need('write:statuses') }, async (request) => {
+    const viewer = userOf(request);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const raw =
+      (body.notifications as { last_read_id?: unknown } | undefined)?.last_read_id ??
+      body['notifications[last_read_id]'];
+    if (raw !== undefined) {
+      if (!ID.test(String(raw))) throw invalid('notifications', 'last_read_id must be a notification id');
+      await markReadUpTo(app.db, viewer.userId, Number(raw));
+      await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+    }
+    return marker(viewer);
+  });
+}
