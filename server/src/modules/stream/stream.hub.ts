@@ -41,6 +41,8 @@ export class StreamHub {
   private seq = 0;
   private readonly entries: Entry[] = [];
   private readonly clients = new Set<StreamClient>();
+  /** Streams whose reconnect replay is being read: their live frames wait here (replay). */
+  private readonly replaying = new Map<StreamClient, { seq: number; text: string }[]>();
   private readonly perMember = new Map<number, number>();
   private readonly perAddress = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
@@ -128,6 +130,25 @@ export class StreamHub {
       client.send(frame(this.id(this.seq), { type: 'reset' }));
       return;
     }
+    // Live events that come while the replay reads are held, and sent after it: in order, each once.
+    const held: { seq: number; text: string }[] = [];
+    this.replaying.set(client, held);
+    const upTo = this.seq;
+    try {
+      if (!(await this.sendMissed(client, since))) return;
+    } finally {
+      this.replaying.delete(client);
+    }
+    for (const { seq, text } of held) {
+      if (seq > upTo && !client.send(text)) {
+        client.close();
+        return;
+      }
+    }
+  }
+
+  /** The entries after `since` as this reader sees them; false when the client fell too far behind. */
+  private async sendMissed(client: StreamClient, since: number): Promise<boolean> {
     const missed = this.entries.filter((e) => e.seq > since);
     const authors = [...new Set(missed.flatMap((e) => (e.kind === 'post' ? [e.authorId] : [])))];
     const followed =
@@ -146,8 +167,9 @@ export class StreamHub {
     for (const entry of missed) {
       if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
       const event = this.eventFor(entry, client, (authorId) => followed.has(authorId));
-      if (event && !client.send(frame(this.id(entry.seq), event))) return;
+      if (event && !client.send(frame(this.id(entry.seq), event))) return false;
     }
+    return true;
   }
 
   private id(seq: number): string {
@@ -189,7 +211,9 @@ export class StreamHub {
         text = frame(id, live);
         frames.set(live, text);
       }
-      if (!client.send(text)) client.close();
+      const held = this.replaying.get(client);
+      if (held) held.push({ seq: entry.seq, text });
+      else if (!client.send(text)) client.close();
     }
   }
 
