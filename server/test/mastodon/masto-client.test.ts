@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createOAuthAPIClient, createRestAPIClient } from 'masto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { seedTrio, useTestApp } from '../helpers/app.ts';
+import { photo } from '../media/fixtures.ts';
 import { expectValid, templateOf } from './openapi.ts';
 
 interface Seen {
@@ -98,7 +99,20 @@ describe('masto.js against Pipit', () => {
     await clients.bob.put(`/api/users/${alice.id}/follow`);
     await clients.alice.put(`/api/users/${bob.id}/follow`);
     const bobs = (await clients.bob.post('/api/posts', { text: 'Bob says hello & <waves>' })).json() as { id: string };
-    const mine = await rest.v1.statuses.create({ status: 'First post from an app\n\nwith two paragraphs' });
+    // An image with its alt text, described again before posting.
+    const picture = await rest.v2.media.create({
+      file: new Blob([new Uint8Array(await photo(64, 48))], { type: 'image/jpeg' }),
+      description: 'A red square',
+    });
+    expect(picture).toMatchObject({ type: 'image', description: 'A red square' });
+    expect((await rest.v1.media.$select(picture.id).update({ description: 'A small red square' })).description).toBe(
+      'A small red square',
+    );
+    const mine = await rest.v1.statuses.create({
+      status: 'First post from an app\n\nwith two paragraphs',
+      mediaIds: [picture.id],
+    });
+    expect(mine.mediaAttachments).toMatchObject([{ id: picture.id, description: 'A small red square' }]);
     expect(mine.content).toBe('<p>First post from an app</p><p>with two paragraphs</p>');
     const reply = await rest.v1.statuses.create({ status: 'A reply', inReplyToId: bobs.id });
     expect(reply.inReplyToId).toBe(bobs.id);

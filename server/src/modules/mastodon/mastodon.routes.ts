@@ -4,11 +4,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import type { Config } from '../../config.ts';
 import { limitWrites } from '../../plugins/rate-limit.ts';
+import { UPLOAD_LIMITS } from '../media/media.upload.ts';
 import { findUser } from '../users/users.repository.ts';
 import { mastodonApiRoutes } from './mastodon.api.routes.ts';
 import { need } from './mastodon.auth.ts';
 import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.entities.ts';
 import { mastodonErrors, Refused } from './mastodon.errors.ts';
+import { mastodonMediaRoutes } from './mastodon.media.routes.ts';
 import { mastodonMoreRoutes } from './mastodon.more.routes.ts';
 import { mastodonSocialRoutes } from './mastodon.social.routes.ts';
 import type { TokenGrant } from './oauth.service.ts';
@@ -87,14 +89,22 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     rules: [],
   }));
 
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fields: 40, fieldSize: 16 * 1024, files: 0, parts: 40 },
+  // Forms and multipart form fields (what apps send besides JSON), in the routes that take them.
+  await app.register(async (forms) => {
+    await forms.register(formbody, { bodyLimit: 64 * 1024 });
+    await forms.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fields: 40, fieldSize: 16 * 1024, files: 0, parts: 40 },
+    });
+    await forms.register(mastodonApiRoutes, { config });
+    await forms.register(mastodonSocialRoutes, { config });
+    await forms.register(mastodonMoreRoutes, { config });
   });
-  await app.register(mastodonApiRoutes, { config });
-  await app.register(mastodonSocialRoutes, { config });
-  await app.register(mastodonMoreRoutes, { config });
+  // Uploads: one image and its description, read as they arrive (media.upload.ts's limits).
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: UPLOAD_LIMITS });
+    await uploads.register(mastodonMediaRoutes, { config });
+  });
 
   app.get('/api/v1/accounts/verify_credentials', { preHandler: need('profile') }, async (request) => {
     const viewer = request.viewer!;

@@ -6,7 +6,7 @@ import { findAccountRows } from './mastodon.repository.ts';
 type Account = ReturnType<typeof toAccount>;
 
 /** Mastodon's MediaAttachment of an image. */
-function toMedia(publicUrl: string, m: MediaAttachment) {
+export function toMedia(publicUrl: string, m: MediaAttachment) {
   const ratio = m.height > 0 ? Math.round((m.width / m.height) * 1000) / 1000 : 1;
   return {
     id: m.id,

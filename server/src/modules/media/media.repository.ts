@@ -37,6 +37,31 @@ export async function insertUpload(
   return created!;
 }
 
+/** An upload of `ownerId`'s, in a post or not; null when there is none. */
+export async function findOwnUpload(db: Executor, ownerId: number, id: number): Promise<AttachmentRow | null> {
+  const [row] = await db
+    .select()
+    .from(mediaAttachments)
+    .where(and(eq(mediaAttachments.id, id), eq(mediaAttachments.ownerId, ownerId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** New alt text for an upload of `ownerId`'s that no post has taken yet; null when there is no such upload. */
+export async function describeUpload(
+  db: Executor,
+  ownerId: number,
+  id: number,
+  alt: string,
+): Promise<AttachmentRow | null> {
+  const [row] = await db
+    .update(mediaAttachments)
+    .set({ alt })
+    .where(and(eq(mediaAttachments.id, id), eq(mediaAttachments.ownerId, ownerId), isNull(mediaAttachments.postId)))
+    .returning();
+  return row ?? null;
+}
+
 /**
  * Gives an upload of `ownerId`'s that no post has taken yet to `postId`, at `position`, with new alt
  * text when given; null when there is no such upload (unknown, someone else's, already in a post,

@@ -3,7 +3,7 @@ import { LIMITS, type MediaAttachment } from '@pipit/contract';
 import { encode as encodeBlurhash } from 'blurhash';
 import sharp, { type Metadata } from 'sharp';
 import type { Database, Tx } from '../../db/client.ts';
-import { AppError, invalid } from '../../lib/errors.ts';
+import { AppError, invalid, notFound } from '../../lib/errors.ts';
 import * as repo from './media.repository.ts';
 import { MEDIA_KEY_PATTERN, type MediaStore, type StoredMedia } from './media.store.ts';
 
@@ -357,6 +357,20 @@ export class MediaService {
       await this.collect(files.map((f) => f.url)).catch(() => {});
       throw error;
     }
+  }
+
+  /** One of the member's uploads (the Mastodon API's media lookup, which apps poll after uploading). */
+  async own(ownerId: number, id: number): Promise<MediaAttachment> {
+    const row = await repo.findOwnUpload(this.db, ownerId, id);
+    if (!row) throw notFound('No such upload.');
+    return toMediaAttachment(row);
+  }
+
+  /** New alt text for an upload not yet in a post (the Mastodon API's media update). */
+  async describe(ownerId: number, id: number, alt: string): Promise<MediaAttachment> {
+    const row = await repo.describeUpload(this.db, ownerId, id, alt);
+    if (!row) throw notFound('No such upload (or it is in a post already).');
+    return toMediaAttachment(row);
   }
 
   /**

@@ -12,7 +12,7 @@ const MB = 1024 * 1024;
  * upload refused the moment it passes LIMITS.postImageMaxBytes (never buffered whole past it);
  * alt text fits in 1,500 characters of up to 16 code units each, UTF-8 encoded.
  */
-const UPLOAD_LIMITS = {
+export const UPLOAD_LIMITS = {
   fileSize: LIMITS.postImageMaxBytes,
   files: 1,
   fields: 1,
@@ -47,28 +47,34 @@ function uploadError(error: unknown): Error {
   }
 }
 
-/** The image's bytes and its alt text from a multipart upload (modules/media/README.md). */
-async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; alt: string }> {
+/**
+ * The image's bytes and its alt text from a multipart upload (modules/media/README.md); `fields` names
+ * them (the Mastodon API's are `file` and `description`).
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  fields: { file: string; alt: string } = UPLOAD_FIELDS,
+): Promise<{ bytes: Buffer; alt: string }> {
   let bytes: Buffer | null = null;
   let alt = '';
   try {
     for await (const part of request.parts({ limits: UPLOAD_LIMITS })) {
-      if (part.type === 'file' && part.fieldname === UPLOAD_FIELDS.file) {
+      if (part.type === 'file' && part.fieldname === fields.file) {
         bytes = await part.toBuffer();
-      } else if (part.type === 'field' && part.fieldname === UPLOAD_FIELDS.alt && typeof part.value === 'string') {
-        if (part.valueTruncated)
-          throw invalid(UPLOAD_FIELDS.alt, `Alt text must be at most ${LIMITS.altTextMax} characters`);
+      } else if (part.type === 'field' && part.fieldname === fields.alt && typeof part.value === 'string') {
+        if (part.valueTruncated) throw invalid(fields.alt, `Alt text must be at most ${LIMITS.altTextMax} characters`);
         alt = part.value;
       } else {
-        throw invalid('body', 'An upload takes an "alt" field and one "file", nothing else.');
+        throw invalid('body', `An upload takes a "${fields.alt}" field and one "${fields.file}", nothing else.`);
       }
     }
   } catch (error) {
     throw uploadError(error);
   }
-  if (!bytes || bytes.length === 0) throw invalid(UPLOAD_FIELDS.file, 'Choose an image to upload (the "file" field).');
+  if (!bytes || bytes.length === 0)
+    throw invalid(fields.file, `Choose an image to upload (the "${fields.file}" field).`);
   const parsed = altText.safeParse(alt);
-  if (!parsed.success) throw invalid(UPLOAD_FIELDS.alt, parsed.error.issues[0]?.message ?? 'Alt text is not valid');
+  if (!parsed.success) throw invalid(fields.alt, parsed.error.issues[0]?.message ?? 'Alt text is not valid');
   return { bytes, alt: parsed.data };
 }
 
