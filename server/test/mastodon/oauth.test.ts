@@ -66,6 +66,19 @@ async function authorize(
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The token a code gives the app (secret, no PKCE). */
+async function tokenOf(ctx: Ctx, app: { client_id: string; client_secret: string }, code: string): Promise<string> {
+  const res = await appRequest(ctx, 'POST', '/oauth/token', {
+    grant_type: 'authorization_code',
+    code,
+    client_id: app.client_id,
+    client_secret: app.client_secret,
+    redirect_uri: REDIRECT,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().access_token as string;
+}
+
 describe('OAuth 2 for Mastodon apps', () => {
   const ctx = useTestApp();
 
@@ -272,17 +285,8 @@ describe('OAuth 2 for Mastodon apps', () => {
   it('scopes are enforced: a token without read or profile cannot verify credentials', async () => {
     const { clients } = await seedTrio(ctx);
     const app = await registerApp(ctx, 'read write profile');
-    const exchange = async (scope: string) => {
-      const { code } = await authorize(clients.alice, app.client_id, { scope });
-      const res = await appRequest(ctx, 'POST', '/oauth/token', {
-        grant_type: 'authorization_code',
-        code,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: REDIRECT,
-      });
-      return res.json().access_token as string;
-    };
+    const exchange = async (scope: string) =>
+      tokenOf(ctx, app, (await authorize(clients.alice, app.client_id, { scope })).code);
     const check = async (token: string) =>
       (await ctx.app.inject({ url: '/api/v1/accounts/verify_credentials', headers: bearer(token) })).statusCode;
     expect(await check(await exchange('write'))).toBe(403);
@@ -293,17 +297,7 @@ describe('OAuth 2 for Mastodon apps', () => {
   it('revoking a token, the app in Settings, signing out others, a new password or a suspension ends access at once', async () => {
     const { bob, clients } = await seedTrio(ctx);
     const app = await registerApp(ctx);
-    const tokenFor = async (client: TestClient) => {
-      const { code } = await authorize(client, app.client_id);
-      const res = await appRequest(ctx, 'POST', '/oauth/token', {
-        grant_type: 'authorization_code',
-        code,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: REDIRECT,
-      });
-      return res.json().access_token as string;
-    };
+    const tokenFor = async (client: TestClient) => tokenOf(ctx, app, (await authorize(client, app.client_id)).code);
     const works = async (token: string) =>
       (await ctx.app.inject({ url: '/api/v1/accounts/verify_credentials', headers: bearer(token) })).statusCode === 200;
 
@@ -384,15 +378,7 @@ describe('OAuth 2 for Mastodon apps', () => {
     }
     const app = await registerApp(ctx);
     const { code } = await authorize(clients.alice, app.client_id, { scope: 'read' });
-    const token = (
-      await appRequest(ctx, 'POST', '/oauth/token', {
-        grant_type: 'authorization_code',
-        code,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
-        redirect_uri: REDIRECT,
-      })
-    ).json().access_token as string;
+    const token = await tokenOf(ctx, app, code);
     const readOnly = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/statuses',

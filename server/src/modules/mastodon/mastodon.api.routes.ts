@@ -3,23 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { encodeCursor } from '../../lib/cursor.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
-import { parsePostId, parseUserId } from '../../lib/ids.ts';
+import type { parsePostId } from '../../lib/ids.ts';
 import { findUser } from '../users/users.repository.ts';
-import { need } from './mastodon.auth.ts';
+import { limitOf, MASTODON_ID, need, postIdOf, userIdOf, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
-import { Refused } from './mastodon.errors.ts';
 import { cursorAfterEntry, findAccountRows } from './mastodon.repository.ts';
 import { toStatuses } from './mastodon.statuses.ts';
 
-const ID = /^[1-9]\d{0,17}$/;
-
-/** A Mastodon path id: digits only (anything else is no such thing: 404, as Mastodon answers). */
-function idOf<T>(raw: string, parse: (wire: string) => T, missing: string): T {
-  if (!ID.test(raw)) throw notFound(missing);
-  return parse(raw);
-}
-const postIdOf = (raw: string) => idOf(raw, parsePostId, 'This post does not exist (or was deleted).');
-const userIdOf = (raw: string) => idOf(raw, parseUserId, 'This user does not exist.');
 const MAX_LIMIT = 40;
 
 interface PageParams {
@@ -35,11 +25,6 @@ function listField(body: Record<string, unknown>, name: string): string[] {
   if (value === undefined || value === null || value === '') return [];
   return (Array.isArray(value) ? value : [value]).map(String);
 }
-
-const userOf = (request: FastifyRequest) => {
-  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
-  return request.viewer;
-};
 
 /**
  * Mastodon's statuses, accounts and timelines over the web API's services: the same rules (who sees
@@ -61,14 +46,14 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
     list: (page: { cursor?: string; limit: number }) => Promise<Page<Post>>,
   ) {
     const query = request.query as PageParams;
-    const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 20, 1), MAX_LIMIT);
+    const limit = limitOf(query.limit, 20, MAX_LIMIT);
     let cursor: string | undefined;
-    if (query.max_id && ID.test(query.max_id)) {
+    if (query.max_id && MASTODON_ID.test(query.max_id)) {
       const after = await cursorAfterEntry(app.db, Number(query.max_id));
       if (!after) return [];
       cursor = encodeCursor(after);
     }
-    const newer = [query.since_id, query.min_id].find((id) => id !== undefined && ID.test(id));
+    const newer = [query.since_id, query.min_id].find((id) => id !== undefined && MASTODON_ID.test(id));
     const page = await list({ cursor, limit });
     const items = newer ? page.items.filter((p) => BigInt(p.entryId) > BigInt(newer)) : page.items;
     const link = linkFor(request, items, page.nextCursor !== null && !newer);
@@ -101,7 +86,7 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
     const query = request.query as PageParams;
     if (!query.max_id && !query.since_id && !query.min_id) {
       // The first page, kept serialized until something on it changes (as the web's: FeedsService.firstPage).
-      const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 20, 1), MAX_LIMIT);
+      const limit = limitOf(query.limit, 20, MAX_LIMIT);
       const kept = await timelines.followingFirstPage(viewer, limit, 'mastodon', async (page) => ({
         body: JSON.stringify(await toStatuses(app.db, base, page.items)),
         extra: linkFor(request, page.items, page.nextCursor !== null),

@@ -3,16 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { readUpload, UPLOAD_LIMITS } from '../media/media.upload.ts';
-import type { SessionUser } from '../sessions/sessions.service.ts';
-import { need } from './mastodon.auth.ts';
-import { Refused } from './mastodon.errors.ts';
+import { MASTODON_ID, need, userOf } from './mastodon.auth.ts';
 import { toMedia } from './mastodon.statuses.ts';
-
-const ID = /^[1-9]\d{0,17}$/;
-const userOf = (request: FastifyRequest): SessionUser => {
-  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
-  return request.viewer;
-};
 
 /**
  * Images for statuses: POST /api/v2/media (and v1) takes `file` and `description` (the alt text),
@@ -30,12 +22,12 @@ export async function mastodonMediaRoutes(app: FastifyInstance, { config }: { co
   app.post('/api/v1/media', { preHandler: need('write:media') }, upload);
   app.get<{ Params: { id: string } }>('/api/v1/media/:id', { preHandler: need('write:media') }, async (request) => {
     const viewer = userOf(request);
-    if (!ID.test(request.params.id)) throw notFound('No such upload.');
+    if (!MASTODON_ID.test(request.params.id)) throw notFound('No such upload.');
     return toMedia(config.publicUrl, await media.own(viewer.userId, Number(request.params.id)));
   });
   app.put<{ Params: { id: string } }>('/api/v1/media/:id', { preHandler: need('write:media') }, async (request) => {
     const viewer = userOf(request);
-    if (!ID.test(request.params.id)) throw notFound('No such upload (or it is in a post already).');
+    if (!MASTODON_ID.test(request.params.id)) throw notFound('No such upload (or it is in a post already).');
     let description: unknown;
     if (request.isMultipart()) {
       // masto.js and others send it as a multipart form field.

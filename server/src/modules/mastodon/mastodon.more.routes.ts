@@ -1,12 +1,11 @@
 import { MAX_PAGE_SIZE, searchText } from '@pipit/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { parsePostId } from '../../lib/ids.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
-import { need } from './mastodon.auth.ts';
+import { limitOf, MASTODON_ID, need, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
-import { Refused } from './mastodon.errors.ts';
 import {
   deleteNotificationOf,
   deleteNotificationsOf,
@@ -16,13 +15,6 @@ import {
 } from './mastodon.repository.ts';
 import { toStatuses } from './mastodon.statuses.ts';
 
-const ID = /^[1-9]\d{0,17}$/;
-
-const userOf = (request: FastifyRequest): SessionUser => {
-  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
-  return request.viewer;
-};
-
 /** A status's conversation, search, notification clearing and the notifications marker. */
 export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { config: Config }) {
   const { posts, search, events } = app.services;
@@ -30,7 +22,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
   const tagOf = (name: string) => ({ name, url: `${base}/hashtag/${encodeURIComponent(name)}`, history: [] });
 
   app.get<{ Params: { id: string } }>('/api/v1/statuses/:id/context', async (request) => {
-    if (!ID.test(request.params.id)) throw notFound('This post does not exist (or was deleted).');
+    if (!MASTODON_ID.test(request.params.id)) throw notFound('This post does not exist (or was deleted).');
     const id = parsePostId(request.params.id);
     // The post itself first: 404 when the viewer cannot see it.
     await posts.get(request.viewer, id);
@@ -47,7 +39,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for something');
     const q = parsed.data;
     const type = request.query.type;
-    const limit = Math.min(Math.max(Number.parseInt(request.query.limit ?? '', 10) || 20, 1), 20);
+    const limit = limitOf(request.query.limit, 20, 20);
     const wants = (kind: string) => type === undefined || type === kind;
     const accountIds = wants('accounts') ? (await search.people(request.viewer, { q, limit })).items : [];
     const rows = await findAccountRows(
@@ -79,7 +71,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     async (request) => {
       const viewer = userOf(request);
       if (
-        !ID.test(request.params.id) ||
+        !MASTODON_ID.test(request.params.id) ||
         !(await deleteNotificationOf(app.db, viewer.userId, Number(request.params.id)))
       ) {
         throw notFound('No such notification.');
@@ -104,7 +96,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
       (body.notifications as { last_read_id?: unknown } | undefined)?.last_read_id ??
       body['notifications[last_read_id]'];
     if (raw !== undefined) {
-      if (!ID.test(String(raw))) throw invalid('notifications', 'last_read_id must be a notification id');
+      if (!MASTODON_ID.test(String(raw))) throw invalid('notifications', 'last_read_id must be a notification id');
       await markReadUpTo(app.db, viewer.userId, Number(raw));
       await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
     }

@@ -2,16 +2,13 @@ import { MUTE_DURATION, type Notification, type NotificationType, type Page, typ
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { encodeCursor } from '../../lib/cursor.ts';
-import { notFound } from '../../lib/errors.ts';
-import { parseUserId, type UserId } from '../../lib/ids.ts';
+import type { UserId } from '../../lib/ids.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
-import { need } from './mastodon.auth.ts';
+import { limitOf, MASTODON_ID, need, userIdOf, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
-import { Refused } from './mastodon.errors.ts';
 import { cursorAfterNotification, findAccountRows, followersAmong } from './mastodon.repository.ts';
 import { toStatuses } from './mastodon.statuses.ts';
 
-const ID = /^[1-9]\d{0,17}$/;
 const MAX_LIMIT = 80;
 
 /** Pipit's notification kinds as Mastodon's. */
@@ -24,22 +21,13 @@ const TYPES: Record<NotificationType, string> = {
   repost: 'reblog',
 };
 
-const userOf = (request: FastifyRequest): SessionUser => {
-  if (!request.viewer) throw new Refused(401, 'The access token is invalid');
-  return request.viewer;
-};
-const userIdOf = (raw: string): UserId => {
-  if (!ID.test(raw)) throw notFound('This user does not exist.');
-  return parseUserId(raw);
-};
-
 /** `?id[]=1&id[]=2` or `?id=1` as numbers (bad ones left out). */
 function ids(query: Record<string, unknown>): number[] {
   const raw = query['id[]'] ?? query.id;
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   return list
     .map(String)
-    .filter((id) => ID.test(id))
+    .filter((id) => MASTODON_ID.test(id))
     .slice(0, 40)
     .map(Number);
 }
@@ -128,7 +116,7 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
     list: (page: { cursor?: string; limit: number }) => Promise<Page<User>>,
   ) {
     const query = request.query as { max_id?: string; limit?: string };
-    const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 40, 1), MAX_LIMIT);
+    const limit = limitOf(query.limit, 40, MAX_LIMIT);
     const page = await list({ cursor: query.max_id || undefined, limit });
     const rows = await findAccountRows(
       app.db,
@@ -164,9 +152,9 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
   app.get('/api/v1/notifications', { preHandler: need('read:notifications') }, async (request, reply) => {
     const viewer = userOf(request);
     const query = request.query as { max_id?: string; limit?: string };
-    const limit = Math.min(Math.max(Number.parseInt(query.limit ?? '', 10) || 40, 1), MAX_LIMIT);
+    const limit = limitOf(query.limit, 40, MAX_LIMIT);
     let cursor: string | undefined;
-    if (query.max_id && ID.test(query.max_id)) {
+    if (query.max_id && MASTODON_ID.test(query.max_id)) {
       const after = await cursorAfterNotification(app.db, viewer.userId, Number(query.max_id));
       if (!after) return [];
       cursor = encodeCursor(after);
