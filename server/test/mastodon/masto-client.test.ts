@@ -162,6 +162,14 @@ describe('masto.js against Pipit', () => {
       ['follow', 'bob'],
     ]);
     expect(notes[0]?.status?.id).toBe(mine.id);
+    expect((await rest.v1.notifications.$select(notes[0]!.id).fetch()).type).toBe('favourite');
+    expect((await rest.v1.statuses.$select(mine.id).favouritedBy.list()).map((a) => a.username)).toEqual(['bob']);
+    expect((await rest.v1.statuses.$select(bobs.id).rebloggedBy.list()).map((a) => a.username)).toEqual(['alice']);
+    expect((await rest.v1.favourites.list()).map((s) => s.id)).toEqual([bobs.id]);
+    const renamed = await rest.v1.accounts.updateCredentials({ displayName: 'Alice A.', note: 'Birds & <bikes>' });
+    expect(renamed).toMatchObject({ displayName: 'Alice A.', note: '<p>Birds &amp; &lt;bikes&gt;</p>' });
+    await expect(rest.v1.accounts.updateCredentials({ displayName: 'x'.repeat(51) })).rejects.toThrow(/at most 50/);
+
     // Markers, dismiss, clear.
     await rest.v1.markers.create({ notifications: { lastReadId: notes[0]!.id } });
     expect((await rest.v1.markers.fetch({ timeline: ['notifications'] })).notifications?.lastReadId).toBe(notes[0]!.id);

@@ -1,23 +1,31 @@
-import { MAX_PAGE_SIZE, searchText } from '@pipit/contract';
+import { editBody, MAX_PAGE_SIZE, searchText } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { encodeCursor } from '../../lib/cursor.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { parsePostId } from '../../lib/ids.ts';
+import { toPost } from '../posts/posts.pack.ts';
+import { findPostViews } from '../posts/posts.repository.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
-import { limitOf, MASTODON_ID, need, userOf } from './mastodon.auth.ts';
-import { toAccount } from './mastodon.entities.ts';
+import { limitOf, MASTODON_ID, need, postIdOf, userOf } from './mastodon.auth.ts';
+import { toAccount, toCredentialAccount } from './mastodon.entities.ts';
+import { Refused } from './mastodon.errors.ts';
 import {
   deleteNotificationOf,
   deleteNotificationsOf,
   findAccountRows,
+  findLikedPostIds,
+  findLikerIds,
   findNotificationsMarker,
+  findReposterIds,
   markReadUpTo,
+  notificationCursor,
 } from './mastodon.repository.ts';
-import { toStatuses } from './mastodon.statuses.ts';
+import { toNotifications, toStatuses } from './mastodon.statuses.ts';
 
 /** A status's conversation, search, notification clearing and the notifications marker. */
 export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  const { posts, search, events } = app.services;
+  const { posts, search, events, notifications, users } = app.services;
   const base = config.publicUrl;
   const tagOf = (name: string) => ({ name, url: `${base}/hashtag/${encodeURIComponent(name)}`, history: [] });
 
@@ -57,6 +65,79 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
       statuses: await toStatuses(app.db, base, found),
       hashtags: tags.map((t) => tagOf(t.tag)),
     };
+  });
+
+  app.get<{ Params: { id: string } }>(
+    '/api/v1/notifications/:id',
+    { preHandler: need('read:notifications') },
+    async (request) => {
+      const viewer = userOf(request);
+      const missing = () => notFound('No such notification.');
+      if (!MASTODON_ID.test(request.params.id)) throw missing();
+      const id = Number(request.params.id);
+      const at = await notificationCursor(app.db, viewer.userId, id);
+      if (!at) throw missing();
+      // The page that starts with it (a cursor just above it), as the list would show it.
+      const page = await notifications.list(viewer, { cursor: encodeCursor({ t: at.t, id: id + 1 }), limit: 1 });
+      const found = page.items[0];
+      if (!found || found.id !== String(id)) throw missing();
+      const [shown] = await toNotifications(app.db, base, [found]);
+      if (!shown) throw missing();
+      return shown;
+    },
+  );
+
+  /** Who liked or reposted a status (newest first, at most 80): accounts. */
+  const people = (path: string, find: (db: typeof app.db, postId: number, limit: number) => Promise<number[]>) =>
+    app.get<{ Params: { id: string }; Querystring: { limit?: string } }>(
+      `/api/v1/statuses/:id/${path}`,
+      async (request) => {
+        const id = postIdOf(request.params.id);
+        await posts.get(request.viewer, id); // 404 when the viewer cannot see it
+        const ids = await find(app.db, id, limitOf(request.query.limit, 40, 80));
+        const rows = new Map((await findAccountRows(app.db, ids)).map((row) => [row.id, row]));
+        return ids.flatMap((userId) => {
+          const row = rows.get(userId);
+          return row && row.suspendedAt === null ? [toAccount(base, row)] : [];
+        });
+      },
+    );
+  people('favourited_by', findLikerIds);
+  people('reblogged_by', findReposterIds);
+
+  /** The statuses the person liked, newest like first (at most 40; one page). */
+  app.get<{ Querystring: { limit?: string } }>(
+    '/api/v1/favourites',
+    { preHandler: need('read:favourites') },
+    async (request) => {
+      const viewer = userOf(request);
+      const ids = await findLikedPostIds(app.db, viewer.userId, limitOf(request.query.limit, 20, 40));
+      const rows = new Map((await findPostViews(app.db, viewer.userId, ids, 'blocks')).map((row) => [row.id, row]));
+      const liked = ids.flatMap((id) => {
+        const row = rows.get(id);
+        return row ? [toPost(row)] : [];
+      });
+      return toStatuses(app.db, base, liked);
+    },
+  );
+
+  /** Name and bio, with the web's rules (pictures are changed on the web for now). */
+  app.patch('/api/v1/accounts/update_credentials', { preHandler: need('write:accounts') }, async (request) => {
+    const viewer = userOf(request);
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    const parsed = editBody.safeParse({
+      ...(body.display_name !== undefined ? { name: body.display_name } : {}),
+      ...(body.note !== undefined ? { bio: body.note } : {}),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path[0] === 'name' ? 'display_name' : issue?.path[0] === 'bio' ? 'note' : 'body';
+      throw invalid(field, issue?.message ?? 'The profile is not valid.');
+    }
+    await users.edit(viewer.userId, parsed.data);
+    const [row] = await findAccountRows(app.db, [viewer.userId]);
+    if (!row) throw new Refused(401, 'The access token is invalid');
+    return toCredentialAccount(base, row);
   });
 
   app.post('/api/v1/notifications/clear', { preHandler: need('write:notifications') }, async (request) => {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { follows, notifications, posts, users } from '../../db/schema.ts';
+import { follows, likes, notifications, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { userColumns } from '../users/users.pack.ts';
 
@@ -74,4 +74,47 @@ export async function markReadUpTo(db: Executor, userId: number, lastReadId: num
     .update(notifications)
     .set({ readAt: sql`now()` })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), lte(notifications.id, lastReadId)));
+}
+
+/** Who liked a post, newest like first (likes_post_id_idx), at most `limit`. */
+export async function findLikerIds(db: Executor, postId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: likes.userId })
+    .from(likes)
+    .where(eq(likes.postId, postId))
+    .orderBy(desc(likes.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Who reposted a post, newest first (posts_author_repost_key's twin, posts_repost_of_created_idx), at most `limit`. */
+export async function findReposterIds(db: Executor, postId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: posts.authorId })
+    .from(posts)
+    .where(eq(posts.repostOfId, postId))
+    .orderBy(desc(posts.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** The posts a person liked, newest like first, at most `limit`. */
+export async function findLikedPostIds(db: Executor, userId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: likes.postId })
+    .from(likes)
+    .where(eq(likes.userId, userId))
+    .orderBy(desc(likes.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** One notification of the person, as its page row would be; null when there is none of theirs. */
+export async function notificationCursor(db: Executor, userId: number, id: number): Promise<Cursor | null> {
+  const [row] = await db
+    .select({ t: cursorTime(notifications.createdAt) })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .limit(1);
+  return row ? { t: row.t, id } : null;
 }

@@ -1,4 +1,4 @@
-import { MUTE_DURATION, type Notification, type NotificationType, type Page, type User } from '@pipit/contract';
+import { MUTE_DURATION, type Page, type User } from '@pipit/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { encodeCursor } from '../../lib/cursor.ts';
@@ -7,19 +7,9 @@ import type { SessionUser } from '../sessions/sessions.service.ts';
 import { limitOf, MASTODON_ID, need, userIdOf, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
 import { cursorAfterNotification, findAccountRows, followersAmong } from './mastodon.repository.ts';
-import { toStatuses } from './mastodon.statuses.ts';
+import { toNotifications } from './mastodon.statuses.ts';
 
 const MAX_LIMIT = 80;
-
-/** Pipit's notification kinds as Mastodon's. */
-const TYPES: Record<NotificationType, string> = {
-  like: 'favourite',
-  reply: 'mention',
-  mention: 'mention',
-  follow: 'follow',
-  quote: 'quote',
-  repost: 'reblog',
-};
 
 /** `?id[]=1&id[]=2` or `?id=1` as numbers (bad ones left out). */
 function ids(query: Record<string, unknown>): number[] {
@@ -160,20 +150,6 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
       cursor = encodeCursor(after);
     }
     const page = await notifications.list(viewer, { cursor, limit });
-    const actors = await findAccountRows(app.db, [...new Set(page.items.map((n) => Number(n.actor.id)))]);
-    const accounts = new Map(actors.map((row) => [String(row.id), toAccount(base, row)]));
-    const withPost = page.items.filter(
-      (n): n is Notification & { post: NonNullable<Notification['post']> } => n.post !== null,
-    );
-    const statuses = new Map(
-      (
-        await toStatuses(
-          app.db,
-          base,
-          withPost.map((n) => n.post),
-        )
-      ).map((status, i) => [withPost[i]!.id, status]),
-    );
     const last = page.items[page.items.length - 1];
     if (page.nextCursor && last) {
       const url = new URL(`${base}/api/v1/notifications`);
@@ -181,19 +157,6 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
       url.searchParams.set('max_id', last.id);
       reply.header('Link', `<${url}>; rel="next"`);
     }
-    return page.items.flatMap((n) => {
-      const account = accounts.get(n.actor.id);
-      if (!account) return [];
-      return [
-        {
-          id: n.id,
-          type: TYPES[n.type],
-          group_key: `ungrouped-${n.id}`,
-          created_at: n.createdAt,
-          account,
-          ...(statuses.has(n.id) ? { status: statuses.get(n.id) } : {}),
-        },
-      ];
-    });
+    return toNotifications(app.db, base, page.items);
   });
 }

@@ -1,4 +1,4 @@
-import type { MediaAttachment, Post } from '@pipit/contract';
+import type { MediaAttachment, Notification, NotificationType, Post } from '@pipit/contract';
 import type { Executor } from '../../db/client.ts';
 import { absolute, textToHtml, toAccount } from './mastodon.entities.ts';
 import { findAccountRows } from './mastodon.repository.ts';
@@ -87,4 +87,42 @@ function toStatus(publicUrl: string, p: Post, accounts: Map<string, Account>) {
     in_reply_to_account_id: null,
     reblog: status,
   };
+}
+
+/** Pipit's notification kinds as Mastodon's. */
+const TYPES: Record<NotificationType, string> = {
+  like: 'favourite',
+  reply: 'mention',
+  mention: 'mention',
+  follow: 'follow',
+  quote: 'quote',
+  repost: 'reblog',
+};
+
+/** Notifications as Mastodon's, with whole accounts and statuses (two reads for the page). */
+export async function toNotifications(db: Executor, publicUrl: string, items: Notification[]) {
+  const actors = await findAccountRows(db, [...new Set(items.map((n) => Number(n.actor.id)))]);
+  const accounts = new Map(actors.map((row) => [String(row.id), toAccount(publicUrl, row)]));
+  const withPost = items.filter((n): n is Notification & { post: Post } => n.post !== null);
+  const statuses = await toStatuses(
+    db,
+    publicUrl,
+    withPost.map((n) => n.post),
+  );
+  const byNotification = new Map(statuses.map((status, i) => [withPost[i]!.id, status]));
+  return items.flatMap((n) => {
+    const account = accounts.get(n.actor.id);
+    if (!account) return [];
+    const status = byNotification.get(n.id);
+    return [
+      {
+        id: n.id,
+        type: TYPES[n.type],
+        group_key: `ungrouped-${n.id}`,
+        created_at: n.createdAt,
+        account,
+        ...(status ? { status } : {}),
+      },
+    ];
+  });
 }
