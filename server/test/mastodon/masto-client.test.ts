@@ -207,4 +207,74 @@ describe('masto.js against Pipit', () => {
       else expectValid(s.method, templateOf(s.path), s.status, s.body);
     }
   });
+
+  it("replays a web client's sign-in and first load, every answer matching the description", async () => {
+    const { clients } = await seedTrio(ctx);
+    const redirectUri = 'https://web-client.example/callback';
+    const call = async (
+      method: string,
+      path: string,
+      init: { token?: string; json?: unknown; form?: Record<string, string> } = {},
+    ) => {
+      const headers: Record<string, string> = {};
+      if (init.token) headers.authorization = `Bearer ${init.token}`;
+      let body: string | undefined;
+      if (init.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.json);
+      } else if (init.form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        body = new URLSearchParams(init.form).toString();
+      }
+      const res = await fetch(`${base}${path}`, { method, headers, body });
+      expect(res.status, `${method} ${path}`).toBe(200);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    // The order a web client (Elk, Phanpy) signs in and loads its first screen in.
+    const app = await call('POST', '/api/v1/apps', {
+      json: {
+        client_name: 'Web client',
+        redirect_uris: redirectUri,
+        scopes: 'read write follow push',
+        website: 'https://web-client.example',
+      },
+    });
+    const verifier = randomBytes(32).toString('base64url');
+    const decided = await clients.alice.post('/api/oauth/authorization', {
+      client_id: String(app.client_id),
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'read write follow push',
+      state: 'first-load',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      decision: 'approve',
+    });
+    const back = new URL(decided.json().redirectTo);
+    expect(back.searchParams.get('state')).toBe('first-load');
+    const token = await call('POST', '/oauth/token', {
+      form: {
+        grant_type: 'authorization_code',
+        client_id: String(app.client_id),
+        redirect_uri: redirectUri,
+        code: back.searchParams.get('code')!,
+        code_verifier: verifier,
+      },
+    });
+    const accessToken = String(token.access_token);
+    await call('GET', '/api/v2/instance');
+    await call('GET', '/api/v1/accounts/verify_credentials', { token: accessToken });
+    await call('GET', '/api/v1/preferences', { token: accessToken });
+    await call('GET', '/api/v1/timelines/home?limit=20', { token: accessToken });
+
+    expect(seen.map((s) => `${s.method} ${s.path} ${s.status}`)).toEqual([
+      'POST /api/v1/apps 200',
+      'POST /oauth/token 200',
+      'GET /api/v2/instance 200',
+      'GET /api/v1/accounts/verify_credentials 200',
+      'GET /api/v1/preferences 200',
+      'GET /api/v1/timelines/home 200',
+    ]);
+    for (const s of seen) expectValid(s.method, templateOf(s.path), s.status, s.body);
+  });
 });
