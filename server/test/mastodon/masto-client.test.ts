@@ -6,11 +6,21 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createOAuthAPIClient, createRestAPIClient } from 'masto';
+import { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, type mastodon } from 'masto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { streamingStats } from '../../src/modules/mastodon/mastodon.streaming.ts';
 import { seedTrio, useTestApp } from '../helpers/app.ts';
 import { photo } from '../media/fixtures.ts';
 import { expectValid, templateOf } from './openapi.ts';
+
+/** Waits for a condition the server sets (bounded: 500 checks, one per event-loop turn plus 10 ms). */
+async function until(check: () => boolean, what: string) {
+  for (let i = 0; i < 500; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}
 
 interface Seen {
   method: string;
@@ -194,6 +204,36 @@ describe('masto.js against Pipit', () => {
 
     const removed = await rest.v1.statuses.$select(reply.id).remove();
     expect(removed.text).toBe('A reply');
+
+    // The streaming API: a new post by someone she follows (again: the block ended it) arrives on her user
+    // stream, and on public.
+    await rest.v1.accounts.$select(String(bob.id)).follow();
+    const streaming = createStreamingAPIClient({
+      streamingApiUrl: base.replace(/^http/, 'ws'),
+      accessToken: token.accessToken,
+      retry: false,
+    });
+    const health = await fetch(`${base}/api/v1/streaming/health`);
+    expect(await health.text()).toBe('OK');
+    const userStream = streaming.user.subscribe();
+    const publicStream = streaming.public.subscribe();
+    const firstOf = async (subscription: AsyncIterable<mastodon.streaming.Event>) => {
+      for await (const event of subscription) if (event.event === 'update') return event.payload;
+      throw new Error('the stream ended');
+    };
+    const arriving = Promise.all([firstOf(userStream), firstOf(publicStream)]);
+    // Both subscriptions are on the server before the post is made (a subscribe is a message the
+    // server reads in order: a round trip over the same socket proves it was read).
+    await until(() => streamingStats.subscriptions >= 2, 'both subscriptions registered');
+    await clients.bob.post('/api/posts', { text: 'Live from Bob' });
+    const [onUser, onPublic] = await arriving;
+    expect(onUser.content).toBe('<p>Live from Bob</p>');
+    expect(onPublic.content).toBe('<p>Live from Bob</p>');
+    // The streamed status is the status the API answers (which the description checks below).
+    expect(onUser).toEqual(await rest.v1.statuses.$select(onUser.id).fetch());
+    userStream.unsubscribe();
+    publicStream.unsubscribe();
+    streaming.close();
 
     await oauth.revoke({ clientId: app.clientId!, clientSecret: app.clientSecret!, token: token.accessToken });
     await expect(rest.v1.accounts.verifyCredentials()).rejects.toThrow();

@@ -13,6 +13,7 @@ import { mastodonErrors, Refused } from './mastodon.errors.ts';
 import { mastodonMediaRoutes } from './mastodon.media.routes.ts';
 import { mastodonMoreRoutes } from './mastodon.more.routes.ts';
 import { mastodonSocialRoutes } from './mastodon.social.routes.ts';
+import { mastodonStreamingRoutes } from './mastodon.streaming.ts';
 import type { TokenGrant } from './oauth.service.ts';
 
 /** This server's version (its package.json's; the build inlines it), in the instance's version string. */
@@ -100,6 +101,7 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     await forms.register(mastodonSocialRoutes, { config });
     await forms.register(mastodonMoreRoutes, { config });
   });
+  await app.register(mastodonStreamingRoutes, { config });
   // Uploads: one image and its description, read as they arrive (media.upload.ts's limits).
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: UPLOAD_LIMITS });

@@ -1,0 +1,168 @@
+import type { WebSocket } from '@fastify/websocket';
+import websocket from '@fastify/websocket';
+import type { LiveEvent } from '@pipit/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { StreamClient } from '../stream/stream.hub.ts';
+import { toNotifications, toStatuses } from './mastodon.statuses.ts';
+import type { TokenGrant } from './oauth.service.ts';
+import { grants } from './scopes.ts';
+
+/** What a stream may be subscribed to, and the scope each needs (public ones none). */
+const STREAMS: Record<string, string | null> = {
+  user: 'read:statuses',
+  'user:notification': 'read:notifications',
+  public: null,
+  'public:local': null,
+  hashtag: null,
+  'hashtag:local': null,
+};
+
+/** Subscriptions held by this process's streams (what the tests wait on before posting). */
+export const streamingStats = { subscriptions: 0 };
+
+/** The token of a WebSocket request: Authorization (the scope's hook), `access_token`, or the protocol (masto.js). */
+function tokenOf(query: Record<string, unknown>, protocol: string | undefined): string | null {
+  if (typeof query.access_token === 'string') return query.access_token;
+  const first = protocol?.split(',')[0]?.trim();
+  return first && first.length > 0 ? first : null;
+}
+
+/** `#tag` in a text, as a whole word, ignoring case. */
+function hasTag(text: string, tag: string): boolean {
+  const escaped = tag.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])#${escaped}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
+}
+
+/**
+ * Mastodon's streaming API over WebSocket (/api/v1/streaming): `user` (the home timeline and
+ * notifications), `public` and `hashtag` streams, fed by the same live hub as the web's event stream
+ * (modules/stream: who sees what applied there). Events are Mastodon's: `update` (a status),
+ * `delete` (an id), `notification`.
+ */
+export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const { oauth, stream: hub, notifications } = app.services;
+  await app.register(websocket, {
+    options: {
+      maxPayload: 16 * 1024,
+      // masto.js sends the token as the first subprotocol: the handshake names it back.
+      handleProtocols: (protocols: Set<string>) => protocols.values().next().value ?? false,
+    },
+  });
+
+  app.get('/api/v1/streaming/health', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('OK'));
+
+  app.route({
+    method: 'GET',
+    url: '/api/v1/streaming',
+    // A plain GET (no Upgrade): what the endpoint is, in Mastodon's error shape.
+    handler: async (_request, reply) =>
+      reply.code(400).send({ error: 'This is a WebSocket endpoint: connect with Upgrade: websocket.' }),
+    wsHandler: async (socket: WebSocket, request) => {
+      // Messages may come before the token is resolved: listened to at once, handled once ready.
+      const early: Buffer[] = [];
+      let onMessage: ((raw: Buffer) => void) | null = null;
+      socket.on('message', (raw: Buffer) => (onMessage ? onMessage(raw) : early.push(raw)));
+      let grant: TokenGrant | null = request.grant;
+      if (!grant) {
+        const token = tokenOf(request.query as Record<string, unknown>, request.headers['sec-websocket-protocol']);
+        grant = token ? await oauth.resolve(token) : null;
+      }
+      const viewer = grant?.viewer ?? null;
+      const subscribed = new Map<string, string[]>(); // key → Mastodon's `stream` array
+      let counted = 0;
+      const recount = () => {
+        streamingStats.subscriptions += subscribed.size - counted;
+        counted = subscribed.size;
+      };
+      const say = (message: object) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      };
+      const subscribe = (stream: unknown, tag: unknown) => {
+        if (typeof stream !== 'string' || !(stream in STREAMS)) return say({ error: 'Unknown stream type' });
+        const scope = STREAMS[stream];
+        if (scope && !(viewer && grant && grants(grant.scopes, scope))) {
+          return say({ error: 'This stream requires a token with the right scope' });
+        }
+        if (stream.startsWith('hashtag')) {
+          if (typeof tag !== 'string' || !/^[\p{L}\p{N}_]{1,100}$/u.test(tag))
+            return say({ error: 'A hashtag stream needs a tag' });
+          subscribed.set(`hashtag:${tag.toLowerCase()}`, [stream, tag]);
+        } else {
+          subscribed.set(stream.startsWith('public') ? 'public' : stream, [stream]);
+        }
+        recount();
+      };
+
+      // Sent in order: each frame waits for the one before (statuses are read from the database).
+      let chain = Promise.resolve();
+      const deliver = async (event: LiveEvent) => {
+        if (event.type === 'post.created') {
+          const [status] = await toStatuses(app.db, config.publicUrl, [event.post]);
+          const payload = JSON.stringify(status);
+          for (const [key, stream] of subscribed) {
+            const matches =
+              key === 'user'
+                ? event.timelines.includes('following')
+                : key === 'public'
+                  ? event.timelines.includes('everyone')
+                  : key.startsWith('hashtag:') && hasTag(event.post.text, key.slice('hashtag:'.length));
+            if (matches) say({ stream, event: 'update', payload });
+          }
+        } else if (event.type === 'post.deleted') {
+          for (const [key, stream] of subscribed)
+            if (key !== 'user:notification') say({ stream, event: 'delete', payload: event.id });
+        } else if (event.type === 'notification' && viewer) {
+          const target = subscribed.get('user') ?? subscribed.get('user:notification');
+          if (!target) return;
+          const newest = await notifications.list(viewer, { limit: 1 });
+          const [shown] = await toNotifications(app.db, config.publicUrl, newest.items);
+          if (shown) say({ stream: target, event: 'notification', payload: JSON.stringify(shown) });
+        }
+      };
+      const client: StreamClient = {
+        userId: viewer?.userId ?? null,
+        address: request.ip,
+        send(frame: string) {
+          if (socket.readyState !== socket.OPEN || socket.bufferedAmount > config.stream.maxBufferedBytes) return false;
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (data) {
+            const event = JSON.parse(data) as LiveEvent;
+            chain = chain.then(() => deliver(event)).catch((error) => request.log.warn({ err: error }, 'streaming'));
+          }
+          return true;
+        },
+        close: () => socket.close(),
+      };
+      const opened = hub.open(client);
+      if (!opened.ok) {
+        socket.close(1008, 'Too many live connections');
+        return;
+      }
+      socket.on('close', () => {
+        opened.close();
+        subscribed.clear();
+        recount();
+      });
+      onMessage = (raw: Buffer) => {
+        let message: { type?: unknown; stream?: unknown; tag?: unknown };
+        try {
+          message = JSON.parse(String(raw));
+        } catch {
+          return say({ error: 'Messages are JSON: {"type":"subscribe","stream":"user"}' });
+        }
+        if (message.type === 'subscribe') subscribe(message.stream, message.tag);
+        else if (message.type === 'unsubscribe' && typeof message.stream === 'string') {
+          const key = message.stream.startsWith('hashtag')
+            ? `hashtag:${String(message.tag ?? '').toLowerCase()}`
+            : message.stream;
+          subscribed.delete(key.startsWith('public') ? 'public' : key);
+          recount();
+        } else say({ error: 'Unknown message type' });
+      };
+      for (const raw of early.splice(0)) onMessage(raw);
+      const query = request.query as Record<string, unknown>;
+      if (typeof query.stream === 'string') subscribe(query.stream, query.tag);
+    },
+  });
+}
