@@ -102,9 +102,21 @@ export function testDb(): Promise<DbHandle> {
 }
 
 export async function resetDb(handle: DbHandle): Promise<void> {
-  await handle.db.execute(
-    sql`TRUNCATE notifications, media_attachments, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
-  );
+  // On PostgreSQL a TRUNCATE can meet work the previous test left running in another connection (a
+  // background job's insert) and lose a deadlock (40P01, seen once in CI): the other side finishes,
+  // and the TRUNCATE is tried again (at most three times).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await handle.db.execute(
+        sql`TRUNCATE notifications, media_attachments, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+      );
+      return;
+    } catch (error) {
+      const code =
+        (error as { cause?: { code?: string }; code?: string }).cause?.code ?? (error as { code?: string }).code;
+      if (code !== '40P01' || attempt >= 3) throw error;
+    }
+  }
 }
 
 /**
@@ -121,6 +133,9 @@ export function useTestApp(overrides: Partial<Config> = {}) {
       ctx.app = await buildApp(ctx.config, { db: ctx.db });
       await ctx.app.ready();
       built = true;
+    } else {
+      // What the previous test left to the background (emails, file collection) is done first.
+      await ctx.app.services.jobs.drain();
     }
     await resetDb(ctx.db);
     // The data changed under the app's feet, without events: what it kept from them is stale.
