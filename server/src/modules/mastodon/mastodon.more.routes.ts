@@ -11,15 +11,14 @@ import { limitOf, MASTODON_ID, need, postIdOf, userOf } from './mastodon.auth.ts
 import { toAccount, toCredentialAccount } from './mastodon.entities.ts';
 import { Refused } from './mastodon.errors.ts';
 import {
+  cursorAfterNotification,
   deleteNotificationOf,
   deleteNotificationsOf,
   findAccountRows,
-  findLikedPostIds,
-  findLikerIds,
+  findLikes,
   findNotificationsMarker,
   findReposterIds,
   markReadUpTo,
-  notificationCursor,
 } from './mastodon.repository.ts';
 import { toNotifications, toStatuses } from './mastodon.statuses.ts';
 
@@ -75,7 +74,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
       const missing = () => notFound('No such notification.');
       if (!MASTODON_ID.test(request.params.id)) throw missing();
       const id = Number(request.params.id);
-      const at = await notificationCursor(app.db, viewer.userId, id);
+      const at = await cursorAfterNotification(app.db, viewer.userId, id);
       if (!at) throw missing();
       // The page that starts with it (a cursor just above it), as the list would show it.
       const page = await notifications.list(viewer, { cursor: encodeCursor({ t: at.t, id: id + 1 }), limit: 1 });
@@ -102,7 +101,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
         });
       },
     );
-  people('favourited_by', findLikerIds);
+  people('favourited_by', (db, postId, limit) => findLikes(db, { post: postId }, limit));
   people('reblogged_by', findReposterIds);
 
   /** The statuses the person liked, newest like first (at most 40; one page). */
@@ -111,7 +110,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     { preHandler: need('read:favourites') },
     async (request) => {
       const viewer = userOf(request);
-      const ids = await findLikedPostIds(app.db, viewer.userId, limitOf(request.query.limit, 20, 40));
+      const ids = await findLikes(app.db, { user: viewer.userId }, limitOf(request.query.limit, 20, 40));
       const rows = new Map((await findPostViews(app.db, viewer.userId, ids, 'blocks')).map((row) => [row.id, row]));
       const liked = ids.flatMap((id) => {
         const row = rows.get(id);

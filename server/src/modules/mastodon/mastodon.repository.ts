@@ -76,12 +76,20 @@ export async function markReadUpTo(db: Executor, userId: number, lastReadId: num
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), lte(notifications.id, lastReadId)));
 }
 
-/** Who liked a post, newest like first (likes_post_id_idx), at most `limit`. */
-export async function findLikerIds(db: Executor, postId: number, limit: number): Promise<number[]> {
+/**
+ * Likes, newest first, at most `limit`: who liked a post (`{ post }`, likes_post_id_idx), or which posts a
+ * person liked (`{ user }`, the likes key). Answers the other side's ids.
+ */
+export async function findLikes(
+  db: Executor,
+  of: { post: number } | { user: number },
+  limit: number,
+): Promise<number[]> {
+  const byPost = 'post' in of;
   const rows = await db
-    .select({ id: likes.userId })
+    .select({ id: byPost ? likes.userId : likes.postId })
     .from(likes)
-    .where(eq(likes.postId, postId))
+    .where(byPost ? eq(likes.postId, of.post) : eq(likes.userId, of.user))
     .orderBy(desc(likes.createdAt))
     .limit(limit);
   return rows.map((row) => row.id);
@@ -96,25 +104,4 @@ export async function findReposterIds(db: Executor, postId: number, limit: numbe
     .orderBy(desc(posts.createdAt))
     .limit(limit);
   return rows.map((row) => row.id);
-}
-
-/** The posts a person liked, newest like first, at most `limit`. */
-export async function findLikedPostIds(db: Executor, userId: number, limit: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: likes.postId })
-    .from(likes)
-    .where(eq(likes.userId, userId))
-    .orderBy(desc(likes.createdAt))
-    .limit(limit);
-  return rows.map((row) => row.id);
-}
-
-/** One notification of the person, as its page row would be; null when there is none of theirs. */
-export async function notificationCursor(db: Executor, userId: number, id: number): Promise<Cursor | null> {
-  const [row] = await db
-    .select({ t: cursorTime(notifications.createdAt) })
-    .from(notifications)
-    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-    .limit(1);
-  return row ? { t: row.t, id } : null;
 }
