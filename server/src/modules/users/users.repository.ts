@@ -123,6 +123,12 @@ export async function findUser(
   return row ?? null;
 }
 
+/** Several people as `viewerId` sees them, in no particular order (unknown ids left out): one statement. */
+export async function findUsers(db: Executor, ids: number[], viewerId: number | null): Promise<UserViewRow[]> {
+  if (ids.length === 0) return [];
+  return db.select(userViewColumns(viewerId)).from(users).where(inArray(users.id, ids));
+}
+
 /** The columns an edit may change; undefined leaves a column as it is. */
 export interface UserPatch {
   name?: string;
