@@ -29,7 +29,7 @@ function ids(query: Record<string, unknown>): number[] {
  * API's services.
  */
 export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  const { follows, safety, users, notifications } = app.services;
+  const { follows, safety, notifications } = app.services;
   const base = config.publicUrl;
 
   /** Mastodon's Relationship of the viewer to each of `people` (their profiles as the viewer sees them). */
