@@ -1,0 +1,92 @@
+/**
+ * The Mastodon API's refusals, each with its status and Mastodon's `{error}`, and nothing written:
+ * what masto-client.test.ts (the paths that work) does not reach.
+ */
+import { describe, expect, it } from 'vitest';
+import { seedTrio, useTestApp } from '../helpers/app.ts';
+import { imageUpload } from '../helpers/multipart.ts';
+import { createPost } from '../helpers/social.ts';
+import { fingerprint } from '../security/support.ts';
+
+describe('Mastodon API refusals', () => {
+  const ctx = useTestApp();
+
+  async function aliceToken(userId: number) {
+    const { oauth, sessions } = ctx.app.services;
+    const { row, clientSecret } = await oauth.registerApp({
+      name: 'App',
+      redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
+      scopes: 'read write',
+      website: null,
+    });
+    const viewer = await sessions.resolve((await sessions.create(userId)).token);
+    const query = {
+      client_id: row.clientId,
+      redirect_uri: 'urn:ietf:wg:oauth:2.0:oob',
+      response_type: 'code',
+      scope: 'read write',
+    };
+    const token = await oauth.token({
+      grantType: 'authorization_code',
+      clientId: row.clientId,
+      clientSecret,
+      code: (await oauth.approve(viewer!, query)).code,
+      redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
+    });
+    return token.access_token;
+  }
+
+  it('answers each refusal with its status and an error, and writes nothing', async () => {
+    const { alice, bob, clients } = await seedTrio(ctx);
+    const token = await aliceToken(alice.id);
+    const headers = { authorization: `Bearer ${token}` };
+    const bobs = await createPost(clients.bob, 'a post of bob');
+    await clients.bob.put(`/api/users/${alice.id}/block`);
+    const before = await fingerprint(ctx.db, ctx.config.mediaDir);
+    const fake = imageUpload(Buffer.from('not an image at all'), 'x');
+    const cases: [string, string, unknown, number][] = [
+      ['POST', '/api/v1/statuses', { status: '' }, 422],
+      ['POST', '/api/v1/statuses', { status: 'x'.repeat(281) }, 422],
+      ['POST', '/api/v1/statuses', { status: 'hi', in_reply_to_id: 'abc' }, 422],
+      ['POST', '/api/v1/statuses', { status: 'hi', in_reply_to_id: '999999' }, 404],
+      // Bob blocked her: his post is not hers to see, reply to, like or list the likers of.
+      ['GET', `/api/v1/statuses/${bobs.id}`, undefined, 404],
+      ['GET', `/api/v1/statuses/${bobs.id}/context`, undefined, 404],
+      ['GET', `/api/v1/statuses/${bobs.id}/favourited_by`, undefined, 404],
+      ['POST', `/api/v1/statuses/${bobs.id}/favourite`, undefined, 404],
+      ['GET', '/api/v1/notifications/999999', undefined, 404],
+      ['POST', '/api/v1/notifications/999999/dismiss', undefined, 404],
+      ['POST', '/api/v1/markers', { notifications: { last_read_id: 'latest' } }, 422],
+      ['GET', '/api/v1/media/999999', undefined, 404],
+      ['PUT', '/api/v1/media/999999', { description: 'x' }, 404],
+      ['PUT', '/api/v1/media/1', { description: 'x'.repeat(1501) }, 422],
+      ['PATCH', '/api/v1/accounts/update_credentials', { note: 'x'.repeat(161) }, 422],
+      ['GET', '/api/v1/accounts/999999', undefined, 404],
+      ['GET', '/api/v1/accounts/lookup?acct=nobody', undefined, 404],
+      ['GET', `/api/v1/accounts/${bob.id}/statuses?max_id=1.5`, undefined, 200],
+      ['GET', '/api/v2/search?q=', undefined, 422],
+      // A plain GET where a WebSocket is expected.
+      ['GET', '/api/v1/streaming', undefined, 400],
+    ];
+    for (const [method, url, body, status] of cases) {
+      const res = await ctx.app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+      expect([res.statusCode, url], res.body).toEqual([status, url]);
+      if (status >= 400) expect(typeof res.json().error, url).toBe('string');
+    }
+    const upload = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v2/media',
+      headers: { ...headers, ...fake.headers },
+      payload: fake.payload,
+    });
+    expect(upload.statusCode, upload.body).toBeGreaterThanOrEqual(400);
+    expect(upload.statusCode).toBeLessThan(500);
+    expect(typeof upload.json().error).toBe('string');
+    expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
+  });
+});
