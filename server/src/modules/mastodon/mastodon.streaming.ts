@@ -1,6 +1,6 @@
 import type { WebSocket } from '@fastify/websocket';
 import websocket from '@fastify/websocket';
-import type { LiveEvent } from '@pipit/contract';
+import type { LiveEvent, Post } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { StreamClient } from '../stream/stream.hub.ts';
@@ -17,6 +17,9 @@ const STREAMS: Record<string, string | null> = {
   hashtag: null,
   'hashtag:local': null,
 };
+
+/** New posts' statuses kept for the streams (each made once, however many streams it goes to). */
+const RECENT_PAYLOADS = 100;
 
 /** Subscriptions held by this process's streams (what the tests wait on before posting). */
 export const streamingStats = { subscriptions: 0 };
@@ -49,6 +52,20 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
       handleProtocols: (protocols: Set<string>) => protocols.values().next().value ?? false,
     },
   });
+
+  // A new post goes to every stream as the same visitor's view: it is made into a status (one read of its
+  // author's account) once per process, not once per open stream. The last few are kept.
+  const payloads = new Map<string, Promise<string>>();
+  const statusPayload = (post: Post): Promise<string> => {
+    let payload = payloads.get(post.entryId);
+    if (!payload) {
+      payload = toStatuses(app.db, config.publicUrl, [post]).then(([status]) => JSON.stringify(status));
+      payloads.set(post.entryId, payload);
+      payload.catch(() => payloads.delete(post.entryId));
+      if (payloads.size > RECENT_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
+    }
+    return payload;
+  };
 
   app.get('/api/v1/streaming/health', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('OK'));
 
@@ -98,8 +115,7 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
       let chain = Promise.resolve();
       const deliver = async (event: LiveEvent) => {
         if (event.type === 'post.created') {
-          const [status] = await toStatuses(app.db, config.publicUrl, [event.post]);
-          const payload = JSON.stringify(status);
+          const payload = await statusPayload(event.post);
           for (const [key, stream] of subscribed) {
             const matches =
               key === 'user'
