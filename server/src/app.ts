@@ -11,6 +11,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
+import { compressJson } from './lib/compression.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(authRoutes, { config });
   // The product API: its own scope, so these rules cover exactly its routes, whatever their URLs.
   await app.register(async function productApi(api) {
+    await compressJson(api);
     api.addHook('onRequest', requireCsrfToken(config));
     api.addHook('preHandler', limitWrites(api));
     await api.register(usersRoutes, { config });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { invalid } from '../lib/errors.ts';
+import { AppError, invalid } from '../lib/errors.ts';
 
 /** A UTF-16 surrogate without its pair: not a character, and not storable as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -48,8 +48,21 @@ type ContentTypeParserFn = (
 /**
  * Bodies are JSON only: Fastify's built-in parsers (its lenient JSON and text/plain) go, so any other
  * type is a 415 everywhere. /api/auth registers its form parser in its own scope.
+ * Bodies are read as sent: a compressed one (Content-Encoding other than identity) is a 415 saying so
+ * — it is not inflated, since a few kilobytes of gzip can be gigabytes of body.
  */
 export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJsonParser(app));
+  app.addHook('preParsing', async (request) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return;
+    const hasBody =
+      request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return;
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Send the body uncompressed: Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not accepted.`,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { KeptBody } from '../lib/compression.ts';
 import type { DomainEventType } from '../lib/events.ts';
 
 declare module 'fastify' {
@@ -15,8 +16,8 @@ declare module 'fastify' {
  * own writes). Concurrent misses for one key share one computation.
  */
 export class SharedCache {
-  private readonly entries = new Map<string, { body: string; expires: number }>();
-  private readonly pending = new Map<string, Promise<string>>();
+  private readonly entries = new Map<string, { body: KeptBody; expires: number }>();
+  private readonly pending = new Map<string, Promise<KeptBody>>();
   private generation = 0;
 
   constructor(
@@ -30,7 +31,8 @@ export class SharedCache {
     this.pending.clear();
   }
 
-  async get(key: string, compute: () => Promise<string>): Promise<string> {
+  /** The answer kept under `key`, or `compute`d and kept (with its compressed forms: KeptBody). */
+  async get(key: string, compute: () => Promise<string>): Promise<KeptBody> {
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) return hit.body;
     const inFlight = this.pending.get(key);
@@ -38,7 +40,8 @@ export class SharedCache {
 
     const generation = this.generation;
     const promise = compute()
-      .then((body) => {
+      .then((text) => {
+        const body = new KeptBody(text);
         // A write that landed while this was computed may not be in it: use it once, keep it not.
         if (generation === this.generation) {
           if (this.entries.size >= this.maxEntries) this.entries.clear();

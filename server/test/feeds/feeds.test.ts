@@ -4,6 +4,8 @@
  * unfollows, deletes, accounts pulled for their follower count, feeds cold or past their window.
  * Runs with PIPIT_TEST_DB=pg and TEST_REDIS_URL (CI's PostgreSQL run); skipped elsewhere.
  */
+
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { type Post, postPage } from '@pipit/contract';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -467,6 +469,28 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect(await shown(ana.viaFeeds)).toEqual(await shown(ana.viaQuery));
   });
 
+  it('send a kept first page compressed when asked, compressed once', async () => {
+    await reset();
+    const [ana, ben] = [await member('ana'), await member('ben')];
+    await ben.viaFeeds.put(`/api/users/${ana.id}/follow`);
+    await ben.viaFeeds.get('/api/timeline/following');
+    await drain();
+    for (let i = 0; i < 4; i++)
+      await ana.viaFeeds.post('/api/posts', { text: `Post ${i}: ${'a long line '.repeat(20)}` });
+    await drain();
+    const plain = (await ben.viaFeeds.get('/api/timeline/following')).body;
+    expect(Buffer.byteLength(plain)).toBeGreaterThan(1024);
+    const kept = feeds.stats.kept;
+    // As browsers ask: br, from the kept page (the same bytes each time), saying what the plain page says.
+    const asked = () => ben.viaFeeds.get('/api/timeline/following', { headers: { 'accept-encoding': 'gzip, br' } });
+    const [first, again] = [await asked(), await asked()];
+    expect(feeds.stats.kept).toBe(kept + 2);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toContain('accept-encoding');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(brotliDecompressSync(first.rawPayload).toString('utf8')).toBe(plain);
+  });
+
   it("keep a Mastodon app's first home page too, apart from the web's, and drop it when something on it changes", async () => {
     await reset();
     const [ana, ben] = [await member('ana'), await member('ben')];
@@ -504,6 +528,23 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     const kept = feeds.stats.kept;
     expect(await home()).toEqual(['<p>one</p>']);
     expect(feeds.stats.kept).toBe(kept + 1);
+    // Compressed for an app that asks (they all do) from the kept page, once: the same bytes each time.
+    const asked = () =>
+      feedsApp.inject({
+        url: '/api/v1/timelines/home',
+        headers: { authorization: `Bearer ${access_token}`, 'accept-encoding': 'gzip' },
+      });
+    const plain = await feedsApp.inject({
+      url: '/api/v1/timelines/home',
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(Buffer.byteLength(plain.body)).toBeGreaterThan(1024);
+    const [first, again] = [await asked(), await asked()];
+    expect(feeds.stats.kept).toBe(kept + 4);
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(first.headers.link).toBe(plain.headers.link);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(gunzipSync(first.rawPayload).toString('utf8')).toBe(plain.body);
     // The web's page is its own, in its own shape.
     const web = (await ana.viaFeeds.get('/api/timeline/following')).json<Page>();
     expect(web.items.map((p) => p.text)).toEqual(['one']);

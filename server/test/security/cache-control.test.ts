@@ -55,7 +55,7 @@ describe('Cache-Control on /api answers', () => {
     const alice = await insertUser(ctx.db, { username: 'alice', email: 'alice@example.com' });
     const visitor = await new TestClient(ctx).get('/api/timeline/everyone');
     expect(visitor.headers['cache-control']).toBe('public, max-age=1');
-    expect(visitor.headers.vary).toBe('Cookie');
+    expect(visitor.headers.vary).toBe('Cookie, accept-encoding');
     const member = await (await new TestClient(ctx).signInAs(alice.id)).get('/api/timeline/everyone');
     expect(member.headers['cache-control']).toBe(PRIVATE);
   });

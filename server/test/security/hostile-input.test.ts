@@ -6,6 +6,7 @@
  * 5xx; /api answers are 4xx with a contract code whenever the input is refused; and a refused write
  * leaves every table (and the media directory) exactly as it was.
  */
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -392,11 +393,21 @@ function hostileRequests(ctx: Ctx, w: World, route: Route): fc.Arbitrary<Hostile
         },
         { what: 'empty JSON', payload: '', type: 'application/json' },
         { what: 'no content type', payload: JSON.stringify(body ?? {}), type: '' },
+        // A valid body, compressed: read as sent, never inflated (a 415 says so).
+        {
+          what: 'gzip body',
+          payload: gzipSync(JSON.stringify(body ?? {})),
+          type: 'application/json',
+          encoding: 'gzip',
+        },
       ),
     );
     families.push(
-      rawBodies.map(({ what, payload, type }) => {
-        const req = jsonRequest(w, route, url, payload, type ? { 'content-type': type } : {});
+      rawBodies.map((raw) => {
+        const { what, payload, type } = raw;
+        const encoding: Record<string, string> =
+          'encoding' in raw && raw.encoding ? { 'content-encoding': raw.encoding } : {};
+        const req = jsonRequest(w, route, url, payload, type ? { 'content-type': type, ...encoding } : {});
         if (!type) delete (req.headers as Record<string, string>)['content-type'];
         const certain = !isAuth && body !== undefined && what !== 'no content type';
         return { family: `raw body: ${what}`, mustRefuse: certain, req };

@@ -44,11 +44,16 @@ describe('the live stream', () => {
     return res.json<{ id: string }>().id;
   }
 
-  it('opens as an event stream that is never cached', async () => {
-    const s = await stream();
+  it('opens as an event stream that is never cached, nor compressed (its events go out as they happen)', async () => {
+    const s = await stream(undefined, { 'accept-encoding': 'gzip, deflate, br' });
     expect(s.res.status).toBe(200);
     expect(s.res.headers.get('content-type')).toContain('text/event-stream');
     expect(s.res.headers.get('cache-control')).toBe('private, no-store');
+    expect(s.res.headers.get('content-encoding')).toBeNull();
+    // And a post arrives through it while the stream stays open.
+    const { clients } = await seedTrio(ctx);
+    const id = await post(clients.alice, 'Heard at once');
+    expect((await s.next(isPost(id))).data.type).toBe('post.created');
   });
 
   it('brings a new post to a visitor for Everyone, and to a follower for Following too', async () => {

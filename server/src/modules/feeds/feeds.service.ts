@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database, Tx } from '../../db/client.ts';
+import { KeptBody } from '../../lib/compression.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import { EventCache } from '../../lib/event-cache.ts';
 import type { DomainEvent, EventBus } from '../../lib/events.ts';
@@ -35,7 +36,7 @@ interface FirstPage {
   /** Whose page it is (the cache is keyed by member and format: firstPageKey). */
   viewerId: number;
   limit: number;
-  body: string;
+  body: KeptBody;
   /** What the format keeps beside the body (the Mastodon API's Link header). */
   extra: string | null;
   /** The posts shown, and the posts they reply to (their counts and deletes change the page). */
@@ -211,7 +212,7 @@ export class FeedsService {
    * on it, a fan-out, a like, a reply, a delete, a follow, a profile edit) or FIRST_PAGES.ttlMs.
    * Pages the query answered are not kept: their feed is being built.
    */
-  async firstPageJson(viewerId: number, limit: number, serialize: (rows: PostRow[]) => string): Promise<string> {
+  async firstPageJson(viewerId: number, limit: number, serialize: (rows: PostRow[]) => string): Promise<KeptBody> {
     return (await this.firstPage(viewerId, limit, 'web', async (rows) => ({ body: serialize(rows), extra: null })))
       .body;
   }
@@ -219,13 +220,14 @@ export class FeedsService {
   /**
    * firstPageJson for any `format` (the web's JSON, the Mastodon API's statuses): each kept apart,
    * dropped by the same events. `serialize` may read more (Mastodon's accounts) and keep an extra.
+   * The body is kept with its compressed forms (KeptBody): a page sent again costs no compression.
    */
   async firstPage(
     viewerId: number,
     limit: number,
     format: string,
     serialize: (rows: PostRow[]) => Promise<{ body: string; extra: string | null }>,
-  ): Promise<{ body: string; extra: string | null }> {
+  ): Promise<{ body: KeptBody; extra: string | null }> {
     const key = firstPageKey(viewerId, format);
     const kept = this.firstPages?.get(key);
     if (kept?.limit === limit) {
@@ -235,7 +237,9 @@ export class FeedsService {
     }
     const ticket = this.firstPages?.ticket() ?? 0;
     const { rows, followees } = await this.answer(viewerId, null, limit);
-    const { body, extra } = await serialize(rows);
+    const serialized = await serialize(rows);
+    const body = new KeptBody(serialized.body);
+    const extra = serialized.extra;
     if (followees && this.firstPages) {
       const posts = new Set<number>();
       for (const row of rows) {

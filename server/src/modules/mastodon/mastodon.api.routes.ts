@@ -1,6 +1,7 @@
 import { createPostBody, type Page, type Post } from '@pipit/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import { sendKept } from '../../lib/compression.ts';
 import { encodeCursor } from '../../lib/cursor.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import type { parsePostId } from '../../lib/ids.ts';
@@ -93,7 +94,7 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
       }));
       if (kept) {
         if (kept.extra) reply.header('Link', kept.extra);
-        return reply.type('application/json; charset=utf-8').send(kept.body);
+        return sendKept(request, reply, kept.body);
       }
     }
     return paged(request, reply, (page) => timelines.following(viewer, page));

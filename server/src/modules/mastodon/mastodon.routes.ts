@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import type { Config } from '../../config.ts';
+import { compressJson } from '../../lib/compression.ts';
 import { limitWrites } from '../../plugins/rate-limit.ts';
 import { UPLOAD_LIMITS } from '../media/media.upload.ts';
 import { findUser } from '../users/users.repository.ts';
@@ -33,6 +34,7 @@ declare module 'fastify' {
  */
 export async function mastodonRoutes(app: FastifyInstance, { config }: { config: Config }) {
   const { oauth } = app.services;
+  await compressJson(app);
   mastodonErrors(app);
   app.decorateRequest('grant', null);
   app.addHook('onRequest', async (request, reply: FastifyReply) => {

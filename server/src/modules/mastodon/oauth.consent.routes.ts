@@ -34,7 +34,8 @@ export const oauthConsentRoutes: FastifyPluginAsync = async (app) => {
     const { app: client, scopes, redirectUri } = await orInvalid(() => oauth.checkAuthorization(request.query));
     return { app: client, scopes, redirectUri };
   });
-  route(app, e.decideAuthorization, {}, async (request) => {
+  // Its answer carries the code beside the app's own redirect URI and state: never compressed (BREACH).
+  route(app, e.decideAuthorization, { compress: false }, async (request) => {
     const viewer = requireViewer(request);
     const { decision, ...query } = request.body;
     if (decision === 'deny') return { ...(await orInvalid(() => oauth.deny(query))), code: null };

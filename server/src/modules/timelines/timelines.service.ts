@@ -1,5 +1,6 @@
 import type { Post } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
+import type { KeptBody } from '../../lib/compression.ts';
 import { type Cursor, listPage, type Page, type PageRequest, packPage } from '../../lib/cursor.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toPost } from '../posts/posts.pack.ts';
@@ -42,9 +43,9 @@ export class TimelinesService {
   /**
    * The same page as JSON, which the route sends as is. The first page of a home feed is kept
    * serialized until something on it changes (FeedsService.firstPageJson): a member opening their
-   * home again costs no statement and no Redis round trip.
+   * home again costs no statement and no Redis round trip, and no compression (a KeptBody).
    */
-  async followingJson(viewer: SessionUser, page: PageRequest): Promise<string> {
+  async followingJson(viewer: SessionUser, page: PageRequest): Promise<KeptBody | string> {
     if (this.feeds && !page.cursor) {
       const serialize = (rows: PostRow[]) => JSON.stringify(packPage(page.limit, rows, toPost));
       return this.feeds.firstPageJson(viewer.userId, page.limit, serialize);
@@ -62,7 +63,7 @@ export class TimelinesService {
     limit: number,
     format: string,
     serialize: (page: Page<Post>) => Promise<{ body: string; extra: string | null }>,
-  ): Promise<{ body: string; extra: string | null } | null> {
+  ): Promise<{ body: KeptBody; extra: string | null } | null> {
     if (!this.feeds) return null;
     return this.feeds.firstPage(viewer.userId, limit, format, (rows) => serialize(packPage(limit, rows, toPost)));
   }
