@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { api } from '@pipit/contract';
@@ -39,13 +40,15 @@ import {
 import {
   type CurveResult,
   type CurveSide,
+  n0,
+  type PairResult,
   printReport,
   type RunResult,
   type ScenarioResult,
   type TargetResult,
   writeMarkdown,
 } from './lib/report.ts';
-import { buildScenarios, type Scenario } from './lib/scenarios.ts';
+import { BROWSER_ACCEPT_ENCODING, buildScenarios, type Scenario } from './lib/scenarios.ts';
 import { CpuMeter, freePort, type RunningServer, startServer } from './lib/server.ts';
 import {
   type Budget,
@@ -225,17 +228,41 @@ async function warmFeeds(server: RunningServer, url: string, manifest: Manifest,
   }
 }
 
+/** A GET answered as the bytes the server sent. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 /** The bare node:http floor: the recorded Everyone answer served by a server doing nothing else. */
 async function bareFloor(server: RunningServer, load: LoadOptions, runDir: string): Promise<LoadStat> {
-  const response = await fetch(`${server.url}${api.timelineEveryone}`);
-  const body = Buffer.from(await response.arrayBuffer());
+  // Recorded as the Everyone scenario receives it: compressed (fetch would inflate it).
+  const response = await rawGet(`${server.url}${api.timelineEveryone}`, { 'accept-encoding': BROWSER_ACCEPT_ENCODING });
+  const body = response.body;
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
+  for (const [key, value] of Object.entries(response.headers)) {
+    if (typeof value !== 'string') continue;
     if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(key))
       headers[key] = value;
-  });
+  }
   const file = path.join(runDir, 'everyone-response.json');
   writeFileSync(file, JSON.stringify({ status: response.status, headers, bodyBase64: body.toString('base64') }));
+  console.log(
+    `  Everyone's answer: ${body.length} B${headers['content-encoding'] ? ` (${headers['content-encoding']})` : ''}`,
+  );
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -366,6 +393,7 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
   const scenarioResults: ScenarioResult[] = [];
   let bare: LoadStat;
   let hwmMb: number;
+  let mastodonPair: PairResult | null = null;
   try {
     bare = await bareFloor(server, options.load, options.runDir);
     console.log(`  floor bare node:http         ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms`);
@@ -393,6 +421,9 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
       );
       if (stat.non2xx > 0) console.log(`    status codes: ${JSON.stringify(stat.statusCodes)}`);
     }
+    const scenarios = buildScenarios({ manifest, authSecret, deepCursor });
+    const wantsPair = !options.only || (options.only.has('following') && options.only.has('mastodon-home'));
+    if (wantsPair && target === 'pg') mastodonPair = await pairRounds(server, scenarios, options);
     hwmMb = server.hwmMb();
   } finally {
     await server.stop();
@@ -406,6 +437,54 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     serverPeakRssMb: hwmMb,
     floors: { bare, rawEveryone, rawInsert, insertSql: insertStatement.text },
     scenarios: scenarioResults,
+    mastodonPair,
+  };
+}
+
+/** The scenario's requests without Accept-Encoding: the answers as they are, uncompressed. */
+function identity(scenario: Scenario): Scenario {
+  return {
+    ...scenario,
+    requests: (client) =>
+      scenario.requests(client).map((request) => {
+        const { 'accept-encoding': _, ...headers } = (request.headers ?? {}) as Record<string, string>;
+        return { ...request, headers };
+      }),
+  };
+}
+
+/**
+ * The Mastodon home timeline against the web's Following page, in alternating loads on the one server
+ * (`curveRounds` rounds): each round's loads are seconds apart, so what else the machine does weighs
+ * on both alike, and the ratio of each round is kept (its median is the result). Compressed as the
+ * clients ask, and uncompressed for the record (the Mastodon answer is 3× the bytes: whole accounts).
+ */
+async function pairRounds(server: RunningServer, scenarios: Scenario[], options: Options): Promise<PairResult> {
+  const byName = (name: string) => scenarios.find((s) => s.name === name) as Scenario;
+  const sides = {
+    following: byName('following'),
+    mastodon: byName('mastodon-home'),
+    followingIdentity: identity(byName('following')),
+    mastodonIdentity: identity(byName('mastodon-home')),
+  };
+  const rounds: PairResult['rounds'] = [];
+  for (let round = 0; round < options.curveRounds; round++) {
+    const rps = {} as Record<keyof typeof sides, number>;
+    for (const [side, scenario] of Object.entries(sides) as [keyof typeof sides, Scenario][]) {
+      const stat = await runLoad(server.url, (client) => scenario.requests(client), options.load);
+      if (stat.errors > 0) throw new Error(`${side}: ${stat.errors} errors (${JSON.stringify(stat.statusCodes)})`);
+      rps[side] = stat.rps;
+    }
+    rounds.push(rps);
+    console.log(
+      `  pair round ${round + 1}: Mastodon home ${n0(rps.mastodon)} vs Following ${n0(rps.following)} req/s (${(rps.mastodon / rps.following).toFixed(2)}×); uncompressed ${n0(rps.mastodonIdentity)} vs ${n0(rps.followingIdentity)} (${(rps.mastodonIdentity / rps.followingIdentity).toFixed(2)}×)`,
+    );
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  return {
+    rounds,
+    ratio: median(rounds.map((r) => r.mastodon / r.following)),
+    identityRatio: median(rounds.map((r) => r.mastodonIdentity / r.followingIdentity)),
   };
 }
 

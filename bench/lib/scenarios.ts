@@ -23,21 +23,29 @@ export interface ScenarioContext {
   deepCursor: string;
 }
 
+/**
+ * Every client asks for compressed answers, as real ones do: the web's as Chromium does, the Mastodon
+ * app's as OkHttp does (Tusky and most Android apps; iOS's URLSession adds br).
+ */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+export const APP_ACCEPT_ENCODING = 'gzip';
+
 export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioContext): Scenario[] {
   const seed = manifest.spec.seed;
   const members = manifest.members;
   const headersOf = (client: number) => {
     const member = members[client % members.length];
     if (!member) throw new Error('The manifest has no members: run npm run bench:seed');
-    return memberHeaders(member.token, authSecret, seed);
+    return { ...memberHeaders(member.token, authSecret, seed), 'accept-encoding': BROWSER_ACCEPT_ENCODING };
   };
+  const visitorHeaders = { 'accept-encoding': BROWSER_ACCEPT_ENCODING };
   const t = manifest.targets;
   const read = (name: string, title: string, path: string, asMember: boolean): Scenario => ({
     name,
     title,
     write: false,
-    requests: (client) => [{ method: 'GET', path, headers: asMember ? headersOf(client) : {} }],
-    sample: { method: 'GET', url: path, headers: asMember ? headersOf(0) : {} },
+    requests: (client) => [{ method: 'GET', path, headers: asMember ? headersOf(client) : visitorHeaders }],
+    sample: { method: 'GET', url: path, headers: asMember ? headersOf(0) : visitorHeaders },
   });
 
   const likeUnlike: Scenario = {
@@ -112,13 +120,16 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
         {
           method: 'GET',
           path: '/api/v1/timelines/home',
-          headers: { authorization: `Bearer ${bearerToken(seed, client % members.length)}` },
+          headers: {
+            authorization: `Bearer ${bearerToken(seed, client % members.length)}`,
+            'accept-encoding': APP_ACCEPT_ENCODING,
+          },
         },
       ],
       sample: {
         method: 'GET',
         url: '/api/v1/timelines/home',
-        headers: { authorization: `Bearer ${bearerToken(seed, 0)}` },
+        headers: { authorization: `Bearer ${bearerToken(seed, 0)}`, 'accept-encoding': APP_ACCEPT_ENCODING },
       },
     },
     read(
