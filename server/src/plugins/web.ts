@@ -24,6 +24,9 @@ export const webPlugin = fp(async (app: FastifyInstance, { config }: { config: C
       // The web build writes .br and .gz beside each text file; they go out as they are.
       preCompressed: true,
       setHeaders(reply, filePath) {
+        // The placeholder picture is every account's avatar for Mastodon apps, web ones on other origins too.
+        if (filePath.includes(`${path.sep}images${path.sep}`))
+          reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header('Cache-Control', 'public, max-age=31536000, immutable');
         } else {

@@ -7,6 +7,8 @@ import { useTestApp } from '../helpers/app.ts';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'pipit-web-'));
 mkdirSync(path.join(dist, 'assets'));
+mkdirSync(path.join(dist, 'images'));
+writeFileSync(path.join(dist, 'images', 'placeholder.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
 writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Pipit</title><div id="root"></div>');
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
 // What the web build's precompress step writes beside each text file.
@@ -34,6 +36,14 @@ describe('the web app on the API origin', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('javascript');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('lets other origins show the pictures in images/ (Mastodon web apps), and only those', async () => {
+    const picture = await ctx.app.inject({ method: 'GET', url: '/images/placeholder.png' });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    const script = await ctx.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(script.headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
   it('sends the pre-compressed file the browser accepts, with the same caching', async () => {

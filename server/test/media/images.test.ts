@@ -39,6 +39,8 @@ describe('profile and cover images', () => {
     expect(image.headers['content-type']).toBe('image/jpeg');
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Public pictures: Mastodon web apps on other origins (Elk, Phanpy) show them too.
+    expect(image.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(image.headers.etag).toBe(`"${url.slice(7, 71)}"`);
     expect(Number(image.headers['content-length'])).toBe(image.rawPayload.length);
     const meta = await sharp(image.rawPayload).metadata();

@@ -24,6 +24,8 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', IMMUTABLE)
         .header('ETag', etag)
+        // Public images, shown by Mastodon web apps on other origins too (Elk, Phanpy).
+        .header('Cross-Origin-Resource-Policy', 'cross-origin')
         // Opened on its own, an image runs nothing.
         .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
       const ifNoneMatch = request.headers['if-none-match'];
