@@ -302,10 +302,34 @@ describe('masto.js against Pipit', () => {
       },
     });
     const accessToken = String(token.access_token);
-    await call('GET', '/api/v2/instance');
+    const instance = (await call('GET', '/api/v2/instance')) as { configuration: { urls: { streaming: string } } };
     await call('GET', '/api/v1/accounts/verify_credentials', { token: accessToken });
     await call('GET', '/api/v1/preferences', { token: accessToken });
     await call('GET', '/api/v1/timelines/home?limit=20', { token: accessToken });
+
+    // Then the user stream, as Elk and Phanpy open it (masto.js) at the instance's streaming URL — on
+    // the port this test listens on (the test config's public address is not served).
+    const streamingUrl = new URL(instance.configuration.urls.streaming);
+    expect(streamingUrl.protocol).toBe('ws:');
+    expect(streamingUrl.pathname).toBe('/');
+    const streaming = createStreamingAPIClient({
+      streamingApiUrl: `ws://${new URL(base).host}${streamingUrl.pathname.replace(/\/$/, '')}`,
+      accessToken,
+      retry: false,
+    });
+    const before = streamingStats.subscriptions;
+    const userStream = streaming.user.subscribe();
+    const arriving = (async () => {
+      for await (const event of userStream) if (event.event === 'update') return event.payload;
+      throw new Error('the stream ended');
+    })();
+    await until(() => streamingStats.subscriptions > before, 'the user stream subscribed');
+    // Her own new post (from the web) arrives on it, as her home shows it.
+    await clients.alice.post('/api/posts', { text: 'First load done' });
+    const update = await arriving;
+    expect(update.content).toBe('<p>First load done</p>');
+    userStream.unsubscribe();
+    streaming.close();
 
     expect(seen.map((s) => `${s.method} ${s.path} ${s.status}`)).toEqual([
       'POST /api/v1/apps 200',
