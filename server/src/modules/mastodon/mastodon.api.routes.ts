@@ -6,12 +6,14 @@ import { encodeCursor } from '../../lib/cursor.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import type { parsePostId } from '../../lib/ids.ts';
 import { findUser } from '../users/users.repository.ts';
-import { limitOf, MASTODON_ID, need, postIdOf, userIdOf, userOf } from './mastodon.auth.ts';
+import { justAbove, limitOf, MASTODON_ID, need, postIdOf, userIdOf, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
 import { cursorAfterEntry, findAccountRows } from './mastodon.repository.ts';
 import { toStatuses } from './mastodon.statuses.ts';
 
 const MAX_LIMIT = 40;
+/** A timeline entry's own key (a repost's own row): what max_id, since_id and min_id name. */
+const entryKey = (p: Post) => BigInt(p.entryId);
 
 interface PageParams {
   max_id?: string;
@@ -37,9 +39,9 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
   const base = config.publicUrl;
 
   /**
-   * One page of a list, for Mastodon: max_id continues below an entry (its own key); since_id and
-   * min_id keep what is newer than an entry, from the newest page. The `Link` header names the next
-   * (older) and previous (newer) pages by entry id.
+   * One page of a list, for Mastodon: max_id continues below an entry (its own key); since_id keeps
+   * what is newer than an entry from the newest page; min_id gives the page just above an entry
+   * (justAbove). The `Link` header names the next (older) and previous (newer) pages by entry id.
    */
   async function paged(
     request: FastifyRequest,
@@ -54,10 +56,16 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
       if (!after) return [];
       cursor = encodeCursor(after);
     }
-    const newer = [query.since_id, query.min_id].find((id) => id !== undefined && MASTODON_ID.test(id));
+    if (!cursor && query.min_id && MASTODON_ID.test(query.min_id)) {
+      const items = await justAbove((at) => list({ ...at, limit: MAX_LIMIT }), entryKey, BigInt(query.min_id), limit);
+      const link = linkFor(request, items, true);
+      if (link) reply.header('Link', link);
+      return toStatuses(app.db, base, items);
+    }
+    const since = query.since_id && MASTODON_ID.test(query.since_id) ? BigInt(query.since_id) : null;
     const page = await list({ cursor, limit });
-    const items = newer ? page.items.filter((p) => BigInt(p.entryId) > BigInt(newer)) : page.items;
-    const link = linkFor(request, items, page.nextCursor !== null && !newer);
+    const items = since !== null ? page.items.filter((p) => entryKey(p) > since) : page.items;
+    const link = linkFor(request, items, page.nextCursor !== null && since === null);
     if (link) reply.header('Link', link);
     return toStatuses(app.db, base, items);
   }

@@ -45,3 +45,32 @@ export function need(scope: string, { app = false } = {}): preHandlerAsyncHookHa
     if (!grants(grant.scopes, scope)) throw new Refused(403, 'This action is outside the authorized scopes');
   };
 }
+
+/** How far down a list min_id looks for its entry. */
+const MIN_ID_WALK = 2_000;
+/** Rows per read while walking. */
+const WALK_PAGE = 40;
+
+/**
+ * Mastodon's min_id: the `limit` items just above the one keyed `minId` (an app filling the gap since
+ * it last looked), newest first — where since_id gives the newest ones. Lists are read newest first,
+ * so they are walked down to that item, keeping the last `limit` seen; at most MIN_ID_WALK items
+ * (further back than that, the oldest reached are answered).
+ */
+export async function justAbove<T>(
+  read: (at: { cursor?: string }) => Promise<{ items: T[]; nextCursor: string | null }>,
+  keyOf: (item: T) => bigint,
+  minId: bigint,
+  limit: number,
+): Promise<T[]> {
+  let kept: T[] = [];
+  let cursor: string | undefined;
+  for (let walked = 0; walked < MIN_ID_WALK; walked += WALK_PAGE) {
+    const page = await read({ cursor });
+    const above = page.items.filter((item) => keyOf(item) > minId);
+    kept = [...kept, ...above].slice(-limit);
+    if (above.length < page.items.length || page.nextCursor === null) break;
+    cursor = page.nextCursor;
+  }
+  return kept;
+}

@@ -1,4 +1,4 @@
-import { MUTE_DURATION, type Page, type User } from '@pipit/contract';
+import { MUTE_DURATION, type Notification, type Page, type User } from '@pipit/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { encodeCursor } from '../../lib/cursor.ts';
@@ -6,7 +6,7 @@ import type { UserId } from '../../lib/ids.ts';
 import { toUserView } from '../follows/follows.pack.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { findUsers } from '../users/users.repository.ts';
-import { limitOf, MASTODON_ID, need, userIdOf, userOf } from './mastodon.auth.ts';
+import { justAbove, limitOf, MASTODON_ID, need, userIdOf, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
 import { cursorAfterNotification, findAccountRows, followersAmong } from './mastodon.repository.ts';
 import { toNotifications } from './mastodon.statuses.ts';
@@ -141,25 +141,45 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
     people(request, reply, (page) => safety.muted(userOf(request), page)),
   );
 
-  /** Mastodon's Notifications, newest first; `max_id` continues below a notification (its own key). */
+  /**
+   * Mastodon's Notifications, newest first; `max_id` continues below a notification (its own key),
+   * `since_id` keeps the newest above one, `min_id` the ones just above it (justAbove).
+   */
   app.get('/api/v1/notifications', { preHandler: need('read:notifications') }, async (request, reply) => {
     const viewer = userOf(request);
-    const query = request.query as { max_id?: string; limit?: string };
+    const query = request.query as { max_id?: string; since_id?: string; min_id?: string; limit?: string };
     const limit = limitOf(query.limit, 40, MAX_LIMIT);
+    const keyOf = (n: Notification) => BigInt(n.id);
+    const idIn = (raw: string | undefined) => (raw && MASTODON_ID.test(raw) ? BigInt(raw) : null);
     let cursor: string | undefined;
-    if (query.max_id && MASTODON_ID.test(query.max_id)) {
+    if (idIn(query.max_id) !== null) {
       const after = await cursorAfterNotification(app.db, viewer.userId, Number(query.max_id));
       if (!after) return [];
       cursor = encodeCursor(after);
     }
-    const page = await notifications.list(viewer, { cursor, limit });
-    const last = page.items[page.items.length - 1];
-    if (page.nextCursor && last) {
+    const minId = idIn(query.min_id);
+    const since = idIn(query.since_id);
+    let items: Notification[];
+    let more: boolean;
+    if (minId !== null && cursor === undefined) {
+      items = await justAbove((at) => notifications.list(viewer, { ...at, limit: MAX_LIMIT }), keyOf, minId, limit);
+      more = items.length > 0;
+    } else {
+      const page = await notifications.list(viewer, { cursor, limit });
+      items = since !== null ? page.items.filter((n) => keyOf(n) > since) : page.items;
+      more = page.nextCursor !== null && since === null;
+    }
+    const [first, last] = [items[0], items[items.length - 1]];
+    const at = (key: string, id: string) => {
       const url = new URL(`${base}/api/v1/notifications`);
       url.searchParams.set('limit', String(limit));
-      url.searchParams.set('max_id', last.id);
-      reply.header('Link', `<${url}>; rel="next"`);
-    }
-    return toNotifications(app.db, base, page.items);
+      url.searchParams.set(key, id);
+      return url;
+    };
+    const links: string[] = [];
+    if (more && last) links.push(`<${at('max_id', last.id)}>; rel="next"`);
+    if (first) links.push(`<${at('min_id', first.id)}>; rel="prev"`);
+    if (links.length > 0) reply.header('Link', links.join(', '));
+    return toNotifications(app.db, base, items);
   });
 }
