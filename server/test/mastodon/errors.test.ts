@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seedTrio, useTestApp } from '../helpers/app.ts';
-import { imageUpload } from '../helpers/multipart.ts';
+import { imageUpload, multipart } from '../helpers/multipart.ts';
 import { createPost } from '../helpers/social.ts';
+import { photo } from '../media/fixtures.ts';
 import { fingerprint } from '../security/support.ts';
 
 describe('Mastodon API refusals', () => {
@@ -87,6 +88,40 @@ describe('Mastodon API refusals', () => {
     expect(upload.statusCode, upload.body).toBeGreaterThanOrEqual(400);
     expect(upload.statusCode).toBeLessThan(500);
     expect(typeof upload.json().error).toBe('string');
+    // The profile's pictures: a fake image, one past 5 MB, a file under another name, three files.
+    const jpeg = await photo(64, 64);
+    for (const [what, parts, status] of [
+      ['a fake avatar', [{ name: 'avatar', file: Buffer.from('not an image at all') }], 400],
+      ['an avatar past 5 MB', [{ name: 'avatar', file: Buffer.alloc(5 * 1024 * 1024 + 1, 0xff) }], 413],
+      ['a file named otherwise', [{ name: 'picture', file: jpeg }], 422],
+      [
+        'three files',
+        [
+          { name: 'avatar', file: jpeg },
+          { name: 'header', file: jpeg },
+          { name: 'avatar', file: jpeg },
+        ],
+        422,
+      ],
+      [
+        'a name too long, with a good avatar',
+        [
+          { name: 'display_name', value: 'x'.repeat(51) },
+          { name: 'avatar', file: jpeg },
+        ],
+        422,
+      ],
+    ] as const) {
+      const form = multipart([...parts]);
+      const res = await ctx.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/accounts/update_credentials',
+        headers: { ...headers, ...form.headers },
+        payload: form.payload,
+      });
+      expect([res.statusCode, what], res.body).toEqual([status, what]);
+      expect(typeof res.json().error, what).toBe('string');
+    }
     expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
   });
 });

@@ -179,6 +179,22 @@ describe('masto.js against Pipit', () => {
     const renamed = await rest.v1.accounts.updateCredentials({ displayName: 'Alice A.', note: 'Birds & <bikes>' });
     expect(renamed).toMatchObject({ displayName: 'Alice A.', note: '<p>Birds &amp; &lt;bikes&gt;</p>' });
     await expect(rest.v1.accounts.updateCredentials({ displayName: 'x'.repeat(51) })).rejects.toThrow(/at most 50/);
+    // New pictures, as apps send them (multipart files): stored as the web stores them, shown at once.
+    const pictured = await rest.v1.accounts.updateCredentials({
+      avatar: new Blob([new Uint8Array(await photo(600, 600))], { type: 'image/jpeg' }),
+      header: new Blob([new Uint8Array(await photo(1800, 600))], { type: 'image/jpeg' }),
+    });
+    expect(pictured.displayName).toBe('Alice A.');
+    expect(pictured.avatar).toMatch(/\/media\/[0-9a-f]{64}\.jpg$/);
+    expect(pictured.header).toMatch(/\/media\/[0-9a-f]{64}\.jpg$/);
+    expect(pictured.avatar).not.toBe(pictured.header);
+    const avatar = await fetch(`${base}${new URL(pictured.avatar).pathname}`);
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers.get('content-type')).toBe('image/jpeg');
+    await expect(
+      rest.v1.accounts.updateCredentials({ avatar: new Blob([new Uint8Array([1, 2, 3, 4])], { type: 'image/jpeg' }) }),
+    ).rejects.toThrow();
+    expect((await rest.v1.accounts.verifyCredentials()).avatar).toBe(pictured.avatar);
 
     // Markers, dismiss, clear.
     await rest.v1.markers.create({ notifications: { lastReadId: notes[0]!.id } });

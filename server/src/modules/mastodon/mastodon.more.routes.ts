@@ -1,4 +1,4 @@
-import { editBody, MAX_PAGE_SIZE, searchText } from '@pipit/contract';
+import { MAX_PAGE_SIZE, searchText } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { encodeCursor } from '../../lib/cursor.ts';
@@ -8,8 +8,7 @@ import { toPost } from '../posts/posts.pack.ts';
 import { findPostViews } from '../posts/posts.repository.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { limitOf, MASTODON_ID, need, postIdOf, userOf } from './mastodon.auth.ts';
-import { toAccount, toCredentialAccount } from './mastodon.entities.ts';
-import { Refused } from './mastodon.errors.ts';
+import { toAccount } from './mastodon.entities.ts';
 import {
   cursorAfterNotification,
   deleteNotificationOf,
@@ -24,7 +23,7 @@ import { toNotifications, toStatuses } from './mastodon.statuses.ts';
 
 /** A status's conversation, search, notification clearing and the notifications marker. */
 export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  const { posts, search, events, notifications, users } = app.services;
+  const { posts, search, events, notifications } = app.services;
   const base = config.publicUrl;
   const tagOf = (name: string) => ({ name, url: `${base}/hashtag/${encodeURIComponent(name)}`, history: [] });
 
@@ -121,24 +120,6 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
   );
 
   /** Name and bio, with the web's rules (pictures are changed on the web for now). */
-  app.patch('/api/v1/accounts/update_credentials', { preHandler: need('write:accounts') }, async (request) => {
-    const viewer = userOf(request);
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
-    const parsed = editBody.safeParse({
-      ...(body.display_name !== undefined ? { name: body.display_name } : {}),
-      ...(body.note !== undefined ? { bio: body.note } : {}),
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue?.path[0] === 'name' ? 'display_name' : issue?.path[0] === 'bio' ? 'note' : 'body';
-      throw invalid(field, issue?.message ?? 'The profile is not valid.');
-    }
-    await users.edit(viewer.userId, parsed.data);
-    const [row] = await findAccountRows(app.db, [viewer.userId]);
-    if (!row) throw new Refused(401, 'The access token is invalid');
-    return toCredentialAccount(base, row);
-  });
-
   app.post('/api/v1/notifications/clear', { preHandler: need('write:notifications') }, async (request) => {
     const viewer = userOf(request);
     await deleteNotificationsOf(app.db, viewer.userId);

@@ -13,6 +13,7 @@ import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.
 import { mastodonErrors, Refused } from './mastodon.errors.ts';
 import { mastodonMediaRoutes } from './mastodon.media.routes.ts';
 import { mastodonMoreRoutes } from './mastodon.more.routes.ts';
+import { mastodonProfileRoutes } from './mastodon.profile.routes.ts';
 import { mastodonSocialRoutes } from './mastodon.social.routes.ts';
 import { mastodonStreamingRoutes } from './mastodon.streaming.ts';
 import type { TokenGrant } from './oauth.service.ts';
@@ -104,10 +105,13 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     await forms.register(mastodonMoreRoutes, { config });
   });
   await app.register(mastodonStreamingRoutes, { config });
-  // Uploads: one image and its description, read as they arrive (media.upload.ts's limits).
+  // Uploads: one image and its description, read as they arrive (media.upload.ts's limits); the
+  // profile's form with its two pictures (its own limits), or as form fields or JSON.
   await app.register(async (uploads) => {
+    await uploads.register(formbody, { bodyLimit: 64 * 1024 });
     await uploads.register(multipart, { limits: UPLOAD_LIMITS });
     await uploads.register(mastodonMediaRoutes, { config });
+    await uploads.register(mastodonProfileRoutes, { config });
   });
 
   app.get('/api/v1/accounts/verify_credentials', { preHandler: need('profile') }, async (request) => {

@@ -1,0 +1,96 @@
+import { editBody, LIMITS } from '@pipit/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { AppError, invalid } from '../../lib/errors.ts';
+import { need, userOf } from './mastodon.auth.ts';
+import { toCredentialAccount } from './mastodon.entities.ts';
+import { Refused } from './mastodon.errors.ts';
+import { findAccountRows } from './mastodon.repository.ts';
+
+const MB = 1024 * 1024;
+
+/** What update_credentials reads of a multipart form: its fields and the two pictures. */
+const PROFILE_FORM_LIMITS = {
+  fileSize: LIMITS.imageMaxBytes,
+  files: 2,
+  fields: 40,
+  parts: 42,
+  fieldNameSize: 100,
+  fieldSize: 16 * 1024,
+  headerPairs: 20,
+};
+
+/** The pictures an app may send, and the profile's own names for them. */
+const PICTURES = { avatar: 'profileImage', header: 'coverImage' } as const;
+type Picture = keyof typeof PICTURES;
+
+interface ProfileForm {
+  fields: Record<string, unknown>;
+  pictures: Partial<Record<Picture, Buffer>>;
+}
+
+/** The form as apps send it: multipart (with pictures), or form fields or JSON (without). */
+async function readProfileForm(request: FastifyRequest): Promise<ProfileForm> {
+  if (!request.isMultipart()) {
+    const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+    return { fields: body, pictures: {} };
+  }
+  const form: ProfileForm = { fields: {}, pictures: {} };
+  try {
+    for await (const part of request.parts({ limits: PROFILE_FORM_LIMITS })) {
+      if (part.type === 'file') {
+        if (!(part.fieldname in PICTURES)) {
+          throw invalid('body', 'Pictures go in "avatar" and "header"; other files are not taken.');
+        }
+        form.pictures[part.fieldname as Picture] = await part.toBuffer();
+      } else if (typeof part.value === 'string') {
+        if (part.valueTruncated) throw invalid(part.fieldname, `${part.fieldname} is too long.`);
+        form.fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError('IMAGE_TOO_LARGE', `A picture is larger than ${LIMITS.imageMaxBytes / MB} MB.`);
+    }
+    if (code === 'FST_FILES_LIMIT') throw invalid('body', 'Send at most two pictures: "avatar" and "header".');
+    throw invalid('body', 'The multipart body is malformed.');
+  }
+  return form;
+}
+
+/**
+ * PATCH /api/v1/accounts/update_credentials: the name (`display_name`), the bio (`note`) and the
+ * pictures (`avatar`, `header`, multipart files), through the web's own profile edit (the same
+ * checks, image processing and events). What Pipit has no use for (locked, bot, fields…) is left.
+ */
+export async function mastodonProfileRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const { users } = app.services;
+  app.patch('/api/v1/accounts/update_credentials', { preHandler: need('write:accounts') }, async (request) => {
+    const viewer = userOf(request);
+    const { fields, pictures } = await readProfileForm(request);
+    const asDataUrl = (bytes: Buffer) => `data:application/octet-stream;base64,${bytes.toString('base64')}`;
+    const parsed = editBody.safeParse({
+      ...(fields.display_name !== undefined ? { name: fields.display_name } : {}),
+      ...(fields.note !== undefined ? { bio: fields.note } : {}),
+      ...(pictures.avatar ? { profileImage: asDataUrl(pictures.avatar) } : {}),
+      ...(pictures.header ? { coverImage: asDataUrl(pictures.header) } : {}),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const named: Record<string, string> = {
+        name: 'display_name',
+        bio: 'note',
+        profileImage: 'avatar',
+        coverImage: 'header',
+      };
+      const field = named[String(issue?.path[0])] ?? 'body';
+      throw invalid(field, issue?.message ?? 'The profile is not valid.');
+    }
+    await users.edit(viewer.userId, parsed.data);
+    const [row] = await findAccountRows(app.db, [viewer.userId]);
+    if (!row) throw new Refused(401, 'The access token is invalid');
+    return toCredentialAccount(config.publicUrl, row);
+  });
+}
