@@ -53,6 +53,24 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
     },
   });
 
+  // Pings keep an idle connection open through proxies and find the dead ones: a socket that has not
+  // answered the last ping (its pong) by the next round is closed. Every STREAM_HEARTBEAT_MS. The
+  // sockets are this route's, from the moment its handler holds them (socket → answered since).
+  const sockets = new Map<WebSocket, boolean>();
+  const pinger = setInterval(() => {
+    for (const [socket, answered] of sockets) {
+      if (!answered) {
+        sockets.delete(socket);
+        socket.terminate();
+        continue;
+      }
+      sockets.set(socket, false);
+      socket.ping();
+    }
+  }, config.stream.heartbeatMs);
+  pinger.unref();
+  app.addHook('onClose', async () => clearInterval(pinger));
+
   // A new post goes to every stream as the same visitor's view: it is made into a status (one read of its
   // author's account) once per process, not once per open stream. The last few are kept.
   const payloads = new Map<string, Promise<string>>();
@@ -76,6 +94,11 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
     handler: async (_request, reply) =>
       reply.code(400).send({ error: 'This is a WebSocket endpoint: connect with Upgrade: websocket.' }),
     wsHandler: async (socket: WebSocket, request) => {
+      sockets.set(socket, true);
+      socket.on('pong', () => {
+        if (sockets.has(socket)) sockets.set(socket, true);
+      });
+      socket.on('close', () => sockets.delete(socket));
       // Messages may come before the token is resolved: listened to at once, handled once ready.
       const early: Buffer[] = [];
       let onMessage: ((raw: Buffer) => void) | null = null;
