@@ -20,7 +20,6 @@ import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { errorBodyFor } from './modules/mastodon/mastodon.auth.ts';
-import { mastodonCors } from './modules/mastodon/mastodon.cors.ts';
 import { mastodonRoutes } from './modules/mastodon/mastodon.routes.ts';
 import { oauthConsentRoutes } from './modules/mastodon/oauth.consent.routes.ts';
 import { oauthRoutes } from './modules/mastodon/oauth.routes.ts';
@@ -139,8 +138,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(securityPlugin, { config });
-  // Mastodon web apps on other origins (Elk, Phanpy) call the client API from the browser.
-  await app.register(mastodonCors);
   await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
   await app.register(redisPlugin, { config });

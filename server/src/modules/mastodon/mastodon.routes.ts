@@ -9,6 +9,7 @@ import { UPLOAD_LIMITS } from '../media/media.upload.ts';
 import { findUser } from '../users/users.repository.ts';
 import { mastodonApiRoutes } from './mastodon.api.routes.ts';
 import { need } from './mastodon.auth.ts';
+import { allowAnyOrigin } from './mastodon.cors.ts';
 import { configuration, mastodonVersion, toCredentialAccount } from './mastodon.entities.ts';
 import { mastodonErrors, Refused } from './mastodon.errors.ts';
 import { mastodonMediaRoutes } from './mastodon.media.routes.ts';
@@ -36,6 +37,8 @@ declare module 'fastify' {
 export async function mastodonRoutes(app: FastifyInstance, { config }: { config: Config }) {
   const { oauth } = app.services;
   await compressJson(app);
+  // Mastodon web apps on other origins (Elk, Phanpy) call it from the browser.
+  allowAnyOrigin(app, ['/api/v1/*', '/api/v2/*']);
   mastodonErrors(app);
   app.decorateRequest('grant', null);
   app.addHook('onRequest', async (request, reply: FastifyReply) => {

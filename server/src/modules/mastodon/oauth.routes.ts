@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { allowAnyOrigin } from './mastodon.cors.ts';
 import { mastodonErrors } from './mastodon.errors.ts';
 import { OAuthError } from './oauth.service.ts';
 import { KNOWN_SCOPES } from './scopes.ts';
@@ -62,6 +63,9 @@ export async function oauthRoutes(app: FastifyInstance, { config }: { config: Co
     attachFieldsToBody: 'keyValues',
     limits: { fields: 20, fieldSize: 4096, files: 0, parts: 20 },
   });
+  // Mastodon web apps on other origins (Elk, Phanpy) sign in from the browser (/api/v1/apps's
+  // preflight is the client API's: /api/v1/*).
+  allowAnyOrigin(app, ['/oauth/token', '/oauth/revoke', '/.well-known/oauth-authorization-server']);
   mastodonErrors(app);
   const { oauth } = app.services;
   // Guessing secrets or codes is bounded like guessing passwords: per address.
