@@ -94,6 +94,8 @@ describe('Mastodon API refusals', () => {
       ['a fake avatar', [{ name: 'avatar', file: Buffer.from('not an image at all') }], 400],
       ['an avatar past 5 MB', [{ name: 'avatar', file: Buffer.alloc(5 * 1024 * 1024 + 1, 0xff) }], 413],
       ['a file named otherwise', [{ name: 'picture', file: jpeg }], 422],
+      ['a file named __proto__', [{ name: '__proto__', file: jpeg }], 422],
+      ['a file named toString', [{ name: 'toString', file: jpeg }], 422],
       [
         'three files',
         [

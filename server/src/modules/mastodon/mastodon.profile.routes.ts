@@ -23,6 +23,8 @@ const PROFILE_FORM_LIMITS = {
 /** The pictures an app may send, and the profile's own names for them. */
 const PICTURES = { avatar: 'profileImage', header: 'coverImage' } as const;
 type Picture = keyof typeof PICTURES;
+/** The text fields read: the name and the bio. */
+const TEXT_FIELDS = new Set(['display_name', 'note']);
 
 interface ProfileForm {
   fields: Record<string, unknown>;
@@ -39,14 +41,16 @@ async function readProfileForm(request: FastifyRequest): Promise<ProfileForm> {
   try {
     for await (const part of request.parts({ limits: PROFILE_FORM_LIMITS })) {
       if (part.type === 'file') {
-        if (!(part.fieldname in PICTURES)) {
+        // Own keys only: a part named `toString` or `__proto__` is no picture.
+        if (!Object.hasOwn(PICTURES, part.fieldname)) {
           throw invalid('body', 'Pictures go in "avatar" and "header"; other files are not taken.');
         }
         form.pictures[part.fieldname as Picture] = await part.toBuffer();
-      } else if (typeof part.value === 'string') {
+      } else if (TEXT_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
         if (part.valueTruncated) throw invalid(part.fieldname, `${part.fieldname} is too long.`);
         form.fields[part.fieldname] = part.value;
       }
+      // Other fields (locked, bot, discoverable, fields_attributes…): Pipit has no use for them.
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
