@@ -66,6 +66,7 @@ describe('Mastodon API refusals', () => {
       ['GET', '/api/v1/accounts/lookup?acct=nobody', undefined, 404],
       ['GET', `/api/v1/accounts/${bob.id}/statuses?max_id=1.5`, undefined, 200],
       ['GET', '/api/v2/search?q=', undefined, 422],
+      ['GET', '/api/v1/accounts/search?q=', undefined, 422],
       // A plain GET where a WebSocket is expected.
       ['GET', '/api/v1/streaming', undefined, 400],
     ];

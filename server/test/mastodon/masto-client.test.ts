@@ -212,6 +212,9 @@ describe('masto.js against Pipit', () => {
     expect(found.statuses.map((s) => s.id)).toEqual([bobs.id]);
     const people = await rest.v2.search.list({ q: 'bo', type: 'accounts' });
     expect(people.accounts.map((a) => a.username)).toEqual(['bob']);
+    // Mention autocomplete: accounts/search, with or without the @.
+    expect((await rest.v1.accounts.search.list({ q: 'bo', limit: 5 })).map((a) => a.username)).toEqual(['bob']);
+    expect((await rest.v1.accounts.search.list({ q: '@ca' })).map((a) => a.username)).toEqual(['carol']);
 
     const blocked = await rest.v1.accounts.$select(String(bob.id)).block();
     expect(blocked).toMatchObject({ blocking: true, following: false, followedBy: false });

@@ -224,9 +224,18 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
     ['/api/v1/conversations', 'read:statuses', []],
     ['/api/v1/followed_tags', 'read:follows', []],
     ['/api/v2/suggestions', 'read', []],
+    ['/api/v1/suggestions', 'read', []],
+    ['/api/v1/trends', null, []],
     ['/api/v1/trends/tags', null, []],
     ['/api/v1/trends/statuses', null, []],
     ['/api/v1/trends/links', null, []],
+    ['/api/v1/domain_blocks', 'read:blocks', []],
+    ['/api/v1/endorsements', 'read:accounts', []],
+    ['/api/v1/featured_tags', 'read:accounts', []],
+    ['/api/v1/scheduled_statuses', 'read:statuses', []],
+    ['/api/v1/instance/rules', null, []],
+    ['/api/v1/instance/peers', null, []],
+    ['/api/v1/instance/activity', null, []],
   ] as const) {
     app.get(path, scope ? { preHandler: need(scope) } : {}, async () => empty);
   }

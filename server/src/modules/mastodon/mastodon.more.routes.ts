@@ -40,6 +40,19 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     };
   });
 
+  /** People found, as Accounts in the order found (their rows read in one statement). */
+  async function accountsOf(people: { id: string }[]) {
+    const rows = await findAccountRows(
+      app.db,
+      people.map((u) => Number(u.id)),
+    );
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return people.flatMap((u) => {
+      const row = byId.get(u.id);
+      return row ? [toAccount(base, row)] : [];
+    });
+  }
+
   app.get<{ Querystring: { q?: string; type?: string; limit?: string } }>('/api/v2/search', async (request) => {
     const parsed = searchText.safeParse(request.query.q ?? '');
     if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for something');
@@ -47,23 +60,28 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     const type = request.query.type;
     const limit = limitOf(request.query.limit, 20, 20);
     const wants = (kind: string) => type === undefined || type === kind;
-    const accountIds = wants('accounts') ? (await search.people(request.viewer, { q, limit })).items : [];
-    const rows = await findAccountRows(
-      app.db,
-      accountIds.map((u) => Number(u.id)),
-    );
-    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    const people = wants('accounts') ? (await search.people(request.viewer, { q, limit })).items : [];
     const found = wants('statuses') ? (await search.posts(request.viewer, { q, limit })).items : [];
     const tags = wants('hashtags') ? (await search.hashtags({ q, limit })).items : [];
     return {
-      accounts: accountIds.flatMap((u) => {
-        const row = byId.get(u.id);
-        return row ? [toAccount(base, row)] : [];
-      }),
+      accounts: await accountsOf(people),
       statuses: await toStatuses(app.db, base, found),
       hashtags: tags.map((t) => tagOf(t.tag)),
     };
   });
+
+  // What apps ask as someone types a mention: people by the start of their username or name (the web's
+  // people search), with a person's token.
+  app.get<{ Querystring: { q?: string; limit?: string } }>(
+    '/api/v1/accounts/search',
+    { preHandler: need('read:accounts') },
+    async (request) => {
+      const parsed = searchText.safeParse(request.query.q ?? '');
+      if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for someone');
+      const limit = limitOf(request.query.limit, 40, 80);
+      return accountsOf((await search.people(request.viewer, { q: parsed.data, limit })).items);
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     '/api/v1/notifications/:id',
