@@ -14,6 +14,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import type { FeedsService } from '../../src/modules/feeds/feeds.service.ts';
 import {
+  authorizeApp,
   insertUser,
   resetDb,
   TestClient,
@@ -497,23 +498,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     await ana.viaFeeds.put(`/api/users/${ben.id}/follow`);
     await ana.viaFeeds.get('/api/timeline/following');
     await drain();
-    const { oauth, sessions } = feedsApp.services;
-    const { row, clientSecret } = await oauth.registerApp({
-      name: 'App',
-      redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
-      scopes: 'read',
-      website: null,
-    });
-    const viewer = await sessions.resolve((await sessions.create(ana.id)).token);
-    const query = { client_id: row.clientId, redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', response_type: 'code' };
-    const { code } = await oauth.approve(viewer!, query);
-    const { access_token } = await oauth.token({
-      grantType: 'authorization_code',
-      clientId: row.clientId,
-      clientSecret,
-      code,
-      redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
-    });
+    const { token: access_token } = await authorizeApp(feedsApp, ana.id, 'read');
     const home = async () => {
       const res = await feedsApp.inject({
         url: '/api/v1/timelines/home',

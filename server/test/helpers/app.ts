@@ -312,3 +312,30 @@ export async function signInWithPassword(
   const form = { redirect: 'false', email, password, csrfToken, json: 'true', ...fields };
   return postForm(client, '/api/auth/callback/credentials', form, options);
 }
+
+/**
+ * A Mastodon app (out-of-band redirect) authorized by `userId` through the services, and its bearer
+ * token: what the Mastodon API tests start from (the OAuth flow itself has its own tests).
+ */
+export async function authorizeApp(app: App, userId: number, scopes = 'read write') {
+  const { oauth, sessions } = app.services;
+  const redirectUri = 'urn:ietf:wg:oauth:2.0:oob';
+  const { row, clientSecret } = await oauth.registerApp({
+    name: 'Test App',
+    redirectUris: [redirectUri],
+    scopes,
+    website: null,
+  });
+  const viewer = await sessions.resolve((await sessions.create(userId)).token);
+  if (!viewer) throw new Error(`no session for user ${userId}`);
+  const query = { client_id: row.clientId, redirect_uri: redirectUri, response_type: 'code', scope: scopes };
+  const { code } = await oauth.approve(viewer, query);
+  const token = await oauth.token({
+    grantType: 'authorization_code',
+    clientId: row.clientId,
+    clientSecret,
+    code,
+    redirectUri,
+  });
+  return { clientId: row.clientId, appId: String(row.id), token: token.access_token };
+}

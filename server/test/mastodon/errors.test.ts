@@ -3,7 +3,7 @@
  * what masto-client.test.ts (the paths that work) does not reach.
  */
 import { describe, expect, it } from 'vitest';
-import { seedTrio, useTestApp } from '../helpers/app.ts';
+import { authorizeApp, seedTrio, useTestApp } from '../helpers/app.ts';
 import { imageUpload, multipart } from '../helpers/multipart.ts';
 import { createPost } from '../helpers/social.ts';
 import { photo } from '../media/fixtures.ts';
@@ -12,34 +12,9 @@ import { fingerprint } from '../security/support.ts';
 describe('Mastodon API refusals', () => {
   const ctx = useTestApp();
 
-  async function aliceToken(userId: number) {
-    const { oauth, sessions } = ctx.app.services;
-    const { row, clientSecret } = await oauth.registerApp({
-      name: 'App',
-      redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
-      scopes: 'read write',
-      website: null,
-    });
-    const viewer = await sessions.resolve((await sessions.create(userId)).token);
-    const query = {
-      client_id: row.clientId,
-      redirect_uri: 'urn:ietf:wg:oauth:2.0:oob',
-      response_type: 'code',
-      scope: 'read write',
-    };
-    const token = await oauth.token({
-      grantType: 'authorization_code',
-      clientId: row.clientId,
-      clientSecret,
-      code: (await oauth.approve(viewer!, query)).code,
-      redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
-    });
-    return token.access_token;
-  }
-
   it('answers each refusal with its status and an error, and writes nothing', async () => {
     const { alice, bob, clients } = await seedTrio(ctx);
-    const token = await aliceToken(alice.id);
+    const { token } = await authorizeApp(ctx.app, alice.id);
     const headers = { authorization: `Bearer ${token}` };
     const bobs = await createPost(clients.bob, 'a post of bob');
     await clients.bob.put(`/api/users/${alice.id}/block`);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
-import { seedTrio, testConfig, useTestApp } from '../helpers/app.ts';
+import { authorizeApp, seedTrio, testConfig, useTestApp } from '../helpers/app.ts';
 import { createPost } from '../helpers/social.ts';
 
 const LIMIT = 3;
@@ -26,27 +26,7 @@ describe('rate limits on the Mastodon API', () => {
   it('writes share the person’s write limit with the web; OAuth counts per address', async () => {
     const { alice, clients } = await seedTrio(ctx);
     const post = await createPost(clients.bob, 'like me');
-    const { oauth, sessions } = ctx.app.services;
-    const { row, clientSecret } = await oauth.registerApp({
-      name: 'App',
-      redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
-      scopes: 'read write',
-      website: null,
-    });
-    const viewer = await sessions.resolve((await sessions.create(alice.id)).token);
-    const query = {
-      client_id: row.clientId,
-      redirect_uri: 'urn:ietf:wg:oauth:2.0:oob',
-      response_type: 'code',
-      scope: 'read write',
-    };
-    const { access_token } = await oauth.token({
-      grantType: 'authorization_code',
-      clientId: row.clientId,
-      clientSecret,
-      code: (await oauth.approve(viewer!, query)).code,
-      redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
-    });
+    const { token: access_token, clientId } = await authorizeApp(ctx.app, alice.id);
     const act = (path: string) =>
       ctx.app.inject({
         method: 'POST',
@@ -73,7 +53,7 @@ describe('rate limits on the Mastodon API', () => {
         method: 'POST',
         url: '/oauth/token',
         remoteAddress: '203.0.113.9',
-        payload: { grant_type: 'client_credentials', client_id: row.clientId, client_secret: 'guess' },
+        payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: 'guess' },
       });
     for (let i = 0; i < LIMIT; i++) expect((await guess()).statusCode).toBe(401);
     const limited = await guess();

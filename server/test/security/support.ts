@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { type DbHandle, sql } from '../../src/db/client.ts';
-import { insertUser, PASSWORD, seedTrio, TestClient } from '../helpers/app.ts';
+import { authorizeApp, insertUser, PASSWORD, seedTrio, TestClient } from '../helpers/app.ts';
 import { imageUpload, type MultipartBody } from '../helpers/multipart.ts';
 import { photo } from '../media/fixtures.ts';
 
@@ -219,7 +219,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
   ).id;
   await ok(await mo.put(`/api/moderation/users/${gusRow.id}/suspension`), 'suspension');
-  const oauth = await authorizedApp(ctx, alice.id);
+  const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow');
+  const oauth = { clientId, appId, aliceToken };
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
   const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
@@ -239,33 +240,6 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     gusId: String(gusRow.id),
     oauth,
   };
-}
-
-/** A Mastodon app, authorized by the person through the services (the OAuth flow has its own tests). */
-async function authorizedApp(ctx: Ctx, userId: number): Promise<World['oauth']> {
-  const { oauth, sessions } = ctx.app.services;
-  const { row, clientSecret } = await oauth.registerApp({
-    name: 'Matrix App',
-    redirectUris: ['urn:ietf:wg:oauth:2.0:oob'],
-    scopes: 'read write follow',
-    website: null,
-  });
-  const viewer = await sessions.resolve((await sessions.create(userId)).token);
-  const query = {
-    client_id: row.clientId,
-    redirect_uri: 'urn:ietf:wg:oauth:2.0:oob',
-    response_type: 'code',
-    scope: 'read write follow',
-  };
-  const { code } = await oauth.approve(viewer!, query);
-  const token = await oauth.token({
-    grantType: 'authorization_code',
-    clientId: row.clientId,
-    clientSecret,
-    code,
-    redirectUri: 'urn:ietf:wg:oauth:2.0:oob',
-  });
-  return { clientId: row.clientId, appId: String(row.id), aliceToken: token.access_token };
 }
 
 export type Actor = 'visitor' | 'alice' | 'bob' | 'carol' | 'frank' | 'mo' | 'ada';
