@@ -6,7 +6,7 @@ import { encodeCursor } from '../../lib/cursor.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import type { parsePostId } from '../../lib/ids.ts';
 import { findUser } from '../users/users.repository.ts';
-import { justAbove, limitOf, MASTODON_ID, need, postIdOf, userIdOf, userOf } from './mastodon.auth.ts';
+import { justAbove, limitOf, MASTODON_ID, need, pageLinks, postIdOf, userIdOf, userOf } from './mastodon.auth.ts';
 import { toAccount } from './mastodon.entities.ts';
 import { cursorAfterEntry, findAccountRows } from './mastodon.repository.ts';
 import { toStatuses } from './mastodon.statuses.ts';
@@ -70,23 +70,12 @@ export async function mastodonApiRoutes(app: FastifyInstance, { config }: { conf
     return toStatuses(app.db, base, items);
   }
 
-  /** The `Link` header of a page: the next (older) page by its last entry, the previous (newer) by its first. */
-  function linkFor(request: FastifyRequest, items: Post[], more: boolean): string | null {
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return null;
-    const url = new URL(request.url, base);
-    const at = (key: string, value: string) => {
-      const next = new URL(`${base}${url.pathname}`);
-      for (const [k, v] of url.searchParams)
-        if (!['max_id', 'since_id', 'min_id'].includes(k)) next.searchParams.set(k, v);
-      next.searchParams.set(key, value);
-      return next.toString();
-    };
-    const links = [`<${at('min_id', first.entryId)}>; rel="prev"`];
-    if (more) links.unshift(`<${at('max_id', last.entryId)}>; rel="next"`);
-    return links.join(', ');
-  }
+  /** The `Link` header of a page of entries: the next (older) page by its last entry, the previous (newer) by its first. */
+  const linkFor = (request: FastifyRequest, items: Post[], more: boolean) =>
+    pageLinks(request, base, {
+      next: more ? (items[items.length - 1]?.entryId ?? null) : null,
+      prev: items[0]?.entryId ?? null,
+    });
 
   const one = async (post: Post) => (await toStatuses(app.db, base, [post]))[0];
 

@@ -74,3 +74,26 @@ export async function justAbove<T>(
   }
   return kept;
 }
+
+/**
+ * A page's `Link` header: `next` continues below an item (max_id), `prev` above one (min_id); the
+ * request's other parameters (limit, types…) are kept. Null when there is neither.
+ */
+export function pageLinks(
+  request: FastifyRequest,
+  base: string,
+  { next, prev }: { next: string | null; prev: string | null },
+): string | null {
+  const url = new URL(request.url, base);
+  const at = (key: string, value: string) => {
+    const link = new URL(`${base}${url.pathname}`);
+    for (const [k, v] of url.searchParams)
+      if (!['max_id', 'since_id', 'min_id'].includes(k)) link.searchParams.set(k, v);
+    link.searchParams.set(key, value);
+    return link.toString();
+  };
+  const links: string[] = [];
+  if (next !== null) links.push(`<${at('max_id', next)}>; rel="next"`);
+  if (prev !== null) links.push(`<${at('min_id', prev)}>; rel="prev"`);
+  return links.length > 0 ? links.join(', ') : null;
+}

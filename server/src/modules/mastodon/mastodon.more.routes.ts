@@ -19,7 +19,7 @@ import {
   findReposterIds,
   markReadUpTo,
 } from './mastodon.repository.ts';
-import { toNotifications, toStatuses } from './mastodon.statuses.ts';
+import { toAccounts, toNotifications, toStatuses } from './mastodon.statuses.ts';
 
 /** A status's conversation, search, notification clearing and the notifications marker. */
 export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { config: Config }) {
@@ -40,19 +40,6 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     };
   });
 
-  /** People found, as Accounts in the order found (their rows read in one statement). */
-  async function accountsOf(people: { id: string }[]) {
-    const rows = await findAccountRows(
-      app.db,
-      people.map((u) => Number(u.id)),
-    );
-    const byId = new Map(rows.map((row) => [String(row.id), row]));
-    return people.flatMap((u) => {
-      const row = byId.get(u.id);
-      return row ? [toAccount(base, row)] : [];
-    });
-  }
-
   app.get<{ Querystring: { q?: string; type?: string; limit?: string } }>('/api/v2/search', async (request) => {
     const parsed = searchText.safeParse(request.query.q ?? '');
     if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for something');
@@ -64,7 +51,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     const found = wants('statuses') ? (await search.posts(request.viewer, { q, limit })).items : [];
     const tags = wants('hashtags') ? (await search.hashtags({ q, limit })).items : [];
     return {
-      accounts: await accountsOf(people),
+      accounts: await toAccounts(app.db, base, people),
       statuses: await toStatuses(app.db, base, found),
       hashtags: tags.map((t) => tagOf(t.tag)),
     };
@@ -79,7 +66,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
       const parsed = searchText.safeParse(request.query.q ?? '');
       if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for someone');
       const limit = limitOf(request.query.limit, 40, 80);
-      return accountsOf((await search.people(request.viewer, { q: parsed.data, limit })).items);
+      return toAccounts(app.db, base, (await search.people(request.viewer, { q: parsed.data, limit })).items);
     },
   );
 

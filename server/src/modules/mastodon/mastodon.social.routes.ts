@@ -6,10 +6,9 @@ import type { UserId } from '../../lib/ids.ts';
 import { toUserView } from '../follows/follows.pack.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { findUsers } from '../users/users.repository.ts';
-import { justAbove, limitOf, MASTODON_ID, need, userIdOf, userOf } from './mastodon.auth.ts';
-import { toAccount } from './mastodon.entities.ts';
-import { cursorAfterNotification, findAccountRows, followersAmong } from './mastodon.repository.ts';
-import { toNotifications } from './mastodon.statuses.ts';
+import { justAbove, limitOf, MASTODON_ID, need, pageLinks, userIdOf, userOf } from './mastodon.auth.ts';
+import { cursorAfterNotification, followersAmong } from './mastodon.repository.ts';
+import { toAccounts, toNotifications } from './mastodon.statuses.ts';
 
 const MAX_LIMIT = 80;
 
@@ -111,21 +110,10 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
     const query = request.query as { max_id?: string; limit?: string };
     const limit = limitOf(query.limit, 40, MAX_LIMIT);
     const page = await list({ cursor: query.max_id || undefined, limit });
-    const rows = await findAccountRows(
-      app.db,
-      page.items.map((u) => Number(u.id)),
-    );
-    const byId = new Map(rows.map((row) => [String(row.id), row]));
-    if (page.nextCursor) {
-      const url = new URL(`${base}${new URL(request.url, base).pathname}`);
-      url.searchParams.set('limit', String(limit));
-      url.searchParams.set('max_id', page.nextCursor);
-      reply.header('Link', `<${url}>; rel="next"`);
-    }
-    return page.items.flatMap((u) => {
-      const row = byId.get(u.id);
-      return row ? [toAccount(base, row)] : [];
-    });
+    // The next page's max_id is the list's own cursor.
+    const link = pageLinks(request, base, { next: page.nextCursor, prev: null });
+    if (link) reply.header('Link', link);
+    return toAccounts(app.db, base, page.items);
   }
 
   app.get<{ Params: { id: string } }>('/api/v1/accounts/:id/followers', (request, reply) =>
@@ -169,17 +157,11 @@ export async function mastodonSocialRoutes(app: FastifyInstance, { config }: { c
       items = since !== null ? page.items.filter((n) => keyOf(n) > since) : page.items;
       more = page.nextCursor !== null && since === null;
     }
-    const [first, last] = [items[0], items[items.length - 1]];
-    const at = (key: string, id: string) => {
-      const url = new URL(`${base}/api/v1/notifications`);
-      url.searchParams.set('limit', String(limit));
-      url.searchParams.set(key, id);
-      return url;
-    };
-    const links: string[] = [];
-    if (more && last) links.push(`<${at('max_id', last.id)}>; rel="next"`);
-    if (first) links.push(`<${at('min_id', first.id)}>; rel="prev"`);
-    if (links.length > 0) reply.header('Link', links.join(', '));
+    const link = pageLinks(request, base, {
+      next: more ? (items[items.length - 1]?.id ?? null) : null,
+      prev: items[0]?.id ?? null,
+    });
+    if (link) reply.header('Link', link);
     return toNotifications(app.db, base, items);
   });
 }
