@@ -339,3 +339,12 @@ export async function authorizeApp(app: App, userId: number, scopes = 'read writ
   });
   return { clientId: row.clientId, appId: String(row.id), token: token.access_token };
 }
+
+/** Waits for a condition the server sets (bounded: 500 checks, 10 ms apart), or fails naming it. */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}

@@ -9,18 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, type mastodon } from 'masto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { streamingStats } from '../../src/modules/mastodon/mastodon.streaming.ts';
-import { seedTrio, useTestApp } from '../helpers/app.ts';
+import { seedTrio, until, useTestApp } from '../helpers/app.ts';
 import { photo } from '../media/fixtures.ts';
 import { expectValid, templateOf } from './openapi.ts';
-
-/** Waits for a condition the server sets (bounded: 500 checks, one per event-loop turn plus 10 ms). */
-async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 interface Seen {
   method: string;

@@ -31,6 +31,9 @@ function tokenOf(query: Record<string, unknown>, protocol: string | undefined): 
   return first && first.length > 0 ? first : null;
 }
 
+/** Notifications read per event: those newer than the last sent (more at once than this is a burst the app pages). */
+const NOTIFICATIONS_AT_ONCE = 20;
+
 /** `#tag` in a text, as a whole word, ignoring case. */
 function hasTag(text: string, tag: string): boolean {
   const escaped = tag.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
@@ -136,6 +139,8 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
 
       // Sent in order: each frame waits for the one before (statuses are read from the database).
       let chain = Promise.resolve();
+      /** The newest notification sent on this socket (null: none yet). */
+      let lastNotification: bigint | null = null;
       const deliver = async (event: LiveEvent) => {
         if (event.type === 'post.created') {
           const payload = await statusPayload(event.post);
@@ -154,9 +159,17 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
         } else if (event.type === 'notification' && viewer) {
           const target = subscribed.get('user') ?? subscribed.get('user:notification');
           if (!target) return;
-          const newest = await notifications.list(viewer, { limit: 1 });
-          const [shown] = await toNotifications(app.db, config.publicUrl, newest.items);
-          if (shown) say({ stream: target, event: 'notification', payload: JSON.stringify(shown) });
+          // The event names no notification: what is newer than the last one sent goes, oldest first, each once
+          // (two made at once are two events, and the first to be read may already see both).
+          const newest = (await notifications.list(viewer, { limit: NOTIFICATIONS_AT_ONCE })).items;
+          const unsent = newest.filter((n) => lastNotification === null || BigInt(n.id) > lastNotification);
+          // Newest first as listed: the first event sends the newest only, later ones all that are new, oldest first.
+          const fresh = lastNotification === null ? unsent.slice(0, 1) : unsent.reverse();
+          const latest = fresh[fresh.length - 1];
+          if (!latest) return;
+          lastNotification = BigInt(latest.id);
+          for (const shown of await toNotifications(app.db, config.publicUrl, fresh))
+            say({ stream: target, event: 'notification', payload: JSON.stringify(shown) });
         }
       };
       const client: StreamClient = {
