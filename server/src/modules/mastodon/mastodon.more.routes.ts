@@ -11,19 +11,16 @@ import { limitOf, MASTODON_ID, need, postIdOf, userOf } from './mastodon.auth.ts
 import { toAccount } from './mastodon.entities.ts';
 import {
   cursorAfterNotification,
-  deleteNotificationOf,
-  deleteNotificationsOf,
   findAccountRows,
   findLikes,
   findNotificationsMarker,
   findReposterIds,
-  markReadUpTo,
 } from './mastodon.repository.ts';
 import { toAccounts, toNotifications, toStatuses } from './mastodon.statuses.ts';
 
 /** A status's conversation, search, notification clearing and the notifications marker. */
 export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  const { posts, search, events, notifications } = app.services;
+  const { posts, search, notifications } = app.services;
   const base = config.publicUrl;
   const tagOf = (name: string) => ({ name, url: `${base}/hashtag/${encodeURIComponent(name)}`, history: [] });
 
@@ -126,9 +123,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
 
   /** Name and bio, with the web's rules (pictures are changed on the web for now). */
   app.post('/api/v1/notifications/clear', { preHandler: need('write:notifications') }, async (request) => {
-    const viewer = userOf(request);
-    await deleteNotificationsOf(app.db, viewer.userId);
-    await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+    await notifications.clear(userOf(request));
     return {};
   });
   app.post<{ Params: { id: string } }>(
@@ -136,13 +131,9 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
     { preHandler: need('write:notifications') },
     async (request) => {
       const viewer = userOf(request);
-      if (
-        !MASTODON_ID.test(request.params.id) ||
-        !(await deleteNotificationOf(app.db, viewer.userId, Number(request.params.id)))
-      ) {
+      if (!MASTODON_ID.test(request.params.id) || !(await notifications.dismiss(viewer, Number(request.params.id)))) {
         throw notFound('No such notification.');
       }
-      await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
       return {};
     },
   );
@@ -163,8 +154,7 @@ export async function mastodonMoreRoutes(app: FastifyInstance, { config }: { con
       body['notifications[last_read_id]'];
     if (raw !== undefined) {
       if (!MASTODON_ID.test(String(raw))) throw invalid('notifications', 'last_read_id must be a notification id');
-      await markReadUpTo(app.db, viewer.userId, Number(raw));
-      await events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+      await notifications.markReadUpTo(viewer, Number(raw));
     }
     return marker(viewer);
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { follows, likes, notifications, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
@@ -43,20 +43,6 @@ export async function cursorAfterNotification(db: Executor, userId: number, id: 
   return row ? { t: row.t, id } : null;
 }
 
-/** Deletes one notification of the person (dismiss); answers whether there was one. */
-export async function deleteNotificationOf(db: Executor, userId: number, id: number): Promise<boolean> {
-  const rows = await db
-    .delete(notifications)
-    .where(and(eq(notifications.userId, userId), eq(notifications.id, id)))
-    .returning({ id: notifications.id });
-  return rows.length > 0;
-}
-
-/** Deletes every notification of the person (clear). */
-export async function deleteNotificationsOf(db: Executor, userId: number): Promise<void> {
-  await db.delete(notifications).where(eq(notifications.userId, userId));
-}
-
 /** The notifications marker: the newest notification read (Pipit marks them read together), and when. */
 export async function findNotificationsMarker(db: Executor, userId: number) {
   const [row] = await db
@@ -66,14 +52,6 @@ export async function findNotificationsMarker(db: Executor, userId: number) {
     .orderBy(desc(notifications.id))
     .limit(1);
   return row ?? null;
-}
-
-/** Marks read the person's notifications up to `lastReadId` (Mastodon's marker). */
-export async function markReadUpTo(db: Executor, userId: number, lastReadId: number): Promise<void> {
-  await db
-    .update(notifications)
-    .set({ readAt: sql`now()` })
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), lte(notifications.id, lastReadId)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { NotificationType } from '@pipit/contract';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { notifications, posts, users } from '../../db/schema.ts';
@@ -158,4 +158,26 @@ export async function markReadFrom(db: Executor, userId: number, actorIds: numbe
     .where(
       and(eq(notifications.userId, userId), inArray(notifications.actorId, actorIds), isNull(notifications.readAt)),
     );
+}
+
+/** Deletes one notification of the person (dismiss); answers whether there was one. */
+export async function deleteNotificationOf(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.id, id)))
+    .returning({ id: notifications.id });
+  return rows.length > 0;
+}
+
+/** Deletes every notification of the person (clear). */
+export async function deleteNotificationsOf(db: Executor, userId: number): Promise<void> {
+  await db.delete(notifications).where(eq(notifications.userId, userId));
+}
+
+/** Marks read the person's notifications up to `lastReadId` (Mastodon's marker). */
+export async function markReadUpTo(db: Executor, userId: number, lastReadId: number): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), lte(notifications.id, lastReadId)));
 }

@@ -38,4 +38,23 @@ export class NotificationsService {
     await repo.markAllRead(this.db, viewer.userId);
     await this.events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
   }
+
+  /** Marks read the viewer's notifications up to `lastReadId` (a Mastodon app's marker); their dots follow. */
+  async markReadUpTo(viewer: SessionUser, lastReadId: number): Promise<void> {
+    await repo.markReadUpTo(this.db, viewer.userId, lastReadId);
+    await this.events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+  }
+
+  /** Deletes every notification of the viewer (a Mastodon app's clear); their dots clear everywhere. */
+  async clear(viewer: SessionUser): Promise<void> {
+    await repo.deleteNotificationsOf(this.db, viewer.userId);
+    await this.events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+  }
+
+  /** Deletes one notification of the viewer (a Mastodon app's dismiss); false when they have none by that id. */
+  async dismiss(viewer: SessionUser, id: number): Promise<boolean> {
+    if (!(await repo.deleteNotificationOf(this.db, viewer.userId, id))) return false;
+    await this.events.publish([{ type: 'notifications.read', userId: viewer.userId }]);
+    return true;
+  }
 }
