@@ -12,6 +12,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
 import { compressJson } from './lib/compression.ts';
+import { ANY_ORIGIN } from './lib/cors.ts';
+import { errorBodyFor, readableByAnyOrigin } from './lib/surfaces.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
@@ -19,14 +21,13 @@ import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { errorBodyFor } from './modules/mastodon/mastodon.auth.ts';
-import { mastodonRoutes } from './modules/mastodon/mastodon.routes.ts';
-import { oauthConsentRoutes } from './modules/mastodon/oauth.consent.routes.ts';
-import { oauthRoutes } from './modules/mastodon/oauth.routes.ts';
+import { mastodonPlugin } from './modules/mastodon/mastodon.plugin.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { oauthConsentRoutes } from './modules/oauth/oauth.consent.routes.ts';
+import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     // give it the security headers and the `{code, message}` shape here.
     frameworkErrors: (error, request, reply) => {
       securityHeaders(request.raw, reply.raw);
+      if (readableByAnyOrigin(request.url ?? '')) reply.headers(ANY_ORIGIN);
       const { status, body } = frameworkErrorAnswer(error);
       return (reply as FastifyReply)
         .code(status)
@@ -174,7 +176,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
   // Mastodon apps: OAuth 2 and the client API (bearer tokens; no cookie, no CSRF header).
   await app.register(oauthRoutes, { config });
-  await app.register(mastodonRoutes, { config });
+  await app.register(mastodonPlugin, { config });
   await app.register(mediaRoutes);
   await app.register(webPlugin, { config });
 

@@ -15,12 +15,12 @@ import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
-import { OAuthService } from './modules/mastodon/oauth.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
+import { OAuthService } from './modules/oauth/oauth.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
 import { MUTE_SWEEP_INTERVAL_MS, SafetyService } from './modules/safety/safety.service.ts';
@@ -77,7 +77,9 @@ export async function createServices(
   const jobs = new InProcessJobs(deps.log);
   const notifier = new Notifier();
   const feeds = await createFeeds(db, config, deps, events);
-  const sessions = new SessionsService(db, events, config.sessionMaxAgeMs);
+  const oauth = new OAuthService(db, events);
+  // An app's tokens end with the person's sessions (the seam: the core never imports OAuth).
+  const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
   const users = new UsersService(db, media, jobs, events, config.publicUrl, config.adminEmails);
@@ -115,8 +117,8 @@ export async function createServices(
     search: new SearchService(db),
     follows: new FollowsService(db, events, notifier),
     safety,
-    moderation: new ModerationService(db, events, posts),
-    oauth: new OAuthService(db, events),
+    moderation: new ModerationService(db, events, posts, sessions),
+    oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     stream,

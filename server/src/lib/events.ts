@@ -60,6 +60,15 @@ export type DomainEvent =
     };
 
 export type DomainEventType = DomainEvent['type'];
+
+/**
+ * The end of every subscriber's switch over `event.type`: each type is a case (those that change
+ * nothing here listed together, saying so), so a new event type does not compile until every
+ * subscriber has decided what it means for what it keeps — no cache is left stale silently.
+ */
+export function exhaustive(event: never): void {
+  void event;
+}
 export type Subscriber = (event: DomainEvent) => void | Promise<void>;
 
 /**

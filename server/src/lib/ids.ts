@@ -10,14 +10,21 @@ declare const idKind: unique symbol;
 export type PostId = number & { readonly [idKind]: 'post' };
 export type UserId = number & { readonly [idKind]: 'user' };
 
+/** The one id rule of every API (the contract's idSchema, Mastodon's ids): 1–18 digits, no leading zero. */
+export const WIRE_ID = /^[1-9]\d{0,17}$/;
+
+/** Whether a wire string is an id that can name something (the rule above, and within 2^53). */
+export const isWireId = (wire: unknown): wire is string =>
+  typeof wire === 'string' && WIRE_ID.test(wire) && Number.isSafeInteger(Number(wire));
+
 /**
  * A wire id as a database id. The contract allows up to 18 digits; past 2^53 a JS number would
- * round to another id, so such ids name nothing (the 404 of an unknown one).
+ * round to another id, so such ids name nothing (the 404 of an unknown one), as does anything
+ * that is not an id at all.
  */
 export function parseId(wire: string, whenUnknown: () => AppError): number {
-  const n = Number(wire);
-  if (!Number.isSafeInteger(n) || n <= 0) throw whenUnknown();
-  return n;
+  if (!isWireId(wire)) throw whenUnknown();
+  return Number(wire);
 }
 
 export const parsePostId = (wire: string): PostId => parseId(wire, postNotFound) as PostId;

@@ -108,3 +108,21 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
 });
+
+/**
+ * An error as the APIs for bearer tokens answer it (Mastodon's client API and OAuth 2): `{error}`,
+ * with Mastodon's 422 for a request it understood but refused, which also names the field in
+ * Mastodon's `details` (its ValidationError: `{field: [{error, description}]}`).
+ */
+export function toBearerApiError(error: FastifyError | AppError | Error): {
+  status: number;
+  body: { error: string; details?: Record<string, { error: string; description: string }[]> };
+} {
+  const { status, body } = toApiError(error);
+  if (status !== 400 || body.code !== 'INVALID_INPUT') return { status, body: { error: body.message } };
+  const field = body.field ?? 'base';
+  return {
+    status: 422,
+    body: { error: body.message, details: { [field]: [{ error: 'ERR_INVALID', description: body.message }] } },
+  };
+}

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { baseCookieOptions, cookieNames } from '../lib/auth-cookies.ts';
 import { unauthenticated } from '../lib/errors.ts';
-import { isMastodonApi } from '../modules/mastodon/mastodon.auth.ts';
+import { isMastodonApi } from '../lib/surfaces.ts';
 import type { SessionUser, Viewer } from '../modules/sessions/sessions.service.ts';
 
 declare module 'fastify' {

@@ -4,7 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { errorBodyFor } from '../modules/mastodon/mastodon.auth.ts';
+import { ANY_ORIGIN } from '../lib/cors.ts';
+import { errorBodyFor, readableByAnyOrigin } from '../lib/surfaces.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/healthz'];
 
@@ -45,6 +46,8 @@ export const webPlugin = fp(async (app: FastifyInstance, { config }: { config: C
     if (hasWeb && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
+    // A Mastodon web app on another origin must see the 404 (without CORS headers it sees a network error).
+    if (readableByAnyOrigin(url)) reply.headers(ANY_ORIGIN);
     return reply
       .code(404)
       .send(errorBodyFor(url, { code: 'NOT_FOUND', message: `No route for ${request.method} ${url.split('?')[0]}` }));

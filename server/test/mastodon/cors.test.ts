@@ -4,8 +4,9 @@
  * the product API, the session protocol and the consent page answer no other origin at all.
  */
 import { describe, expect, it } from 'vitest';
-import { inject, useTestApp } from '../helpers/app.ts';
+import { useTestApp } from '../helpers/app.ts';
 import { seedWorld } from '../security/support.ts';
+import { mastodonCall } from './openapi.ts';
 
 const ORIGIN = 'https://elk.example';
 
@@ -13,7 +14,7 @@ describe('CORS for Mastodon web apps', () => {
   const ctx = useTestApp();
 
   const preflight = (url: string, method = 'GET') =>
-    inject(ctx.app, {
+    mastodonCall(ctx.app, {
       method: 'OPTIONS',
       url,
       headers: {
@@ -41,7 +42,7 @@ describe('CORS for Mastodon web apps', () => {
       expect(String(res.headers['access-control-allow-headers']).toLowerCase(), url).toContain('authorization');
       expect(res.headers['access-control-allow-credentials'], url).toBeUndefined();
     }
-    const home = await inject(ctx.app, {
+    const home = await mastodonCall(ctx.app, {
       method: 'GET',
       url: '/api/v1/timelines/home?limit=1',
       headers: { origin: ORIGIN, authorization: `Bearer ${w.oauth.aliceToken}` },
@@ -51,7 +52,7 @@ describe('CORS for Mastodon web apps', () => {
     expect(String(home.headers['access-control-expose-headers'])).toContain('Link');
     expect(home.headers.link).toBeDefined();
     // Its errors too, so the app can read them.
-    const refused = await inject(ctx.app, {
+    const refused = await mastodonCall(ctx.app, {
       method: 'GET',
       url: '/api/v1/timelines/home',
       headers: { origin: ORIGIN, authorization: 'Bearer not-a-token' },
@@ -76,7 +77,7 @@ describe('CORS for Mastodon web apps', () => {
     const page = await preflight('/oauth/authorize');
     expect(page.headers['access-control-allow-origin']).toBeUndefined();
     // A member's own page, asked from another origin with her cookie: no CORS header, so no script there reads it.
-    const read = await inject(ctx.app, {
+    const read = await mastodonCall(ctx.app, {
       method: 'GET',
       url: '/api/timeline/following',
       headers: { origin: ORIGIN, cookie: w.alice.cookies.header() },

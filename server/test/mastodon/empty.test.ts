@@ -3,9 +3,9 @@
  * scope Mastodon puts it behind; each answer matches the community description of the API.
  */
 import { describe, expect, it } from 'vitest';
-import { inject, useTestApp } from '../helpers/app.ts';
+import { useTestApp } from '../helpers/app.ts';
 import { seedWorld } from '../security/support.ts';
-import { expectValid, templateOf } from './openapi.ts';
+import { expectValid, mastodonCall, templateOf } from './openapi.ts';
 
 /** Path, and whether it needs a person's token (the others answer anyone). */
 const EMPTY: [string, boolean][] = [
@@ -45,7 +45,7 @@ describe('what Pipit does not have', () => {
   it('answers an empty list with a token, and 401 without one where Mastodon needs one', async () => {
     const w = await seedWorld(ctx);
     for (const [path, needsToken] of EMPTY) {
-      const res = await inject(ctx.app, {
+      const res = await mastodonCall(ctx.app, {
         method: 'GET',
         url: path,
         headers: { authorization: `Bearer ${w.oauth.aliceToken}` },
@@ -53,7 +53,7 @@ describe('what Pipit does not have', () => {
       expect([path, res.statusCode], res.body).toEqual([path, 200]);
       expect(res.json(), path).toEqual([]);
       if (!UNDESCRIBED.has(path)) expectValid('GET', templateOf(path), 200, res.json());
-      const anonymous = await inject(ctx.app, { method: 'GET', url: path });
+      const anonymous = await mastodonCall(ctx.app, { method: 'GET', url: path });
       expect([path, anonymous.statusCode], anonymous.body).toEqual([path, needsToken ? 401 : 200]);
     }
   });

@@ -8,6 +8,7 @@ import { imageUpload, multipart } from '../helpers/multipart.ts';
 import { createPost } from '../helpers/social.ts';
 import { photo } from '../media/fixtures.ts';
 import { fingerprint } from '../security/support.ts';
+import { mastodonCall } from './openapi.ts';
 
 describe('Mastodon API refusals', () => {
   const ctx = useTestApp();
@@ -46,7 +47,7 @@ describe('Mastodon API refusals', () => {
       ['GET', '/api/v1/streaming', undefined, 400],
     ];
     for (const [method, url, body, status] of cases) {
-      const res = await ctx.app.inject({
+      const res = await mastodonCall(ctx.app, {
         method: method as 'GET',
         url,
         headers,
@@ -55,7 +56,7 @@ describe('Mastodon API refusals', () => {
       expect([res.statusCode, url], res.body).toEqual([status, url]);
       if (status >= 400) expect(typeof res.json().error, url).toBe('string');
     }
-    const upload = await ctx.app.inject({
+    const upload = await mastodonCall(ctx.app, {
       method: 'POST',
       url: '/api/v2/media',
       headers: { ...headers, ...fake.headers },
@@ -91,7 +92,7 @@ describe('Mastodon API refusals', () => {
       ],
     ] as const) {
       const form = multipart([...parts]);
-      const res = await ctx.app.inject({
+      const res = await mastodonCall(ctx.app, {
         method: 'PATCH',
         url: '/api/v1/accounts/update_credentials',
         headers: { ...headers, ...form.headers },

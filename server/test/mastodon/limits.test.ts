@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { authorizeApp, seedTrio, testConfig, useTestApp } from '../helpers/app.ts';
 import { createPost } from '../helpers/social.ts';
+import { mastodonCall } from './openapi.ts';
 
 const LIMIT = 3;
 
@@ -28,7 +29,7 @@ describe('rate limits on the Mastodon API', () => {
     const post = await createPost(clients.bob, 'like me');
     const { token: access_token, clientId } = await authorizeApp(ctx.app, alice.id);
     const act = (path: string) =>
-      ctx.app.inject({
+      mastodonCall(ctx.app, {
         method: 'POST',
         url: `/api/v1/statuses/${post.id}/${path}`,
         headers: { authorization: `Bearer ${access_token}` },
@@ -41,7 +42,7 @@ describe('rate limits on the Mastodon API', () => {
     expect([refused.statusCode, typeof refused.json().error]).toEqual([429, 'string']);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Reads are not writes.
-    const read = await ctx.app.inject({
+    const read = await mastodonCall(ctx.app, {
       url: '/api/v1/timelines/home',
       headers: { authorization: `Bearer ${access_token}` },
     });
@@ -49,7 +50,7 @@ describe('rate limits on the Mastodon API', () => {
 
     // Guessing client secrets at the token endpoint is bounded per address.
     const guess = () =>
-      ctx.app.inject({
+      mastodonCall(ctx.app, {
         method: 'POST',
         url: '/oauth/token',
         remoteAddress: '203.0.113.9',

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, type mastodon } from 'masto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { streamingStats } from '../../src/modules/mastodon/mastodon.streaming.ts';
+import { streamingStats } from '../../src/modules/mastodon/streaming.routes.ts';
 import { seedTrio, until, useTestApp } from '../helpers/app.ts';
 import { photo } from '../media/fixtures.ts';
 import { expectValid, templateOf } from './openapi.ts';

@@ -6,14 +6,15 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { inject, useTestApp } from '../helpers/app.ts';
+import { useTestApp } from '../helpers/app.ts';
 import { seedWorld, type World } from '../security/support.ts';
+import { mastodonCall } from './openapi.ts';
 
 describe('Mastodon pages: max_id, since_id, min_id', () => {
   const ctx = useTestApp();
 
   const get = (w: World, url: string) =>
-    inject(ctx.app, { method: 'GET', url, headers: { authorization: `Bearer ${w.oauth.aliceToken}` } });
+    mastodonCall(ctx.app, { method: 'GET', url, headers: { authorization: `Bearer ${w.oauth.aliceToken}` } });
   const contents = (res: LightMyRequestResponse) => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { content: string }[]).map((s) => s.content.replace(/<\/?p>/g, ''));

@@ -6,9 +6,10 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { streamingStats } from '../../src/modules/mastodon/mastodon.streaming.ts';
-import { inject, until, useTestApp } from '../helpers/app.ts';
+import { streamingStats } from '../../src/modules/mastodon/streaming.routes.ts';
+import { until, useTestApp } from '../helpers/app.ts';
 import { seedWorld } from '../security/support.ts';
+import { expectEntity, mastodonCall } from './openapi.ts';
 
 describe('Mastodon user stream: notifications', () => {
   const ctx = useTestApp();
@@ -35,7 +36,7 @@ describe('Mastodon user stream: notifications', () => {
     expect((await w.bob.put(`/api/posts/${posts[2]}/like`)).statusCode).toBe(200);
     await until(() => received.length >= 3, 'the third');
 
-    const listed = await inject(ctx.app, {
+    const listed = await mastodonCall(ctx.app, {
       method: 'GET',
       url: '/api/v1/notifications?limit=3',
       headers: { authorization: `Bearer ${w.oauth.aliceToken}` },
@@ -43,6 +44,8 @@ describe('Mastodon user stream: notifications', () => {
     const newest = (listed.json() as { id: string }[]).map((n) => n.id);
     expect(received.map((n) => n.id)).toEqual([...newest].reverse());
     expect(received.map((n) => n.type)).toEqual(['favourite', 'favourite', 'favourite']);
+    // Each streamed payload is Mastodon's Notification.
+    for (const notification of received) expectEntity('Notification', notification);
     socket.close();
     await new Promise((resolve) => socket.once('close', resolve));
     // Nothing more came than the three.

@@ -4,7 +4,7 @@ import type { Database, Tx } from '../../db/client.ts';
 import { KeptBody } from '../../lib/compression.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import { EventCache } from '../../lib/event-cache.ts';
-import type { DomainEvent, EventBus } from '../../lib/events.ts';
+import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import type { DurableQueue } from '../../lib/queue.ts';
 import type { PostViewCache } from '../posts/posts.cache.ts';
 import { findPostViews, type PostRow } from '../posts/posts.repository.ts';
@@ -146,6 +146,21 @@ export class FeedsService {
           // (their followers', and those of whoever reposted or quoted them) are built again.
           if (!event.suspended) await this.dropReadersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
           break;
+        case 'post.deleted':
+        case 'post.liked':
+        case 'post.unliked':
+        case 'post.bookmarked':
+        case 'post.unbookmarked':
+        case 'user.updated':
+        case 'oauth.revoked':
+        case 'feed.updated':
+        case 'sessions.ended':
+        case 'notifications.read':
+        case 'notification.created':
+          // Feeds hold post ids of followed people: counts, profiles and the rest are read with each page.
+          break;
+        default:
+          exhaustive(event);
       }
     });
   }
@@ -446,5 +461,13 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     case 'user.suspended':
       pages.clear();
       break;
+    case 'oauth.revoked':
+    case 'sessions.ended':
+    case 'notifications.read':
+    case 'notification.created':
+      // Nothing a kept first page shows.
+      break;
+    default:
+      exhaustive(event);
   }
 }

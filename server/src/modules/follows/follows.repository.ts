@@ -1,7 +1,9 @@
 import { and, desc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { follows, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { visibleUsers } from '../safety/visibility.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 export interface FollowRow extends UserViewRow {
@@ -117,4 +119,48 @@ export async function followeeIdsAmong(db: Executor, followerId: number, ids: nu
     .from(follows)
     .where(and(eq(follows.followerId, followerId), inArray(follows.followeeId, ids)));
   return rows.map((r) => r.id);
+}
+
+/** Of `ids`, those who follow `userId`, one probe each of follows' key. */
+export async function findFollowersAmong(db: Executor, userId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: follows.followerId })
+    .from(follows)
+    .where(and(eq(follows.followeeId, userId), inArray(follows.followerId, [...ids])));
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * People `viewerId` follows who follow each of `ids` (Mastodon's familiar followers), as the viewer
+ * sees them: one statement, at most `perPerson` for each (follows' keys, both ways).
+ */
+export async function findFamiliarFollowers(
+  db: Executor,
+  viewerId: number,
+  ids: readonly number[],
+  perPerson: number,
+): Promise<{ of: number; row: UserViewRow }[]> {
+  if (ids.length === 0) return [];
+  const mine = alias(follows, 'mine');
+  const theirs = alias(follows, 'theirs');
+  const rows = await db
+    .select({
+      of: theirs.followeeId,
+      rank: sql<number>`row_number() over (partition by ${theirs.followeeId} order by ${theirs.createdAt} desc)`.mapWith(
+        Number,
+      ),
+      ...userViewColumns(viewerId),
+    })
+    .from(mine)
+    .innerJoin(theirs, eq(theirs.followerId, mine.followeeId))
+    .innerJoin(users, eq(users.id, mine.followeeId))
+    .where(
+      and(
+        eq(mine.followerId, viewerId),
+        inArray(theirs.followeeId, [...ids]),
+        visibleUsers(viewerId, sql`"users"."id"`),
+      ),
+    );
+  return rows.filter((r) => r.rank <= perPerson).map(({ of, rank: _rank, ...row }) => ({ of, row }));
 }

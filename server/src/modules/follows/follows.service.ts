@@ -79,6 +79,24 @@ export class FollowsService {
     );
   }
 
+  /** Of `ids`, those who follow the viewer (Mastodon's followed_by): one probe each of follows' key. */
+  async followersAmong(viewer: SessionUser, ids: readonly number[]): Promise<Set<number>> {
+    return repo.findFollowersAmong(this.db, viewer.userId, ids);
+  }
+
+  /** For each of `ids`, up to `perPerson` people the viewer follows who follow them (Mastodon's familiar followers). */
+  async familiarFollowers(
+    viewer: SessionUser,
+    ids: readonly number[],
+    perPerson: number,
+  ): Promise<Map<number, User[]>> {
+    const found = new Map<number, User[]>(ids.map((id) => [id, []]));
+    for (const { of, row } of await repo.findFamiliarFollowers(this.db, viewer.userId, ids, perPerson)) {
+      found.get(of)?.push(toUserView(row));
+    }
+    return found;
+  }
+
   private async ensureUser(id: UserId): Promise<void> {
     if (!(await userExists(this.db, id))) throw userNotFound();
   }

@@ -1,7 +1,7 @@
 import { extractHashtags, type Post, TRENDING_COUNT, type TrendingHashtags } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
-import type { EventBus } from '../../lib/events.ts';
+import { type EventBus, exhaustive } from '../../lib/events.ts';
 import { toPost } from '../posts/posts.pack.ts';
 import { type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import * as repo from './hashtags.repository.ts';
@@ -20,11 +20,32 @@ export class HashtagsService {
   ) {
     // A tagged post written or any post deleted (in any process): the next ask counts again.
     events.subscribe((event) => {
-      if (
-        event.type === 'post.deleted' ||
-        (event.type === 'post.created' && extractHashtags(event.view.text).length > 0)
-      )
-        this.trending = null;
+      switch (event.type) {
+        case 'post.deleted':
+          this.trending = null;
+          break;
+        case 'post.created':
+          if (extractHashtags(event.view.text).length > 0) this.trending = null;
+          break;
+        case 'post.liked':
+        case 'post.unliked':
+        case 'post.bookmarked':
+        case 'post.unbookmarked':
+        case 'user.followed':
+        case 'user.unfollowed':
+        case 'user.updated':
+        case 'visibility.changed':
+        case 'user.suspended':
+        case 'oauth.revoked':
+        case 'feed.updated':
+        case 'sessions.ended':
+        case 'notifications.read':
+        case 'notification.created':
+          // Trending counts tagged posts and their authors, nothing else.
+          break;
+        default:
+          exhaustive(event);
+      }
     });
     events.onGap(() => {
       this.trending = null;

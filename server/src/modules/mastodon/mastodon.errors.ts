@@ -1,30 +1,18 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { toApiError } from '../../plugins/errors.ts';
-import { OAuthError } from './oauth.service.ts';
+import { toBearerApiError } from '../../plugins/errors.ts';
+import { Refused } from './mastodon.http.ts';
 
-/** A token missing (401) or without the scope an endpoint needs (403). */
-export class Refused extends Error {
-  constructor(
-    readonly status: 401 | 403,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * Errors as Mastodon apps read them: `{error}` (and for OAuth, RFC 6749's `{error,
- * error_description}`), with Mastodon's 422 for a request it understood but refused.
- */
+/** Errors as Mastodon apps read them: `{error}`, with Mastodon's statuses and RFC 6750's challenge on 401 and 403. */
 export function mastodonErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    if (error instanceof Refused) return reply.code(error.status).send({ error: error.message });
-    if (error instanceof OAuthError) {
-      if (error.status === 401) reply.header('WWW-Authenticate', 'Basic realm="Pipit"');
-      return reply.code(error.status).send({ error: error.error, error_description: error.description });
+    if (error instanceof Refused) {
+      if (error.challenge) reply.header('WWW-Authenticate', error.challenge);
+      // Mastodon's 422 is its ValidationError: `details` by field (none here: the request as a whole).
+      return reply.code(error.status).send({ error: error.message, ...(error.status === 422 ? { details: {} } : {}) });
     }
-    const { status, body } = toApiError(error);
+    const { status, body } = toBearerApiError(error);
     if (status >= 500) request.log.error({ err: error }, 'mastodon api error');
-    return reply.code(status === 400 && body.code === 'INVALID_INPUT' ? 422 : status).send({ error: body.message });
+    if (status === 503) reply.header('Retry-After', '5');
+    return reply.code(status).send(body);
   });
 }

@@ -17,10 +17,8 @@ import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cu
 import { forbidden, invalid, notFound, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
-import { deleteUserTokens } from '../mastodon/oauth.repository.ts';
 import type { PostsService } from '../posts/posts.service.ts';
-import { deleteUserSessions } from '../sessions/sessions.repository.ts';
-import type { SessionUser } from '../sessions/sessions.service.ts';
+import type { SessionsService, SessionUser } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import * as repo from './moderation.repository.ts';
 
@@ -38,6 +36,8 @@ export class ModerationService {
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly posts: PostsService,
+    /** Ends a suspended person's sessions and apps' tokens in the suspending transaction. */
+    private readonly sessions: SessionsService,
   ) {}
 
   /**
@@ -242,8 +242,7 @@ export class ModerationService {
     await repo.closeReports(tx, { subjectUserId: userId }, 'suspended', viewer.userId);
     if (account.suspendedAt !== null) return;
     await repo.setSuspended(tx, userId, true);
-    await deleteUserSessions(tx, userId);
-    await deleteUserTokens(tx, userId);
+    await this.sessions.endAllWithin(tx, userId);
     await repo.insertAudit(tx, {
       moderatorId: viewer.userId,
       action: 'account.suspended',

@@ -1,5 +1,5 @@
 import type { NotificationType } from '@pipit/contract';
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { notifications, posts, users } from '../../db/schema.ts';
@@ -180,4 +180,25 @@ export async function markReadUpTo(db: Executor, userId: number, lastReadId: num
     .update(notifications)
     .set({ readAt: sql`now()` })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), lte(notifications.id, lastReadId)));
+}
+
+/** The page key (created_at, id) of the notification `id` of `userId`, or null when they have none by that id. */
+export async function findNotificationCursor(db: Executor, userId: number, id: number): Promise<Cursor | null> {
+  const [row] = await db
+    .select({ t: cursorTime(notifications.createdAt) })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .limit(1);
+  return row ? { t: row.t, id } : null;
+}
+
+/** The newest notification read (they are read together, in order), and when: a Mastodon app's marker. */
+export async function findReadMarker(db: Executor, userId: number): Promise<{ id: number; readAt: Date } | null> {
+  const [row] = await db
+    .select({ id: notifications.id, readAt: notifications.readAt })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNotNull(notifications.readAt)))
+    .orderBy(desc(notifications.id))
+    .limit(1);
+  return row?.readAt ? { id: row.id, readAt: row.readAt } : null;
 }

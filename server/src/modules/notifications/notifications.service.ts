@@ -1,6 +1,6 @@
 import { type Notification, UNREAD_COUNT_CAP, type UnreadCount } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
+import { type Cursor, encodeCursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { toNotification } from './notifications.pack.ts';
@@ -23,6 +23,27 @@ export class NotificationsService {
       (cursor: Cursor | null, limit: number) => repo.findNotificationPage(this.db, viewer.userId, cursor, limit),
       toNotification,
     );
+  }
+
+  /** The list cursor that continues below the viewer's notification `id` (Mastodon's max_id); null when they have none by that id. */
+  async cursorBelow(viewer: SessionUser, id: number): Promise<string | null> {
+    const at = await repo.findNotificationCursor(this.db, viewer.userId, id);
+    return at ? encodeCursor(at) : null;
+  }
+
+  /** One notification of the viewer as the list shows it (null when they have none by that id, or it is hidden). */
+  async get(viewer: SessionUser, id: number): Promise<Notification | null> {
+    const at = await repo.findNotificationCursor(this.db, viewer.userId, id);
+    if (!at) return null;
+    // The page that starts with it: a cursor just above it.
+    const page = await this.list(viewer, { cursor: encodeCursor({ t: at.t, id: id + 1 }), limit: 1 });
+    const found = page.items[0];
+    return found?.id === String(id) ? found : null;
+  }
+
+  /** The newest notification the viewer has read, and when (a Mastodon app's notifications marker). */
+  async readMarker(viewer: SessionUser): Promise<{ id: number; readAt: Date } | null> {
+    return repo.findReadMarker(this.db, viewer.userId);
   }
 
   /** How many of the viewer's notifications are unread, counted up to UNREAD_COUNT_CAP. */

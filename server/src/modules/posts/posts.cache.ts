@@ -1,5 +1,5 @@
 import { EventCache } from '../../lib/event-cache.ts';
-import type { DomainEvent, EventBus } from '../../lib/events.ts';
+import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import type { PostRow } from './posts.repository.ts';
 
 /** What every viewer sees alike of a post. */
@@ -140,6 +140,16 @@ export class PostViewCache {
             view.repostOfId !== null,
         );
         break;
+      case 'visibility.changed':
+      case 'oauth.revoked':
+      case 'feed.updated':
+      case 'sessions.ended':
+      case 'notifications.read':
+      case 'notification.created':
+        // No post view or follow changes. Blocks and mutes are applied when pages are read, not kept here.
+        break;
+      default:
+        exhaustive(event);
     }
   }
 }

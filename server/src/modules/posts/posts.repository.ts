@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { type Database, type Executor, executeRows } from '../../db/client.ts';
 import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
-import { type VisibilityRule, visiblePosts } from '../safety/visibility.ts';
+import { type VisibilityRule, visiblePosts, visibleUsers } from '../safety/visibility.ts';
+import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 /** The post a row shows: the reposted one for a repost, else itself. */
 const SHOWN = sql`coalesce("posts"."repost_of_id", "posts"."id")`;
@@ -383,6 +385,16 @@ export async function findRepostIds(db: Executor, postId: number, limit: number)
   return rows.map((row) => row.id);
 }
 
+/** The id of `userId`'s repost of `postId` (posts_author_repost_key), or null. */
+export async function findOwnRepost(db: Executor, userId: number, postId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.authorId, userId), eq(posts.repostOfId, postId)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
 /** Removes the viewer's repost of `postId`: its row's id, or null when there was none. */
 export async function deleteRepost(db: Executor, userId: number, postId: number): Promise<number | null> {
   const [row] = await db
@@ -409,4 +421,55 @@ export async function findUserIdsByUsernames(db: Executor, lowerUsernames: strin
     .from(users)
     .where(inArray(sql`lower(${users.username})`, lowerUsernames));
   return rows.map((r) => r.id);
+}
+
+/** The page key (created_at, id) of the post or repost entry `id`, or null when there is none. */
+export async function findEntryCursor(db: Executor, id: number): Promise<Cursor | null> {
+  const [row] = await db
+    .select({ t: cursorTime(posts.createdAt) })
+    .from(posts)
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ? { t: row.t, id } : null;
+}
+
+/**
+ * Who liked a post (likes_post_id_idx) or reposted it (posts_repost_of_created_idx), newest first,
+ * at most `limit`, as `viewerId` sees them: people hidden from them (blocks, mutes, suspensions) are
+ * left out, as from every list.
+ */
+export async function findPostPeople(
+  db: Executor,
+  viewerId: number | null,
+  postId: number,
+  kind: 'likers' | 'reposters',
+  limit: number,
+): Promise<UserViewRow[]> {
+  const who = kind === 'likers' ? likes.userId : posts.authorId;
+  const base = db.select(userViewColumns(viewerId)).from(users);
+  const visible = visibleUsers(viewerId, sql`"users"."id"`);
+  if (kind === 'likers') {
+    return base
+      .innerJoin(likes, eq(who, users.id))
+      .where(and(eq(likes.postId, postId), visible))
+      .orderBy(desc(likes.createdAt))
+      .limit(limit);
+  }
+  const reposts = alias(posts, 'reposts');
+  return base
+    .innerJoin(reposts, eq(reposts.authorId, users.id))
+    .where(and(eq(reposts.repostOfId, postId), visible))
+    .orderBy(desc(reposts.createdAt))
+    .limit(limit);
+}
+
+/** The posts a person liked, newest like first (the likes key), at most `limit`: their ids. */
+export async function findLikedPostIds(db: Executor, userId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: likes.postId })
+    .from(likes)
+    .where(eq(likes.userId, userId))
+    .orderBy(desc(likes.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
 }

@@ -5,15 +5,17 @@ import {
   MAX_ANCESTORS,
   type Post,
   type QuotedPost,
+  type User,
 } from '@pipit/contract';
 import type { Database, Executor, Tx } from '../../db/client.ts';
-import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
+import { type Cursor, encodeCursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
+import { toUserView } from '../follows/follows.pack.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
@@ -145,6 +147,49 @@ export class PostsService {
     const row = await repo.findPostView(this.db, viewerIdOf(viewer), id);
     if (!row) throw postNotFound();
     return toPost(row);
+  }
+
+  /** Several posts as the viewer sees them, in the order of `ids` (unknown or hidden ones left out): one statement. */
+  async many(viewer: Viewer, ids: readonly number[]): Promise<Post[]> {
+    if (ids.length === 0) return [];
+    const rows = new Map(
+      (await repo.findPostViews(this.db, viewerIdOf(viewer), [...new Set(ids)], 'all')).map((r) => [r.id, r]),
+    );
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [toPost(row)] : [];
+    });
+  }
+
+  /**
+   * The list cursor that continues below the timeline entry `id` (a post or a repost: its own key),
+   * for APIs that page by item ids (Mastodon's max_id). Null when there is no such entry.
+   */
+  async cursorBelowEntry(id: number): Promise<string | null> {
+    const at = await repo.findEntryCursor(this.db, id);
+    return at ? encodeCursor(at) : null;
+  }
+
+  /** Who liked the post (newest first, at most `limit`), as the viewer may see them; 404 when they cannot see the post. */
+  async likedBy(viewer: Viewer, id: PostId, limit: number): Promise<User[]> {
+    await this.get(viewer, id);
+    return (await repo.findPostPeople(this.db, viewerIdOf(viewer), id, 'likers', limit)).map(toUserView);
+  }
+
+  /** Who reposted the post (newest first, at most `limit`), as the viewer may see them; 404 when they cannot see the post. */
+  async repostedBy(viewer: Viewer, id: PostId, limit: number): Promise<User[]> {
+    await this.get(viewer, id);
+    return (await repo.findPostPeople(this.db, viewerIdOf(viewer), id, 'reposters', limit)).map(toUserView);
+  }
+
+  /** The posts the member liked, newest like first (at most `limit`), those they can still see. */
+  async liked(viewer: SessionUser, limit: number): Promise<Post[]> {
+    const ids = await repo.findLikedPostIds(this.db, viewer.userId, limit);
+    const rows = new Map((await repo.findPostViews(this.db, viewer.userId, ids, 'blocks')).map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [toPost(row)] : [];
+    });
   }
 
   /**
@@ -297,6 +342,17 @@ export class PostsService {
       throw error;
     }
     return this.get(viewer, target);
+  }
+
+  /**
+   * The member's own repost of a post, as its timeline entry (the repost wrapping the post): what a
+   * Mastodon app is answered after reblogging. 404 when they have not reposted it.
+   */
+  async repostEntry(viewer: SessionUser, postId: PostId): Promise<Post> {
+    const target = await repo.findRepostTarget(this.db, postId);
+    const entry = target === null ? null : await repo.findOwnRepost(this.db, viewer.userId, target);
+    if (entry === null) throw postNotFound();
+    return this.get(viewer, entry as PostId);
   }
 
   /** Takes a repost back (a no-op when there was none): its row, its count and its notification. */

@@ -21,6 +21,7 @@ export async function findPostMatches(
   q: string,
   cursor: Cursor | null,
   limit: number,
+  offset = 0,
 ): Promise<PostRow[]> {
   return db
     .select(postViewColumns(viewerId))
@@ -34,7 +35,8 @@ export async function findPostMatches(
       ),
     )
     .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(limit + 1);
+    .limit(limit + 1)
+    .offset(offset);
 }
 
 /**
@@ -46,6 +48,7 @@ export async function findPeopleByPrefix(
   viewerId: number | null,
   prefix: string,
   limit: number,
+  offset = 0,
 ): Promise<UserViewRow[]> {
   const username = sql`lower(${users.username})`;
   return db
@@ -58,11 +61,12 @@ export async function findPeopleByPrefix(
       ),
     )
     .orderBy(sql`(${username} = ${prefix}) desc`, desc(users.followersCount), users.id)
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 /** Hashtags (stored form) starting with `prefix`, most posts first. */
-export async function findHashtagsByPrefix(db: Executor, prefix: string, limit: number) {
+export async function findHashtagsByPrefix(db: Executor, prefix: string, limit: number, offset = 0) {
   const count = sql<number>`count(*)::int`;
   return db
     .select({ tag: postHashtags.tag, posts: count })
@@ -70,5 +74,6 @@ export async function findHashtagsByPrefix(db: Executor, prefix: string, limit: 
     .where(startsWith(sql`${postHashtags.tag}`, prefix))
     .groupBy(postHashtags.tag)
     .orderBy(desc(count), postHashtags.tag)
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }

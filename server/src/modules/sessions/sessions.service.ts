@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Role, SessionList } from '@pipit/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/auth-cookies.ts';
 import { notFound } from '../../lib/errors.ts';
 import { EventCache } from '../../lib/event-cache.ts';
-import type { EventBus } from '../../lib/events.ts';
-import { deleteUserTokens } from '../mastodon/oauth.repository.ts';
+import { type EventBus, exhaustive } from '../../lib/events.ts';
 import * as repo from './sessions.repository.ts';
 
 /** The longest User-Agent kept with a session. */
@@ -37,6 +36,16 @@ export const viewerIdOf = (viewer: Viewer): number | null => viewer?.userId ?? n
  */
 const CACHE = { max: 10_000, ttlMs: 30_000 };
 
+/**
+ * Another way a person is signed in (an app's OAuth tokens): ended with their sessions — signing out
+ * everywhere, a new password, a suspension. The core never imports what implements it (services.ts
+ * hands it in), so sign-in methods can be added without the core knowing them.
+ */
+export interface OtherCredentials {
+  /** Ends every credential of the person, inside the caller's transaction when given one. */
+  endAllWithin(db: Executor, userId: number): Promise<void>;
+}
+
 export class SessionsService {
   private readonly cache: EventCache<string, SessionUser>;
 
@@ -44,11 +53,33 @@ export class SessionsService {
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly maxAgeMs: number,
+    private readonly otherCredentials: readonly OtherCredentials[] = [],
   ) {
     this.cache = new EventCache(events, CACHE);
     events.subscribe((event) => {
-      if (event.type === 'sessions.ended' || event.type === 'user.updated' || event.type === 'user.suspended') {
-        this.cache.dropWhere((session) => session.userId === event.userId);
+      switch (event.type) {
+        case 'sessions.ended':
+        case 'user.updated':
+        case 'user.suspended':
+          this.cache.dropWhere((session) => session.userId === event.userId);
+          break;
+        case 'post.created':
+        case 'post.deleted':
+        case 'post.liked':
+        case 'post.unliked':
+        case 'post.bookmarked':
+        case 'post.unbookmarked':
+        case 'user.followed':
+        case 'user.unfollowed':
+        case 'visibility.changed':
+        case 'oauth.revoked':
+        case 'feed.updated':
+        case 'notifications.read':
+        case 'notification.created':
+          // A session holds who the person is and their role: nothing else changes it.
+          break;
+        default:
+          exhaustive(event);
       }
     });
   }
@@ -90,8 +121,10 @@ export class SessionsService {
 
   /** Ends every session of the member but the asking one, and every app's access (OAuth tokens). */
   async revokeOthers(viewer: SessionUser): Promise<void> {
-    await repo.deleteOtherSessions(this.db, viewer.userId, viewer.sessionId);
-    await deleteUserTokens(this.db, viewer.userId);
+    await this.db.transaction(async (tx) => {
+      await repo.deleteOtherSessions(tx, viewer.userId, viewer.sessionId);
+      await this.endOtherCredentials(tx, viewer.userId);
+    });
     await this.events.publish([{ type: 'sessions.ended', userId: viewer.userId }]);
   }
 
@@ -139,9 +172,21 @@ export class SessionsService {
 
   /** Ends every session of the person and every app's access (a new password, a reset). */
   async revokeAll(userId: number): Promise<void> {
-    await repo.deleteUserSessions(this.db, userId);
-    await deleteUserTokens(this.db, userId);
+    await this.db.transaction((tx) => this.endAllWithin(tx, userId));
     await this.events.publish([{ type: 'sessions.ended', userId }]);
+  }
+
+  /**
+   * Ends every session and every other credential of the person inside `tx` (a suspension's
+   * transaction); the caller publishes what ended them once it commits.
+   */
+  async endAllWithin(tx: Executor, userId: number): Promise<void> {
+    await repo.deleteUserSessions(tx, userId);
+    await this.endOtherCredentials(tx, userId);
+  }
+
+  private async endOtherCredentials(tx: Executor, userId: number): Promise<void> {
+    for (const credentials of this.otherCredentials) await credentials.endAllWithin(tx, userId);
   }
 
   async purgeExpired(): Promise<void> {

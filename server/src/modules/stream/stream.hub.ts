@@ -3,7 +3,7 @@ import type { LiveEvent, LiveTimeline, Post } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import type { DomainEvent, EventBus } from '../../lib/events.ts';
+import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
 import { postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
@@ -15,6 +15,12 @@ export interface StreamClient {
   /** Writes one event, already framed (`frame`); false when the client is too far behind (it is then dropped). */
   send(frame: string): boolean;
   close(): void;
+  /**
+   * Whether what opened the stream (a session, an app's token) still holds. Asked when the member's
+   * sessions or tokens end (`sessions.ended`, `oauth.revoked`, `user.suspended`): a stream whose
+   * credential is gone is closed at once, in every process. Absent for a visitor's stream.
+   */
+  stillAuthorized?: () => Promise<boolean>;
 }
 
 /** What happened, as kept for live delivery and for a reconnect's replay. */
@@ -147,6 +153,14 @@ export class StreamHub {
     }
   }
 
+  /** Closes the member's streams whose session or token has ended (each asked once). */
+  private async closeUnauthorized(userId: number): Promise<void> {
+    for (const client of [...this.clients]) {
+      if (client.userId !== userId || !client.stillAuthorized) continue;
+      if (!(await client.stillAuthorized())) client.close();
+    }
+  }
+
   /** The entries after `since` as this reader sees them; false when the client fell too far behind. */
   private async sendMissed(client: StreamClient, since: number): Promise<boolean> {
     const missed = this.entries.filter((e) => e.seq > since);
@@ -177,6 +191,8 @@ export class StreamHub {
   }
 
   private async handle(event: DomainEvent): Promise<void> {
+    const ended = credentialsEndedFor(event);
+    if (ended !== null) await this.closeUnauthorized(ended);
     const entry = await this.entryOf(event);
     if (!entry) return;
     this.entries.push(entry);
@@ -242,7 +258,22 @@ export class StreamHub {
         };
       case 'notifications.read':
         return { seq: ++this.seq, kind: 'personal', userId: event.userId, event: { type: 'notifications.read' } };
+      case 'post.liked':
+      case 'post.unliked':
+      case 'post.bookmarked':
+      case 'post.unbookmarked':
+      case 'user.followed':
+      case 'user.unfollowed':
+      case 'user.updated':
+      case 'visibility.changed':
+      case 'user.suspended':
+      case 'oauth.revoked':
+      case 'feed.updated':
+      case 'sessions.ended':
+        // Not shown live (a like's count arrives with the next read); credentials are handled before this.
+        return null;
       default:
+        exhaustive(event);
         return null;
     }
   }
@@ -276,4 +307,32 @@ function decrement<K>(counts: Map<K, number>, key: K) {
   const left = (counts.get(key) ?? 1) - 1;
   if (left <= 0) counts.delete(key);
   else counts.set(key, left);
+}
+
+/** The member some of whose sessions or tokens may have ended with this event, or null. */
+function credentialsEndedFor(event: DomainEvent): number | null {
+  switch (event.type) {
+    case 'sessions.ended':
+    case 'oauth.revoked':
+      return event.userId;
+    case 'user.suspended':
+      return event.suspended ? event.userId : null;
+    case 'post.created':
+    case 'post.deleted':
+    case 'post.liked':
+    case 'post.unliked':
+    case 'post.bookmarked':
+    case 'post.unbookmarked':
+    case 'user.followed':
+    case 'user.unfollowed':
+    case 'user.updated':
+    case 'visibility.changed':
+    case 'feed.updated':
+    case 'notifications.read':
+    case 'notification.created':
+      return null;
+    default:
+      exhaustive(event);
+      return null;
+  }
 }

@@ -36,6 +36,13 @@ export async function streamRoutes(app: FastifyInstance, { config }: { config: C
           return true;
         },
         close: () => sse.close(),
+        // The session this stream was opened with: signed out everywhere, a new password, a
+        // suspension — the stream closes at once (the hub asks when the member's sessions end).
+        ...(request.sessionToken && request.viewer
+          ? {
+              stillAuthorized: async () => (await app.services.sessions.resolve(request.sessionToken)) !== null,
+            }
+          : {}),
       };
       const opened = hub.open(client);
       if (!opened.ok) {

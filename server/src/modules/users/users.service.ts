@@ -90,6 +90,15 @@ export class UsersService {
     return this.profileWhere(viewer, { id });
   }
 
+  /** Several people as the viewer sees them, in the order of `ids` (unknown ones left out): one statement. */
+  async many(viewer: Viewer, ids: readonly number[]): Promise<User[]> {
+    const rows = new Map((await repo.findUsers(this.db, [...new Set(ids)], viewerIdOf(viewer))).map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [toUser(row, row.id === viewer?.userId ? undefined : row)] : [];
+    });
+  }
+
   /** The profile an @mention points at (usernames are unique ignoring case). */
   async profileByUsername(viewer: Viewer, username: string): Promise<User> {
     return this.profileWhere(viewer, { username });

@@ -1,33 +1,32 @@
 import { altText } from '@pipit/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
-import { invalid, notFound } from '../../lib/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import { readUpload, UPLOAD_LIMITS } from '../media/media.upload.ts';
-import { MASTODON_ID, need, userOf } from './mastodon.auth.ts';
-import { toMedia } from './mastodon.statuses.ts';
+import type { MastodonContext } from './mastodon.context.ts';
+import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
+import { idOf, route, userOf } from './mastodon.http.ts';
 
 /**
  * Images for statuses: POST /api/v2/media (and v1) takes `file` and `description` (the alt text),
  * processed at once (so 200, never 202); PUT /api/v1/media/:id changes the description before the
  * image is in a post. The web's rules: types, sizes, pixels, metadata stripped (modules/media).
  */
-export async function mastodonMediaRoutes(app: FastifyInstance, { config }: { config: Config }) {
+export async function mediaRoutes(app: FastifyInstance, { present }: MastodonContext) {
   const { media } = app.services;
   const upload = async (request: FastifyRequest) => {
     const viewer = userOf(request);
     const { bytes, alt } = await readUpload(request, { file: 'file', alt: 'description' });
-    return toMedia(config.publicUrl, await media.upload(viewer.userId, bytes, alt, 'file'));
+    return present.media(await media.upload(viewer.userId, bytes, alt, 'file'));
   };
-  app.post('/api/v2/media', { preHandler: need('write:media') }, upload);
-  app.post('/api/v1/media', { preHandler: need('write:media') }, upload);
-  app.get<{ Params: { id: string } }>('/api/v1/media/:id', { preHandler: need('write:media') }, async (request) => {
+  route(app, e.uploadMedia, upload);
+  route(app, e.uploadMediaV1, upload);
+  route(app, e.media, async (request, _reply, { params }) => {
     const viewer = userOf(request);
-    if (!MASTODON_ID.test(request.params.id)) throw notFound('No such upload.');
-    return toMedia(config.publicUrl, await media.own(viewer.userId, Number(request.params.id)));
+    return present.media(await media.own(viewer.userId, idOf(params.id ?? '', 'No such upload.')));
   });
-  app.put<{ Params: { id: string } }>('/api/v1/media/:id', { preHandler: need('write:media') }, async (request) => {
+  route(app, e.describeMedia, async (request, _reply, { params }) => {
     const viewer = userOf(request);
-    if (!MASTODON_ID.test(request.params.id)) throw notFound('No such upload (or it is in a post already).');
+    const id = idOf(params.id ?? '', 'No such upload (or it is in a post already).');
     let description: unknown;
     if (request.isMultipart()) {
       // masto.js and others send it as a multipart form field.
@@ -41,6 +40,6 @@ export async function mastodonMediaRoutes(app: FastifyInstance, { config }: { co
     }
     const parsed = altText.safeParse(typeof description === 'string' ? description : '');
     if (!parsed.success) throw invalid('description', parsed.error.issues[0]?.message ?? 'Alt text is not valid');
-    return toMedia(config.publicUrl, await media.describe(viewer.userId, Number(request.params.id), parsed.data));
+    return present.media(await media.describe(viewer.userId, id, parsed.data));
   });
 }

@@ -1,12 +1,11 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
-import { allowAnyOrigin } from './mastodon.cors.ts';
-import { mastodonErrors } from './mastodon.errors.ts';
-import { OAuthError } from './oauth.service.ts';
-import { KNOWN_SCOPES } from './scopes.ts';
+import { allowAnyOrigin } from '../../lib/cors.ts';
+import { OAuthError, oauthErrors } from './oauth.errors.ts';
+import { grants, KNOWN_SCOPES } from './scopes.ts';
 
 /** A form or JSON field that may come as a string (or, for lists, several). */
 const text = z.string().max(2000).optional();
@@ -65,8 +64,8 @@ export async function oauthRoutes(app: FastifyInstance, { config }: { config: Co
   });
   // Mastodon web apps on other origins (Elk, Phanpy) sign in from the browser (/api/v1/apps's
   // preflight is the client API's: /api/v1/*).
-  allowAnyOrigin(app, ['/oauth/token', '/oauth/revoke', '/.well-known/oauth-authorization-server']);
-  mastodonErrors(app);
+  allowAnyOrigin(app, ['/oauth/token', '/oauth/revoke', '/oauth/userinfo', '/.well-known/oauth-authorization-server']);
+  oauthErrors(app);
   const { oauth } = app.services;
   // Guessing secrets or codes is bounded like guessing passwords: per address.
   const limited = app.limit('signInIp', (request) => request.ip);
@@ -123,6 +122,39 @@ export async function oauthRoutes(app: FastifyInstance, { config }: { config: Co
     return {};
   });
 
+  /**
+   * OpenID Connect's userinfo (Mastodon 4.4): who the bearer token speaks for, with the `profile`
+   * scope. Apps use it to learn the account right after signing in.
+   */
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const grant = token ? await oauth.resolve(token) : null;
+    if (!grant?.viewer) {
+      return reply
+        .code(401)
+        .header('WWW-Authenticate', 'Bearer realm="Pipit", error="invalid_token"')
+        .send({ error: 'The access token is invalid' });
+    }
+    if (!grants(grant.scopes, 'profile')) {
+      return reply
+        .code(403)
+        .header('WWW-Authenticate', 'Bearer realm="Pipit", error="insufficient_scope", scope="profile"')
+        .send({ error: 'This action is outside the authorized scopes' });
+    }
+    const { userId, name, username, profileImage } = grant.viewer;
+    const profile = `${config.publicUrl}/users/${userId}`;
+    return {
+      iss: `${config.publicUrl}/`,
+      sub: profile,
+      name,
+      preferred_username: username,
+      profile,
+      picture: `${config.publicUrl}${profileImage ?? '/images/placeholder.png'}`,
+    };
+  };
+  app.get('/oauth/userinfo', userinfo);
+  app.post('/oauth/userinfo', userinfo);
+
   app.get('/.well-known/oauth-authorization-server', async () => ({
     issuer: `${config.publicUrl}/`,
     service_documentation: 'https://docs.joinmastodon.org/',
@@ -130,6 +162,7 @@ export async function oauthRoutes(app: FastifyInstance, { config }: { config: Co
     token_endpoint: `${config.publicUrl}/oauth/token`,
     app_registration_endpoint: `${config.publicUrl}/api/v1/apps`,
     revocation_endpoint: `${config.publicUrl}/oauth/revoke`,
+    userinfo_endpoint: `${config.publicUrl}/oauth/userinfo`,
     scopes_supported: [...KNOWN_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

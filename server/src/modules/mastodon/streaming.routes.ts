@@ -1,22 +1,31 @@
 import type { WebSocket } from '@fastify/websocket';
 import websocket from '@fastify/websocket';
 import type { LiveEvent, Post } from '@pipit/contract';
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenGrant } from '../oauth/oauth.service.ts';
+import { grants } from '../oauth/scopes.ts';
 import type { StreamClient } from '../stream/stream.hub.ts';
-import { toNotifications, toStatuses } from './mastodon.statuses.ts';
-import type { TokenGrant } from './oauth.service.ts';
-import { grants } from './scopes.ts';
+import type { MastodonContext } from './mastodon.context.ts';
+import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
+import { badToken, route } from './mastodon.http.ts';
 
-/** What a stream may be subscribed to, and the scope each needs (public ones none). */
+/**
+ * What a stream may be subscribed to, and the scope each needs (public ones none). The ones Mastodon
+ * reserves for a person (theirs, their notifications, direct messages, lists) need a person's token.
+ */
 const STREAMS: Record<string, string | null> = {
   user: 'read:statuses',
   'user:notification': 'read:notifications',
+  direct: 'read:statuses',
+  list: 'read:lists',
   public: null,
   'public:local': null,
   hashtag: null,
   'hashtag:local': null,
 };
+const isPersonal = (stream: string) => STREAMS[stream] !== null && STREAMS[stream] !== undefined;
+/** Mastodon's answer to a personal stream asked for without a token. */
+const MISSING_TOKEN = 'Missing access token';
 
 /** New posts' statuses kept for the streams (each made once, however many streams it goes to). */
 const RECENT_PAYLOADS = 100;
@@ -46,7 +55,7 @@ function hasTag(text: string, tag: string): boolean {
  * (modules/stream: who sees what applied there). Events are Mastodon's: `update` (a status),
  * `delete` (an id), `notification`.
  */
-export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: { config: Config }) {
+export async function streamingRoutes(app: FastifyInstance, { config, present }: MastodonContext) {
   const { oauth, stream: hub, notifications } = app.services;
   await app.register(websocket, {
     options: {
@@ -80,7 +89,7 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
   const statusPayload = (post: Post): Promise<string> => {
     let payload = payloads.get(post.entryId);
     if (!payload) {
-      payload = toStatuses(app.db, config.publicUrl, [post]).then(([status]) => JSON.stringify(status));
+      payload = present.status(null, post).then((status) => JSON.stringify(status));
       payloads.set(post.entryId, payload);
       payload.catch(() => payloads.delete(post.entryId));
       if (payloads.size > RECENT_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
@@ -88,11 +97,36 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
     return payload;
   };
 
-  app.get('/api/v1/streaming/health', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('OK'));
+  route(app, e.streamingHealth, async (_request, reply) => reply.type('text/plain; charset=utf-8').send('OK'));
+
+  /**
+   * Before the upgrade: the token (Authorization — the scope's hook —, `access_token`, or the first
+   * subprotocol as masto.js sends it) is resolved; a bad one is refused (401, RFC 6750's challenge), and
+   * so is a personal stream asked for in the URL without a person's token, as Mastodon refuses them.
+   */
+  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.grant) {
+      const token = tokenOf(request.query as Record<string, unknown>, request.headers['sec-websocket-protocol']);
+      if (token) {
+        const grant = await oauth.resolve(token);
+        if (!grant) {
+          const refused = badToken();
+          return reply.code(401).header('WWW-Authenticate', refused.challenge).send({ error: refused.message });
+        }
+        request.grant = grant;
+        request.viewer = grant.viewer;
+      }
+    }
+    const asked = (request.query as Record<string, unknown>).stream;
+    if (typeof asked === 'string' && isPersonal(asked) && !request.grant?.viewer) {
+      return reply.code(401).header('WWW-Authenticate', 'Bearer realm="Pipit"').send({ error: MISSING_TOKEN });
+    }
+  };
 
   app.route({
     method: 'GET',
     url: '/api/v1/streaming',
+    preValidation: authorize,
     // A plain GET (no Upgrade): what the endpoint is, in Mastodon's error shape.
     handler: async (_request, reply) =>
       reply.code(400).send({ error: 'This is a WebSocket endpoint: connect with Upgrade: websocket.' }),
@@ -106,12 +140,12 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
       const early: Buffer[] = [];
       let onMessage: ((raw: Buffer) => void) | null = null;
       socket.on('message', (raw: Buffer) => (onMessage ? onMessage(raw) : early.push(raw)));
-      let grant: TokenGrant | null = request.grant;
-      if (!grant) {
-        const token = tokenOf(request.query as Record<string, unknown>, request.headers['sec-websocket-protocol']);
-        grant = token ? await oauth.resolve(token) : null;
-      }
+      const grant: TokenGrant | null = request.grant;
       const viewer = grant?.viewer ?? null;
+      const token = grant
+        ? (/^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ??
+          tokenOf(request.query as Record<string, unknown>, request.headers['sec-websocket-protocol']))
+        : null;
       const subscribed = new Map<string, string[]>(); // key → Mastodon's `stream` array
       let counted = 0;
       const recount = () => {
@@ -124,9 +158,12 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
       const subscribe = (stream: unknown, tag: unknown) => {
         if (typeof stream !== 'string' || !(stream in STREAMS)) return say({ error: 'Unknown stream type' });
         const scope = STREAMS[stream];
-        if (scope && !(viewer && grant && grants(grant.scopes, scope))) {
-          return say({ error: 'This stream requires a token with the right scope' });
+        if (scope && !viewer) return say({ error: MISSING_TOKEN, status: 401 });
+        if (scope && !(grant && grants(grant.scopes, scope))) {
+          return say({ error: 'This stream requires a token with the right scope', status: 403 });
         }
+        // Pipit has no lists yet: no list is the asked one.
+        if (stream === 'list') return say({ error: 'No such list', status: 404 });
         if (stream.startsWith('hashtag')) {
           if (typeof tag !== 'string' || !/^[\p{L}\p{N}_]{1,100}$/u.test(tag))
             return say({ error: 'A hashtag stream needs a tag' });
@@ -157,8 +194,8 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
           for (const [key, stream] of subscribed)
             if (key !== 'user:notification') say({ stream, event: 'delete', payload: event.id });
         } else if (event.type === 'notification' && viewer) {
-          const target = subscribed.get('user') ?? subscribed.get('user:notification');
-          if (!target) return;
+          // Sent on each personal stream subscribed (apps open both on one socket and listen on each).
+          if (!subscribed.has('user') && !subscribed.has('user:notification')) return;
           // The event names no notification: what is newer than the last one sent goes, oldest first, each once
           // (two made at once are two events, and the first to be read may already see both).
           const newest = (await notifications.list(viewer, { limit: NOTIFICATIONS_AT_ONCE })).items;
@@ -168,8 +205,13 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
           const latest = fresh[fresh.length - 1];
           if (!latest) return;
           lastNotification = BigInt(latest.id);
-          for (const shown of await toNotifications(app.db, config.publicUrl, fresh))
-            say({ stream: target, event: 'notification', payload: JSON.stringify(shown) });
+          for (const shown of await present.notifications(viewer, fresh)) {
+            const payload = JSON.stringify(shown);
+            for (const stream of ['user', 'user:notification']) {
+              const tags = subscribed.get(stream);
+              if (tags) say({ stream: tags, event: 'notification', payload });
+            }
+          }
         }
       };
       const client: StreamClient = {
@@ -185,6 +227,9 @@ export async function mastodonStreamingRoutes(app: FastifyInstance, { config }: 
           return true;
         },
         close: () => socket.close(),
+        // The token this socket was opened with: when it ends (revoked, signed out everywhere, a new
+        // password, a suspension), the hub asks, and the socket is closed at once, in every process.
+        ...(token ? { stillAuthorized: async () => (await oauth.resolve(token)) !== null } : {}),
       };
       const opened = hub.open(client);
       if (!opened.ok) {

@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Role } from '@pipit/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/auth-cookies.ts';
 import { EventCache } from '../../lib/event-cache.ts';
-import type { EventBus } from '../../lib/events.ts';
-import type { SessionUser } from '../sessions/sessions.service.ts';
+import { type EventBus, exhaustive } from '../../lib/events.ts';
+import type { OtherCredentials, SessionUser } from '../sessions/sessions.service.ts';
+import { OAuthError } from './oauth.errors.ts';
 import * as repo from './oauth.repository.ts';
 import { parseScopes, within } from './scopes.ts';
 
@@ -12,31 +13,6 @@ import { parseScopes, within } from './scopes.ts';
 export const OOB = 'urn:ietf:wg:oauth:2.0:oob';
 /** How long an authorization code lives (RFC 6749 §4.1.2 recommends at most 10 minutes). */
 const CODE_TTL_MS = 10 * 60_000;
-
-/**
- * An error of the OAuth 2 protocol, answered as RFC 6749 §5.2 says: `{error, error_description}`
- * with 400, or 401 for a client that failed to authenticate.
- */
-export class OAuthError extends Error {
-  constructor(
-    readonly error:
-      | 'invalid_request'
-      | 'invalid_client'
-      | 'invalid_grant'
-      | 'unauthorized_client'
-      | 'unsupported_grant_type'
-      | 'unsupported_response_type'
-      | 'invalid_scope'
-      | 'access_denied',
-    readonly description: string,
-  ) {
-    super(description);
-  }
-
-  get status(): number {
-    return this.error === 'invalid_client' ? 401 : 400;
-  }
-}
 
 const random = () => randomBytes(32).toString('base64url');
 
@@ -95,7 +71,7 @@ const CACHE = { max: 10_000, ttlMs: 30_000 };
  * Tokens, codes and client secrets are stored as sha256 only. A token ends with a revocation, the
  * person's "sign out everywhere", a new password, or a suspension.
  */
-export class OAuthService {
+export class OAuthService implements OtherCredentials {
   private readonly cache: EventCache<string, TokenGrant>;
 
   constructor(
@@ -104,13 +80,29 @@ export class OAuthService {
   ) {
     this.cache = new EventCache(events, CACHE);
     events.subscribe((event) => {
-      if (
-        event.type === 'sessions.ended' ||
-        event.type === 'user.updated' ||
-        event.type === 'user.suspended' ||
-        event.type === 'oauth.revoked'
-      ) {
-        this.cache.dropWhere((grant) => grant.viewer?.userId === event.userId);
+      switch (event.type) {
+        case 'sessions.ended':
+        case 'user.updated':
+        case 'user.suspended':
+        case 'oauth.revoked':
+          this.cache.dropWhere((grant) => grant.viewer?.userId === event.userId);
+          break;
+        case 'post.created':
+        case 'post.deleted':
+        case 'post.liked':
+        case 'post.unliked':
+        case 'post.bookmarked':
+        case 'post.unbookmarked':
+        case 'user.followed':
+        case 'user.unfollowed':
+        case 'visibility.changed':
+        case 'feed.updated':
+        case 'notifications.read':
+        case 'notification.created':
+          // A grant holds the token's scopes and who it speaks for: nothing else changes it.
+          break;
+        default:
+          exhaustive(event);
       }
     });
   }
@@ -300,6 +292,11 @@ export class OAuthService {
     this.cache.set(hash, grant, ticket);
     await repo.touchToken(this.db, row.id);
     return grant;
+  }
+
+  /** Every token and code of the person (signed out everywhere, a new password, a suspension): the sessions' seam. */
+  async endAllWithin(db: Executor, userId: number): Promise<void> {
+    await repo.deleteUserTokens(db, userId);
   }
 
   /** Settings → Authorized apps. */

@@ -4,7 +4,7 @@ import { route } from '../../lib/endpoint.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { parseId } from '../../lib/ids.ts';
 import { requireViewer } from '../../plugins/session.ts';
-import { OAuthError } from './oauth.service.ts';
+import { OAuthError } from './oauth.errors.ts';
 
 const FIELDS: Record<string, string> = {
   invalid_client: 'client_id',

@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
  * answer (the visitors' shared Everyone page included); here the scopes that want it add constant
  * headers, and only their paths answer a preflight.
  */
-const ANSWER = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Link, Retry-After' };
+/** What every answer readable by any origin carries (errors and 404s included: else a browser app sees a network error). */
+export const ANY_ORIGIN = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Link, Retry-After' };
 const PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE',
@@ -24,7 +25,7 @@ const HEADER_NAMES = /^[A-Za-z0-9-]+(?:\s*,\s*[A-Za-z0-9-]+){0,30}$/;
 /** Every answer of this scope may be read by any origin; `preflightPaths` answer the browser's OPTIONS. */
 export function allowAnyOrigin(app: FastifyInstance, preflightPaths: string[]): void {
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(ANSWER);
+    reply.headers(ANY_ORIGIN);
     done();
   });
   for (const path of preflightPaths) {

@@ -1,11 +1,6 @@
-import { editBody, LIMITS } from '@pipit/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
+import { type EditBody, editBody, LIMITS } from '@pipit/contract';
+import type { FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../../lib/errors.ts';
-import { need, userOf } from './mastodon.auth.ts';
-import { toCredentialAccount } from './mastodon.entities.ts';
-import { Refused } from './mastodon.errors.ts';
-import { findAccountRows } from './mastodon.repository.ts';
 
 const MB = 1024 * 1024;
 
@@ -32,7 +27,7 @@ interface ProfileForm {
 }
 
 /** The form as apps send it: multipart (with pictures), or form fields or JSON (without). */
-async function readProfileForm(request: FastifyRequest): Promise<ProfileForm> {
+export async function readProfileForm(request: FastifyRequest): Promise<ProfileForm> {
   if (!request.isMultipart()) {
     const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
     return { fields: body, pictures: {} };
@@ -65,36 +60,24 @@ async function readProfileForm(request: FastifyRequest): Promise<ProfileForm> {
 }
 
 /**
- * PATCH /api/v1/accounts/update_credentials: the name (`display_name`), the bio (`note`) and the
- * pictures (`avatar`, `header`, multipart files), through the web's own profile edit (the same
- * checks, image processing and events). What Pipit has no use for (locked, bot, fields…) is left.
+ * update_credentials' form as the web's profile edit: the name (`display_name`), the bio (`note`) and
+ * the pictures (`avatar`, `header`). What Pipit has no use for (locked, bot, fields…) is left.
  */
-export async function mastodonProfileRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  const { users } = app.services;
-  app.patch('/api/v1/accounts/update_credentials', { preHandler: need('write:accounts') }, async (request) => {
-    const viewer = userOf(request);
-    const { fields, pictures } = await readProfileForm(request);
-    const asDataUrl = (bytes: Buffer) => `data:application/octet-stream;base64,${bytes.toString('base64')}`;
-    const parsed = editBody.safeParse({
-      ...(fields.display_name !== undefined ? { name: fields.display_name } : {}),
-      ...(fields.note !== undefined ? { bio: fields.note } : {}),
-      ...(pictures.avatar ? { profileImage: asDataUrl(pictures.avatar) } : {}),
-      ...(pictures.header ? { coverImage: asDataUrl(pictures.header) } : {}),
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const named: Record<string, string> = {
-        name: 'display_name',
-        bio: 'note',
-        profileImage: 'avatar',
-        coverImage: 'header',
-      };
-      const field = named[String(issue?.path[0])] ?? 'body';
-      throw invalid(field, issue?.message ?? 'The profile is not valid.');
-    }
-    await users.edit(viewer.userId, parsed.data);
-    const [row] = await findAccountRows(app.db, [viewer.userId]);
-    if (!row) throw new Refused(401, 'The access token is invalid');
-    return toCredentialAccount(config.publicUrl, row);
+export function profileEdit({ fields, pictures }: ProfileForm): EditBody {
+  const asDataUrl = (bytes: Buffer) => `data:application/octet-stream;base64,${bytes.toString('base64')}`;
+  const parsed = editBody.safeParse({
+    ...(fields.display_name !== undefined ? { name: fields.display_name } : {}),
+    ...(fields.note !== undefined ? { bio: fields.note } : {}),
+    ...(pictures.avatar ? { profileImage: asDataUrl(pictures.avatar) } : {}),
+    ...(pictures.header ? { coverImage: asDataUrl(pictures.header) } : {}),
   });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const named: Record<string, string> = {
+    name: 'display_name',
+    bio: 'note',
+    profileImage: 'avatar',
+    coverImage: 'header',
+  };
+  throw invalid(named[String(issue?.path[0])] ?? 'body', issue?.message ?? 'The profile is not valid.');
 }

@@ -1,0 +1,62 @@
+import type { User } from '@pipit/contract';
+import { absolute, textToHtml } from './html.ts';
+
+/** Mastodon's Account (docs.joinmastodon.org/entities/Account): a person, from their profile as the services answer it. */
+export function toAccount(publicUrl: string, user: User) {
+  const profile = `${publicUrl}/users/${user.id}`;
+  const avatar = absolute(publicUrl, user.profileImage);
+  // No cover: a plain dark banner (the avatar's silhouette is no banner).
+  const header = absolute(publicUrl, user.coverImage, '/images/header.png');
+  return {
+    id: user.id,
+    username: user.username,
+    acct: user.username,
+    url: profile,
+    uri: profile,
+    display_name: user.name,
+    note: textToHtml(user.bio),
+    avatar,
+    avatar_static: avatar,
+    header,
+    header_static: header,
+    locked: false,
+    bot: false,
+    group: false,
+    discoverable: true,
+    indexable: true,
+    noindex: false,
+    hide_collections: false,
+    // Mastodon gives the day the account was made, at midnight UTC.
+    created_at: `${user.createdAt.slice(0, 10)}T00:00:00.000Z`,
+    last_status_at: null,
+    followers_count: user.followersCount,
+    following_count: user.followingCount,
+    statuses_count: user.postsCount,
+    emojis: [],
+    fields: [],
+    roles: [],
+    ...(user.suspended ? { suspended: true } : {}),
+  };
+}
+export type Account = ReturnType<typeof toAccount>;
+
+/** Mastodon's CredentialAccount: the person themselves, with what only they see. */
+export function toCredentialAccount(publicUrl: string, user: User) {
+  return {
+    ...toAccount(publicUrl, user),
+    source: {
+      note: user.bio,
+      fields: [],
+      privacy: 'public' as const,
+      sensitive: false,
+      language: null,
+      follow_requests_count: 0,
+      indexable: true,
+      hide_collections: false,
+      discoverable: true,
+      attribution_domains: [],
+    },
+    // Mastodon's "everyone" role (what an account without a role shows).
+    role: { id: '-99', name: '', permissions: '65536', color: '', highlighted: false },
+  };
+}

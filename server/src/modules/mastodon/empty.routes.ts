@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
+import { route } from './mastodon.http.ts';
+
+/**
+ * What Pipit does not have yet answers well-formed and empty, behind its scope: apps ask for these
+ * at start and on every screen, and a 404 makes many of them fail whole pages.
+ */
+export async function emptyRoutes(app: FastifyInstance) {
+  for (const endpoint of [
+    e.lists,
+    e.filtersV1,
+    e.filters,
+    e.followRequests,
+    e.announcements,
+    e.conversations,
+    e.followedTags,
+    e.suggestionsV2,
+    e.suggestions,
+    e.trends,
+    e.trendingTags,
+    e.trendingStatuses,
+    e.trendingLinks,
+    e.domainBlocks,
+    e.endorsements,
+    e.featuredTags,
+    e.scheduledStatuses,
+  ]) {
+    route(app, endpoint, async () => []);
+  }
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import serverPackage from '../../../package.json' with { type: 'json' };
+import { toInstance } from './instance.presenter.ts';
+import type { MastodonContext } from './mastodon.context.ts';
+import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
+import { route } from './mastodon.http.ts';
+
+/** The instance: what apps read first (its name, version, limits, streaming URL). */
+export async function instanceRoutes(app: FastifyInstance, { config }: MastodonContext) {
+  // This server's version (its package.json's; the build inlines it). Built once: it never changes.
+  const instance = toInstance(config, serverPackage.version);
+  route(app, e.instanceV2, async () => instance.v2);
+  route(app, e.instanceV1, async () => instance.v1);
+  for (const empty of [e.instanceRules, e.instancePeers, e.instanceActivity, e.customEmojis]) {
+    route(app, empty, async () => []);
+  }
+}

@@ -1,0 +1,80 @@
+import type { MediaAttachment, Notification, Post, User } from '@pipit/contract';
+import type { Services } from '../../services.ts';
+import type { SessionUser, Viewer } from '../sessions/sessions.service.ts';
+import { type Account, toAccount, toCredentialAccount } from './account.presenter.ts';
+import { toMedia } from './media.presenter.ts';
+import { toNotification } from './notification.presenter.ts';
+import { toRelationship } from './relationship.presenter.ts';
+import { peopleOf, type Status, toStatus } from './status.presenter.ts';
+
+/**
+ * Pipit's things as Mastodon's entities, for one viewer: each entity has its presenter
+ * (account.presenter.ts, status.presenter.ts, …); what they need besides the thing itself (the whole
+ * Account of each author, the quoted posts) is read through the services, once per page.
+ */
+export class MastodonPresenter {
+  constructor(
+    private readonly services: Pick<Services, 'users' | 'posts' | 'follows'>,
+    readonly publicUrl: string,
+  ) {}
+
+  account(user: User): Account {
+    return toAccount(this.publicUrl, user);
+  }
+
+  credentialAccount(user: User) {
+    return toCredentialAccount(this.publicUrl, user);
+  }
+
+  accounts(users: readonly User[]): Account[] {
+    return users.map((user) => this.account(user));
+  }
+
+  media(attachment: MediaAttachment) {
+    return toMedia(this.publicUrl, attachment);
+  }
+
+  /** Posts as Statuses: their people (and the quoted posts the viewer may see) read in one statement each. */
+  async statuses(viewer: Viewer, posts: readonly Post[]): Promise<Status[]> {
+    const quotedIds = posts.flatMap((p) => (p.quote?.post ? [Number(p.quote.id)] : []));
+    const quotedPosts = await this.services.posts.many(viewer, quotedIds);
+    const people = await this.services.users.many(viewer, peopleOf([...posts, ...quotedPosts]));
+    const accounts = new Map(people.map((user) => [user.id, this.account(user)]));
+    const noQuotes = { accounts, quoted: new Map<string, unknown>() };
+    // A quoted post shows its own quote as an id only (one level, as the web embeds one level).
+    const quoted = new Map(quotedPosts.map((q) => [q.id, toStatus(this.publicUrl, { ...q, quote: null }, noQuotes)]));
+    return posts.map((p) => toStatus(this.publicUrl, p, { accounts, quoted }));
+  }
+
+  async status(viewer: Viewer, post: Post): Promise<Status> {
+    return (await this.statuses(viewer, [post]))[0] as Status;
+  }
+
+  /** Notifications with whole Accounts and Statuses (the people and the posts read once for the page). */
+  async notifications(viewer: SessionUser, items: readonly Notification[]) {
+    const actors = await this.services.users.many(
+      viewer,
+      items.map((n) => Number(n.actor.id)),
+    );
+    const accounts = new Map(actors.map((user) => [user.id, this.account(user)]));
+    const withPost = items.filter((n): n is Notification & { post: Post } => n.post !== null);
+    const statuses = await this.statuses(
+      viewer,
+      withPost.map((n) => n.post),
+    );
+    const byNotification = new Map(statuses.map((status, i) => [withPost[i]?.id, status]));
+    return items.flatMap((n) => {
+      const account = accounts.get(n.actor.id);
+      return account ? [toNotification(n, account, byNotification.get(n.id))] : [];
+    });
+  }
+
+  /** The viewer's Relationship to each person (whether each follows the viewer: one statement). */
+  async relationships(viewer: SessionUser, people: readonly User[]) {
+    const followers = await this.services.follows.followersAmong(
+      viewer,
+      people.map((p) => Number(p.id)),
+    );
+    return people.map((p) => toRelationship(p, followers.has(Number(p.id))));
+  }
+}

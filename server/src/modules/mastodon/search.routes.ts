@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { MastodonContext } from './mastodon.context.ts';
+import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
+import { limitOf, route } from './mastodon.http.ts';
+import { searchTextOf } from './mastodon.schemas.ts';
+
+/** Search v2: people, posts and hashtags, each paged by `offset` as apps page them. */
+export async function searchRoutes(app: FastifyInstance, { config, present }: MastodonContext) {
+  const { search } = app.services;
+  // Pipit keeps no tag rows: a tag's id is its stored (lower-case, NFKC) name, unique as ids are.
+  const tagOf = (name: string) => ({
+    id: name,
+    name,
+    url: `${config.publicUrl}/hashtag/${encodeURIComponent(name)}`,
+    history: [],
+  });
+
+  route(app, e.search, async (request, _reply, { query }) => {
+    const q = searchTextOf(query.q);
+    const limit = limitOf(query.limit, 20, 40);
+    const offset = query.offset === undefined ? 0 : Number(query.offset);
+    const wants = (kind: string) => query.type === undefined || query.type === kind;
+    const people = wants('accounts') ? (await search.people(request.viewer, { q, limit, offset })).items : [];
+    const found = wants('statuses') ? (await search.posts(request.viewer, { q, limit, offset })).items : [];
+    const tags = wants('hashtags') ? (await search.hashtags({ q, limit, offset })).items : [];
+    return {
+      accounts: present.accounts(people),
+      statuses: await present.statuses(request.viewer, found),
+      hashtags: tags.map((t) => tagOf(t.tag)),
+    };
+  });
+}

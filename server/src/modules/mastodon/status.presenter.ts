@@ -1,0 +1,89 @@
+import type { Post } from '@pipit/contract';
+import type { Account } from './account.presenter.ts';
+import { textToHtml } from './html.ts';
+import { toMedia } from './media.presenter.ts';
+
+/** What a Status is made of besides the post: its people as Accounts, and the quoted posts' statuses. */
+export interface StatusParts {
+  accounts: ReadonlyMap<string, Account>;
+  /** Quoted posts the viewer may see, as statuses (by post id; a Status, typed loosely as it nests). */
+  quoted: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * Mastodon's Quote of a quoting post: `accepted` with the quoted status when the viewer may see it;
+ * `deleted` when it is gone; `unauthorized` (no status) when it is hidden from the viewer — nothing
+ * of a hidden post is ever sent.
+ */
+function toQuote(post: Post, parts: StatusParts): { state: string; quoted_status: unknown } | null {
+  if (!post.quote) return null;
+  const quoted = parts.quoted.get(post.quote.id);
+  if (quoted) return { state: 'accepted' as const, quoted_status: quoted };
+  return { state: post.quote.post === null ? ('deleted' as const) : ('unauthorized' as const), quoted_status: null };
+}
+
+/**
+ * Mastodon's Status of a post. A repost is a status of the reposter whose `reblog` is the post
+ * (its id the repost's own entry id).
+ */
+export function toStatus(publicUrl: string, p: Post, parts: StatusParts) {
+  const url = `${publicUrl}/posts/${p.id}`;
+  const status = {
+    id: p.id,
+    uri: url,
+    url,
+    created_at: p.createdAt,
+    edited_at: null,
+    account: parts.accounts.get(p.author.id) as Account,
+    content: textToHtml(p.text),
+    visibility: 'public' as const,
+    sensitive: false,
+    spoiler_text: '',
+    media_attachments: p.media.map((m) => toMedia(publicUrl, m)),
+    application: null,
+    mentions: [],
+    tags: [],
+    emojis: [],
+    reblogs_count: p.repostCount,
+    favourites_count: p.likeCount,
+    replies_count: p.replyCount,
+    in_reply_to_id: p.parentId,
+    in_reply_to_account_id: p.replyTo?.id ?? null,
+    reblog: null as unknown,
+    poll: null,
+    card: null,
+    language: null,
+    favourited: p.likedByMe,
+    reblogged: p.repostedByMe,
+    bookmarked: p.bookmarkedByMe,
+    muted: false,
+    pinned: false,
+    filtered: [],
+    quote: toQuote(p, parts),
+  };
+  if (!p.repostedBy) return status;
+  return {
+    ...status,
+    id: p.entryId,
+    uri: `${publicUrl}/posts/${p.entryId}`,
+    url: `${publicUrl}/posts/${p.id}`,
+    account: parts.accounts.get(p.repostedBy.id) as Account,
+    content: '',
+    media_attachments: [],
+    in_reply_to_id: null,
+    in_reply_to_account_id: null,
+    reblog: status,
+    quote: null,
+  };
+}
+export type Status = ReturnType<typeof toStatus>;
+
+/** The people a page of posts shows: authors, reposters. */
+export function peopleOf(posts: readonly Post[]): number[] {
+  const ids = new Set<number>();
+  for (const p of posts) {
+    ids.add(Number(p.author.id));
+    if (p.repostedBy) ids.add(Number(p.repostedBy.id));
+  }
+  return [...ids];
+}

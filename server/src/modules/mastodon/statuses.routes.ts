@@ -1,0 +1,120 @@
+import { createPostBody, MAX_PAGE_SIZE, type Post } from '@pipit/contract';
+import type { FastifyInstance } from 'fastify';
+import { invalid } from '../../lib/errors.ts';
+import type { PostId } from '../../lib/ids.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import type { MastodonContext } from './mastodon.context.ts';
+import { mastodonEndpoints as e, type MastodonEndpoint } from './mastodon.endpoints.ts';
+import { limitOf, postIdOf, route, userOf } from './mastodon.http.ts';
+import type { StatusBody } from './mastodon.schemas.ts';
+
+/**
+ * What Pipit cannot honour yet, refused by name: a post is never published wider, sooner or
+ * different than asked. Every Pipit post is public, now, plain.
+ */
+function refuseWhatCannotBeHonoured(body: StatusBody): void {
+  const refuse = (field: string, message: string) => {
+    throw invalid(field, `${field}: ${message}`);
+  };
+  if (body.visibility != null && body.visibility !== 'public') {
+    refuse('visibility', `Pipit posts are public only for now; "${body.visibility}" is not available.`);
+  }
+  if (body.scheduled_at != null && body.scheduled_at !== '') {
+    refuse('scheduled_at', 'Pipit cannot schedule posts yet; leave it out to post now.');
+  }
+  if (body.poll !== undefined && body.poll !== null && body.poll !== '') {
+    refuse('poll', 'Pipit has no polls yet.');
+  }
+  if (body.spoiler_text != null && body.spoiler_text.trim() !== '') {
+    refuse('spoiler_text', 'Pipit has no content warnings yet.');
+  }
+  if (body.sensitive === true) refuse('sensitive', 'Pipit cannot mark media sensitive yet.');
+  if (body.quote_approval_policy != null && body.quote_approval_policy !== 'public') {
+    refuse('quote_approval_policy', 'Anyone may quote Pipit posts for now; only "public" is available.');
+  }
+}
+
+/** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
+export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
+  const { posts, bookmarks } = app.services;
+
+  route(app, e.createStatus, async (request, _reply, { body }) => {
+    const viewer = userOf(request);
+    refuseWhatCannotBeHonoured(body);
+    const quote = body.quoted_status_id ?? body.quote_id ?? null;
+    const parsed = createPostBody.safeParse({
+      text: body.status ?? '',
+      parentId: body.in_reply_to_id ?? null,
+      media: (body.media_ids ?? []).map((id) => ({ id })),
+      ...(quote ? { quoteOfId: quote } : {}),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = ({ text: 'status', parentId: 'in_reply_to_id', media: 'media_ids' } as Record<string, string>)[
+        String(issue?.path[0])
+      ];
+      throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
+    }
+    const { text, parentId, media, quoteOfId } = parsed.data;
+    const created = await posts.create(viewer, {
+      text,
+      parentId: parentId ? postIdOf(parentId) : null,
+      media,
+      quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
+    });
+    return present.status(viewer, created);
+  });
+
+  route(app, e.status, async (request, _reply, { params }) =>
+    present.status(request.viewer, await posts.get(request.viewer, postIdOf(params.id ?? ''))),
+  );
+
+  route(app, e.deleteStatus, async (request, _reply, { params }) => {
+    const viewer = userOf(request);
+    const id = postIdOf(params.id ?? '');
+    const post = await posts.get(viewer, id);
+    await posts.delete(viewer, id);
+    // Mastodon answers the deleted status with its source text (for "delete and redraft").
+    return { ...(await present.status(viewer, post)), text: post.text };
+  });
+
+  route(app, e.context, async (request, _reply, { params }) => {
+    const id = postIdOf(params.id ?? '');
+    // The post itself first: 404 when the viewer cannot see it.
+    await posts.get(request.viewer, id);
+    const ancestors = await posts.listAncestors(request.viewer, id);
+    const replies = await posts.listReplies(request.viewer, id, { limit: MAX_PAGE_SIZE });
+    return {
+      ancestors: await present.statuses(request.viewer, ancestors.items),
+      descendants: await present.statuses(request.viewer, replies.items),
+    };
+  });
+
+  // Who liked or reposted a status (newest first, at most 80), as the viewer may see them.
+  route(app, e.favouritedBy, async (request, _reply, { params, query }) =>
+    present.accounts(
+      await posts.likedBy(request.viewer, postIdOf(params.id ?? ''), limitOf(query.limit as string, 40, 80)),
+    ),
+  );
+  route(app, e.rebloggedBy, async (request, _reply, { params, query }) =>
+    present.accounts(
+      await posts.repostedBy(request.viewer, postIdOf(params.id ?? ''), limitOf(query.limit as string, 40, 80)),
+    ),
+  );
+
+  const action = (endpoint: MastodonEndpoint, run: (viewer: SessionUser, id: PostId) => Promise<Post>) =>
+    route(app, endpoint, async (request, _reply, { params }) => {
+      const viewer = userOf(request);
+      return present.status(viewer, await run(viewer, postIdOf(params.id ?? '')));
+    });
+  action(e.favourite, (viewer, id) => posts.like(viewer, id));
+  action(e.unfavourite, (viewer, id) => posts.unlike(viewer, id));
+  // Mastodon answers a reblog with the new status: the repost, the post inside it (apps read `reblog`).
+  action(e.reblog, async (viewer, id) => {
+    await posts.repost(viewer, id);
+    return posts.repostEntry(viewer, id);
+  });
+  action(e.unreblog, (viewer, id) => posts.unrepost(viewer, id));
+  action(e.bookmark, (viewer, id) => bookmarks.add(viewer, id));
+  action(e.unbookmark, (viewer, id) => bookmarks.remove(viewer, id));
+}
