@@ -4,7 +4,7 @@ import type { Database, Tx } from '../db/client.ts';
 
 /**
  * Something that happened, published after the transaction that made it commits. Ids are the
- * database's numbers. Subscribers (the visitors' cache now; live streams and home feeds next) learn
+ * database's numbers. Subscribers (caches, home feeds, live streams; docs/architecture.md lists them) learn
  * of changes here instead of each write path telling each of them.
  */
 export type DomainEvent =

@@ -15,7 +15,7 @@ export interface QueueOptions {
  * the change that needs it (`insertIn`: it exists exactly when the change does), picked up by the
  * workers of any server process (SKIP LOCKED), retried with backoff on failure, and — when the
  * process running it is killed — expired and run again after a restart, by this or another process.
- * See docs/architecture.md for why pg-boss.
+ * See docs/decisions.md for why pg-boss.
  */
 export class DurableQueue {
   private readonly workers = new Map<string, string>();

@@ -38,7 +38,7 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <RootLayout pending />,
     children: [
       {
-        index: true,
+        path: patterns.home,
         lazy: page(
           () => import('./routes/home.tsx'),
           (m) => m.HomePage,

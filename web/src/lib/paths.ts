@@ -1,8 +1,9 @@
 /**
- * Every address of the web app, in one place: the router's patterns and the links that point at
- * them are written from the same table.
+ * Every address of the web app, in one table: each page's pattern is written once, here; the router
+ * mounts the patterns (app/router.tsx, checked by app/router.test.ts) and every link or navigation
+ * builds its address from `paths`, which fills the same patterns.
  */
-export const paths = {
+export const patterns = {
   home: '/',
   notifications: '/notifications',
   bookmarks: '/bookmarks',
@@ -13,36 +14,41 @@ export const paths = {
   oauthAuthorize: '/oauth/authorize',
   /** Where a password-reset email's link leads (`?token=`). */
   resetPassword: '/reset-password',
+  search: '/search',
+  /** A profile; `:id` is a user id, or `@username` from a mention. */
+  user: '/users/:id',
+  followers: '/users/:id/followers',
+  following: '/users/:id/following',
+  post: '/posts/:id',
+  hashtag: '/hashtag/:tag',
+} as const;
+
+/** A pattern with its `:params` filled in (each value already encoded as the URL needs it). */
+const fill = (pattern: string, params: Record<string, string>) =>
+  pattern.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
+
+export const paths = {
+  home: patterns.home,
+  notifications: patterns.notifications,
+  bookmarks: patterns.bookmarks,
+  settings: patterns.settings,
+  moderation: patterns.moderation,
+  oauthAuthorize: patterns.oauthAuthorize,
+  resetPassword: patterns.resetPassword,
   /** Search results for `q` on one tab (Posts by default); without `q`, the Search page itself. */
   search: (q?: string, tab?: 'posts' | 'people' | 'hashtags') => {
     const params = new URLSearchParams();
     if (q) params.set('q', q);
     if (tab && tab !== 'posts') params.set('tab', tab);
     const query = params.toString();
-    return query ? `/search?${query}` : '/search';
+    return query ? `${patterns.search}?${query}` : patterns.search;
   },
-  user: (id: string) => `/users/${id}`,
+  user: (id: string) => fill(patterns.user, { id }),
   /** Who follows a person, and whom they follow: the lists behind the profile's counts. */
-  followers: (id: string) => `/users/${id}/followers`,
-  following: (id: string) => `/users/${id}/following`,
+  followers: (id: string) => fill(patterns.followers, { id }),
+  following: (id: string) => fill(patterns.following, { id }),
   /** Where an @mention points; the page finds the person and moves to `user(id)`. */
-  mention: (username: string) => `/users/@${username}`,
-  post: (id: string) => `/posts/${id}`,
-  hashtag: (tag: string) => `/hashtag/${encodeURIComponent(tag)}`,
-} as const;
-
-/** The router's patterns for the same pages (React Router's `:param` syntax). */
-export const patterns = {
-  notifications: 'notifications',
-  bookmarks: 'bookmarks',
-  settings: 'settings',
-  moderation: 'moderation',
-  oauthAuthorize: 'oauth/authorize',
-  resetPassword: 'reset-password',
-  search: 'search',
-  user: 'users/:id',
-  followers: 'users/:id/followers',
-  following: 'users/:id/following',
-  post: 'posts/:id',
-  hashtag: 'hashtag/:tag',
+  mention: (username: string) => fill(patterns.user, { id: `@${username}` }),
+  post: (id: string) => fill(patterns.post, { id }),
+  hashtag: (tag: string) => fill(patterns.hashtag, { tag: encodeURIComponent(tag) }),
 } as const;

@@ -1,26 +1,17 @@
 import type { CurrentUser, UnreadCount } from '@pipit/contract';
-import {
-  infiniteQueryOptions,
-  type QueryClient,
-  queryOptions,
-  useInfiniteQuery,
-  useQuery,
-} from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
 import { notificationKeys, viewerKeys } from './keys.ts';
+import { pagedQuery } from './paged.ts';
 import { useViewer } from './viewer.tsx';
 
 /** GET /api/notifications: newest first, by cursor. */
-export const notificationsQueryOptions = () =>
-  infiniteQueryOptions({
-    queryKey: notificationKeys.list(),
-    queryFn: ({ pageParam }) => call('notifications', { query: { cursor: pageParam ?? undefined } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    // Each visit shows what is new (and marks it read).
-    staleTime: 0,
-    refetchOnWindowFocus: false,
-  });
+export const notificationsQueryOptions = () => ({
+  ...pagedQuery(notificationKeys.list(), (cursor) => call('notifications', { query: { cursor } })),
+  // Each visit shows what is new (and marks it read).
+  staleTime: 0,
+  refetchOnWindowFocus: false,
+});
 
 export const useNotifications = () => useInfiniteQuery(notificationsQueryOptions());
 

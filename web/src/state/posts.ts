@@ -1,7 +1,6 @@
 import type { Page, Post } from '@pipit/contract';
 import {
   type InfiniteData,
-  infiniteQueryOptions,
   type QueryClient,
   type QueryKey,
   queryOptions,
@@ -12,6 +11,7 @@ import {
 } from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
 import { liveKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
+import { onePage, pagedQuery } from './paged.ts';
 
 /**
  * Posts: where they are cached, how they are asked for, and what happens to the cache when
@@ -21,18 +21,9 @@ import { liveKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './k
 
 export type PostPages = InfiniteData<Page<Post>>;
 
-/** A cursor-paged list: the first page, then each answer's nextCursor. */
-const pagedPosts = <K extends QueryKey>(queryKey: K, fetchPage: (cursor: string | undefined) => Promise<Page<Post>>) =>
-  infiniteQueryOptions({
-    queryKey,
-    queryFn: ({ pageParam }) => fetchPage(pageParam ?? undefined),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<Post>) => last.nextCursor,
-  });
-
 /** GET /api/timeline/{following|everyone}: newest first. */
 export const timelineQueryOptions = (kind: TimelineKind) => ({
-  ...pagedPosts(postKeys.timeline(kind), (cursor) =>
+  ...pagedQuery(postKeys.timeline(kind), (cursor) =>
     call(kind === 'following' ? 'timelineFollowing' : 'timelineEveryone', { query: { cursor } }),
   ),
   // Refetching every loaded page on focus would move the list under the reader's eyes.
@@ -42,11 +33,11 @@ export const timelineQueryOptions = (kind: TimelineKind) => ({
 
 /** GET /api/users/:id/posts: newest first. */
 export const userPostsQueryOptions = (userId: string) =>
-  pagedPosts(postKeys.byUser(userId), (cursor) => call('userPosts', { params: { id: userId }, query: { cursor } }));
+  pagedQuery(postKeys.byUser(userId), (cursor) => call('userPosts', { params: { id: userId }, query: { cursor } }));
 
 /** GET /api/posts/:id/replies: oldest first. */
 export const repliesQueryOptions = (id: string) =>
-  pagedPosts(postKeys.replies(id), (cursor) => call('replies', { params: { id }, query: { cursor } }));
+  pagedQuery(postKeys.replies(id), (cursor) => call('replies', { params: { id }, query: { cursor } }));
 
 /**
  * GET /api/posts/:id/ancestors: the conversation above a post, root first. Kept in the shape of
@@ -55,27 +46,24 @@ export const repliesQueryOptions = (id: string) =>
 export const ancestorsQueryOptions = (id: string) =>
   queryOptions({
     queryKey: postKeys.ancestors(id),
-    queryFn: async (): Promise<PostPages> => {
-      const { items } = await call('ancestors', { params: { id } });
-      return { pages: [{ items, nextCursor: null }], pageParams: [null] };
-    },
+    queryFn: async (): Promise<PostPages> => onePage((await call('ancestors', { params: { id } })).items),
   });
 
 /** GET /api/bookmarks: the viewer's, newest bookmark first. */
 export const bookmarksQueryOptions = () =>
-  pagedPosts(postKeys.bookmarks(), (cursor) => call('bookmarks', { query: { cursor } }));
+  pagedQuery(postKeys.bookmarks(), (cursor) => call('bookmarks', { query: { cursor } }));
 
 export const useBookmarks = () => useInfiniteQuery(bookmarksQueryOptions());
 
 /** GET /api/search/posts: posts matching words, newest first. */
 export const searchPostsQueryOptions = (q: string) =>
-  pagedPosts(postKeys.search(q), (cursor) => call('searchPosts', { query: { q, cursor } }));
+  pagedQuery(postKeys.search(q), (cursor) => call('searchPosts', { query: { q, cursor } }));
 
 export const useSearchPosts = (q: string) => useInfiniteQuery(searchPostsQueryOptions(q));
 
 /** GET /api/hashtags/:tag/posts: newest first; `tag` in its stored form (contract `hashtagOf`). */
 export const hashtagPostsQueryOptions = (tag: string) =>
-  pagedPosts(postKeys.hashtag(tag), (cursor) => call('hashtagPosts', { params: { tag }, query: { cursor } }));
+  pagedQuery(postKeys.hashtag(tag), (cursor) => call('hashtagPosts', { params: { tag }, query: { cursor } }));
 
 export const useHashtagPosts = (tag: string) => useInfiniteQuery(hashtagPostsQueryOptions(tag));
 

@@ -1,13 +1,8 @@
-import type { CurrentUser, Page, User, UserSummary } from '@pipit/contract';
-import {
-  infiniteQueryOptions,
-  type QueryClient,
-  queryOptions,
-  useInfiniteQuery,
-  useQuery,
-} from '@tanstack/react-query';
+import type { CurrentUser, User, UserSummary } from '@pipit/contract';
+import { type QueryClient, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
 import { type PeopleKind, postKeys, userKeys, viewerKeys } from './keys.ts';
+import { pagedQuery } from './paged.ts';
 import { authorsChanged } from './posts.ts';
 
 /** People: profiles, Who To Follow, and what follows and profile edits change. */
@@ -41,12 +36,7 @@ export const useSuggestions = () => useQuery(suggestionsQueryOptions());
 
 /** GET /api/users/:id/{followers|following}: newest follow first, cursor-paged. */
 export const peopleQueryOptions = (id: string, which: PeopleKind) =>
-  infiniteQueryOptions({
-    queryKey: userKeys.people(id, which),
-    queryFn: ({ pageParam }) => call(which, { params: { id }, query: { cursor: pageParam ?? undefined } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<User>) => last.nextCursor,
-  });
+  pagedQuery(userKeys.people(id, which), (cursor) => call(which, { params: { id }, query: { cursor } }));
 
 export const usePeople = (id: string, which: PeopleKind) => useInfiniteQuery(peopleQueryOptions(id, which));
 

@@ -1,6 +1,6 @@
 /**
  * Who sees what, in one place: every list of posts or people a member reads goes through these
- * predicates (docs/architecture.md), so no new list can forget a block or a mute.
+ * predicates (docs/decisions.md, "Who sees what"), so no new list can forget a block or a mute.
  *
  * - A **block** is mutual in what either sees: the blocker sees nothing of the blocked person, and
  *   the blocked person nothing of the blocker (posts, reposts of them, replies, search, hashtag

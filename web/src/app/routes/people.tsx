@@ -12,6 +12,7 @@ import { isNotFound } from '../../lib/api-client.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
 import type { PeopleKind } from '../../state/keys.ts';
+import { pageItems } from '../../state/paged.ts';
 import { usePeople, useUser } from '../../state/users.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
@@ -41,19 +42,7 @@ function PeopleTabs({ id }: { id: string }) {
 
 function PeopleList({ id, which, name, own }: { id: string; which: PeopleKind; name: string; own: boolean }) {
   const query = usePeople(id, which);
-  const people = useMemo(() => {
-    const seen = new Set<string>();
-    const out: User[] = [];
-    for (const page of query.data?.pages ?? []) {
-      for (const person of page.items) {
-        if (!seen.has(person.id)) {
-          seen.add(person.id);
-          out.push(person);
-        }
-      }
-    }
-    return out;
-  }, [query.data]);
+  const people = useMemo(() => pageItems<User>(query.data), [query.data]);
 
   if (query.isPending) return <PostSkeletons />;
   if (query.isError && !query.data) {

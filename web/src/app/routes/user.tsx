@@ -5,6 +5,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
+import { ProfileMenu } from '../../features/safety/components/profile-menu.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { isId } from '../../lib/ids.ts';
@@ -57,7 +58,7 @@ function ProfileView({ id }: { id: string }) {
         }
         back
       />
-      <ProfileHeader user={data} />
+      <ProfileHeader user={data} menu={<ProfileMenu user={data} />} />
       {data.suspended ? (
         <EmptyState title="This account is suspended">
           A moderator suspended @{data.username} for breaking the rules. Their posts are not shown.

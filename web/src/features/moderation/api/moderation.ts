@@ -1,47 +1,29 @@
-import type {
-  AuditEntry,
-  ModeratedUser,
-  ModerationReport,
-  Page,
-  Report,
-  ResolveReportBody,
-  RoleBody,
-} from '@pipit/contract';
+import type { ResolveReportBody, RoleBody } from '@pipit/contract';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { moderationKeys } from '../../../state/keys.ts';
 import { moderated } from '../../../state/moderation.ts';
-
-const pages = <T>(queryKey: readonly unknown[], fetch: (cursor: string | undefined) => Promise<Page<T>>) => ({
-  queryKey,
-  queryFn: ({ pageParam }: { pageParam: string | null }) => fetch(pageParam ?? undefined),
-  initialPageParam: null as string | null,
-  getNextPageParam: (last: Page<T>) => last.nextCursor,
-});
+import { pagedQuery } from '../../../state/paged.ts';
 
 /** GET /api/reports: the member's reports, newest first, with what came of each. */
 export const useMyReports = () =>
-  useInfiniteQuery(pages<Report>(moderationKeys.mine(), (cursor) => call('myReports', { query: { cursor } })));
+  useInfiniteQuery(pagedQuery(moderationKeys.mine(), (cursor) => call('myReports', { query: { cursor } })));
 
 /** GET /api/moderation/reports: the open queue (oldest first) or the closed reports (newest first). */
 export const useModerationReports = (status: 'open' | 'closed') =>
   useInfiniteQuery(
-    pages<ModerationReport>(moderationKeys.reports(status), (cursor) =>
-      call('moderationReports', { query: { status, cursor } }),
-    ),
+    pagedQuery(moderationKeys.reports(status), (cursor) => call('moderationReports', { query: { status, cursor } })),
   );
 
 /** GET /api/moderation/accounts: the suspended accounts, or the team. */
 export const useModeratedAccounts = (filter: 'suspended' | 'team') =>
   useInfiniteQuery(
-    pages<ModeratedUser>(moderationKeys.accounts(filter), (cursor) =>
-      call('moderationAccounts', { query: { filter, cursor } }),
-    ),
+    pagedQuery(moderationKeys.accounts(filter), (cursor) => call('moderationAccounts', { query: { filter, cursor } })),
   );
 
 /** GET /api/moderation/log: what moderators did, newest first. */
 export const useAuditLog = () =>
-  useInfiniteQuery(pages<AuditEntry>(moderationKeys.log(), (cursor) => call('auditLog', { query: { cursor } })));
+  useInfiniteQuery(pagedQuery(moderationKeys.log(), (cursor) => call('auditLog', { query: { cursor } })));
 
 /** POST /api/moderation/reports/:id/resolve. */
 export function useResolveReport() {

@@ -12,12 +12,13 @@ import { ApiRequestError, call } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useSuspension } from '../../../state/moderation.ts';
+import { pageItems } from '../../../state/paged.ts';
 import { useAuditLog, useModeratedAccounts, useModerationReports, useSetRole } from '../api/moderation.ts';
 import { auditText } from '../labels.ts';
 import { ReportCard } from './report-card.tsx';
 
 /** The states of a paged list: loading, failed, empty, or its rows with the footer that loads more. */
-function Paged<T>({
+function Paged<T extends { id: string }>({
   query,
   noun,
   empty,
@@ -28,7 +29,7 @@ function Paged<T>({
   empty: ReactNode;
   children: (items: T[]) => ReactNode;
 }) {
-  const items = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = pageItems(query.data);
   if (query.isPending) return <Spinner label={`Loading ${noun}`} />;
   if (query.isError) return <ErrorState message={`Couldn’t load the ${noun}.`} onRetry={() => query.refetch()} />;
   if (items.length === 0) return <>{empty}</>;

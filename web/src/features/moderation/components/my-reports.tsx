@@ -6,6 +6,7 @@ import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
+import { pageItems } from '../../../state/paged.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useMyReports } from '../api/moderation.ts';
 import { categoryLabel, outcomeText } from '../labels.ts';
@@ -13,7 +14,7 @@ import { categoryLabel, outcomeText } from '../labels.ts';
 /** Settings → Your reports: what the member reported, newest first, and what came of each. */
 export function MyReports() {
   const query = useMyReports();
-  const reports = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const reports = pageItems(query.data);
   return (
     <SettingsSection id="your-reports" title="Your reports">
       {query.isPending ? (

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../../components/states.tsx';
 import { useNotifications } from '../../../state/notifications.ts';
+import { pageItems } from '../../../state/paged.ts';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
 import { NotificationItem } from './notification-item.tsx';
 
@@ -16,7 +17,7 @@ export function NotificationList() {
   const marked = useRef<string | null>(null);
   const unreadIds = useRef<Set<string> | null>(null);
 
-  const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
+  const items = useMemo(() => pageItems(query.data), [query.data]);
 
   if (query.data && !unreadIds.current) {
     unreadIds.current = new Set(items.filter((n) => !n.read).map((n) => n.id));

@@ -3,6 +3,7 @@ import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import { pageItems } from '../../../state/paged.ts';
 import type { PostPages } from '../../../state/posts.ts';
 import { PostCard } from './post-card.tsx';
 
@@ -18,19 +19,7 @@ interface PostListProps {
 
 /** A cursor-paged list of posts: skeletons, empty state, inline errors, infinite scroll. */
 export function PostList({ query, empty, label, replyContext = true }: PostListProps) {
-  const posts = useMemo(() => {
-    const seen = new Set<string>();
-    const out: Post[] = [];
-    for (const page of query.data?.pages ?? []) {
-      for (const post of page.items) {
-        if (!seen.has(post.id)) {
-          seen.add(post.id);
-          out.push(post);
-        }
-      }
-    }
-    return out;
-  }, [query.data]);
+  const posts = useMemo(() => pageItems<Post>(query.data), [query.data]);
 
   if (query.isPending) return <PostSkeletons />;
   if (query.isError && !query.data) {

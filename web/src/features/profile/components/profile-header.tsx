@@ -1,5 +1,6 @@
 import type { User } from '@pipit/contract';
 import { CalendarDays } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -9,11 +10,14 @@ import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useUserView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
-import { ProfileMenu } from '../../safety/components/profile-menu.tsx';
 import { FollowButton } from './follow-button.tsx';
 
-/** Cover, the large bordered avatar over its edge, name, bio, joined date, counts, Edit or Follow. */
-export function ProfileHeader({ user: cached }: { user: User }) {
+/**
+ * Cover, the large bordered avatar over its edge, name, bio, joined date, counts, Edit or Follow.
+ * `menu` is shown to members beside Follow on someone else's profile: the page passes the safety
+ * feature's More menu, as features never import each other.
+ */
+export function ProfileHeader({ user: cached, menu }: { user: User; menu?: ReactNode }) {
   const user = useUserView(cached);
   const { user: me } = useViewer();
   const own = me?.id === user.id;
@@ -28,7 +32,7 @@ export function ProfileHeader({ user: cached }: { user: User }) {
           </Button>
         ) : (
           <div className="flex items-center gap-2">
-            {me && <ProfileMenu user={user} />}
+            {me && menu}
             {!user.isBlocking && !user.suspended && <FollowButton user={user} />}
           </div>
         )}

@@ -1,7 +1,8 @@
-import type { MutedAccount, Page, User } from '@pipit/contract';
+import type { User } from '@pipit/contract';
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { notificationKeys, postKeys, settingsKeys, userKeys, viewerKeys } from '../../../state/keys.ts';
+import { pagedQuery } from '../../../state/paged.ts';
 
 /**
  * A block or a mute changed what the viewer sees: their profile of the person takes the answer, and
@@ -44,21 +45,11 @@ export function useMute() {
 
 /** GET /api/blocks: the Blocked accounts list, newest first. */
 export const useBlockedAccounts = () =>
-  useInfiniteQuery({
-    queryKey: settingsKeys.blocked(),
-    queryFn: ({ pageParam }) => call('blocks', { query: { cursor: pageParam ?? undefined } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<User>) => last.nextCursor,
-  });
+  useInfiniteQuery(pagedQuery(settingsKeys.blocked(), (cursor) => call('blocks', { query: { cursor } })));
 
 /** GET /api/mutes: the Muted accounts list, newest first, each with when the mute ends. */
 export const useMutedAccounts = () =>
-  useInfiniteQuery({
-    queryKey: settingsKeys.muted(),
-    queryFn: ({ pageParam }) => call('mutes', { query: { cursor: pageParam ?? undefined } }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<MutedAccount>) => last.nextCursor,
-  });
+  useInfiniteQuery(pagedQuery(settingsKeys.muted(), (cursor) => call('mutes', { query: { cursor } })));
 
 /** GET /api/muted-words. */
 export const useMutedWords = () => useQuery({ queryKey: settingsKeys.mutedWords(), queryFn: () => call('mutedWords') });

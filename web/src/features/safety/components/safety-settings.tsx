@@ -9,6 +9,7 @@ import { TextField } from '../../../components/text-field.tsx';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
+import { pageItems } from '../../../state/paged.ts';
 import {
   useBlock,
   useBlockedAccounts,
@@ -55,7 +56,7 @@ function AccountList<U extends User>({
   detail?: (user: U) => string;
   undo: { label: string; pending: boolean; run: (user: U) => void };
 }) {
-  const people = (query.data?.pages.flatMap((page) => page.items) ?? []) as U[];
+  const people = pageItems<User | MutedAccount>(query.data) as U[];
   return (
     <SettingsSection id={id} title={title}>
       {query.isPending ? (
