@@ -1,5 +1,6 @@
 import type { MediaAttachment, Notification, NotificationType, Post } from '@pipit/contract';
 import type { Executor } from '../../db/client.ts';
+import { groupKey } from '../notifications/notifications.groups.ts';
 import { absolute, textToHtml, toAccount } from './mastodon.entities.ts';
 import { findAccountRows } from './mastodon.repository.ts';
 
@@ -103,7 +104,7 @@ function toStatus(publicUrl: string, p: Post, accounts: Map<string, Account>) {
 }
 
 /** Pipit's notification kinds as Mastodon's. */
-const TYPES: Record<NotificationType, string> = {
+export const TYPES: Record<NotificationType, string> = {
   like: 'favourite',
   reply: 'mention',
   mention: 'mention',
@@ -131,7 +132,8 @@ export async function toNotifications(db: Executor, publicUrl: string, items: No
       {
         id: n.id,
         type: TYPES[n.type],
-        group_key: `ungrouped-${n.id}`,
+        // The key of its group in the grouped notifications (apps merge live ones into their groups by it).
+        group_key: groupKey({ id: n.id, type: n.type, postId: n.post?.id ?? null, createdAt: n.createdAt }),
         created_at: n.createdAt,
         account,
         ...(status ? { status } : {}),
