@@ -88,7 +88,7 @@ export function pageLinks(
   const at = (key: string, value: string) => {
     const link = new URL(`${base}${url.pathname}`);
     for (const [k, v] of url.searchParams)
-      if (!['max_id', 'since_id', 'min_id'].includes(k)) link.searchParams.set(k, v);
+      if (!['max_id', 'since_id', 'min_id'].includes(k)) link.searchParams.append(k, v); // types[] may repeat
     link.searchParams.set(key, value);
     return link.toString();
   };

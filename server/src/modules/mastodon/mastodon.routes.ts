@@ -7,6 +7,7 @@ import { compressJson } from '../../lib/compression.ts';
 import { limitWrites } from '../../plugins/rate-limit.ts';
 import { UPLOAD_LIMITS } from '../media/media.upload.ts';
 import { findUser } from '../users/users.repository.ts';
+import { groupedNotificationsRoutes } from './grouped-notifications.routes.ts';
 import { mastodonApiRoutes } from './mastodon.api.routes.ts';
 import { need } from './mastodon.auth.ts';
 import { allowAnyOrigin } from './mastodon.cors.ts';
@@ -106,6 +107,7 @@ export async function mastodonRoutes(app: FastifyInstance, { config }: { config:
     await forms.register(mastodonApiRoutes, { config });
     await forms.register(mastodonSocialRoutes, { config });
     await forms.register(mastodonMoreRoutes, { config });
+    await forms.register(groupedNotificationsRoutes, { config });
   });
   await app.register(mastodonStreamingRoutes, { config });
   // Uploads: one image and its description, read as they arrive (media.upload.ts's limits); the
