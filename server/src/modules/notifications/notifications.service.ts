@@ -11,11 +11,32 @@ import type { EventBus } from '../../lib/events.ts';
 import { toPost } from '../posts/posts.pack.ts';
 import { findPostViews } from '../posts/posts.repository.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
-import type { Bound, NotificationFilter } from './notifications.groups.repository.ts';
+import type { Bound, GroupStats, NotificationFilter } from './notifications.groups.repository.ts';
 import * as groups from './notifications.groups.repository.ts';
 import { ABOUT_A_POST, type GroupRef, type NotificationGroup, parseGroupKey } from './notifications.groups.ts';
 import { toNotification } from './notifications.pack.ts';
 import * as repo from './notifications.repository.ts';
+
+/**
+ * A group as shown: the notification that stands for it (its kind, its post) and what it holds; a
+ * notification alone (no data) is a group of one.
+ */
+function asGroup(
+  key: string,
+  row: { id: string; type: NotificationType; postId: string | null; actorId: string; t: string },
+  data: GroupStats | undefined,
+): NotificationGroup {
+  return {
+    key,
+    type: row.type,
+    count: data?.count ?? 1,
+    newestId: data?.newestId ?? row.id,
+    oldestId: data?.oldestId ?? row.id,
+    latestAt: new Date(data?.newestT ?? row.t).toISOString(),
+    sampleActorIds: data?.sampleIds ?? [row.actorId],
+    postId: ABOUT_A_POST.includes(row.type) ? row.postId : null,
+  };
+}
 
 /** A page of groups asked for: Mastodon's page keys are notification ids (null: not given). */
 export interface GroupPageRequest {
@@ -95,8 +116,8 @@ export class NotificationsService {
    * The viewer's notifications in groups, newest first (Mastodon's grouped notifications, in the
    * manner of its NotificationGroup.from_notifications): the page is `limit` groups, each stood for
    * by the first of its notifications met (newest first; oldest first above min_id), with what it
-   * holds up to the page's top. The statements, whatever the page's size: one for each page key
-   * given (max_id, since_id, min_id), the walk, the groups' data, the posts — four at most.
+   * holds up to the page's top. The statements, whatever the page's size: the walk, the groups' data,
+   * the posts, and one for each page key given (max_id; since_id or min_id).
    */
   async groups(viewer: SessionUser, ask: GroupPageRequest): Promise<GroupPage> {
     const empty: GroupPage = { groups: [], posts: [], more: false, first: null, last: null };
@@ -134,19 +155,7 @@ export class NotificationsService {
       return ref && !('id' in ref) ? [{ key: row.groupKey, ...ref }] : [];
     });
     const stats = await groups.groupStats(this.db, viewer.userId, asked, ask.filter, range);
-    const shown = reps.map((row): NotificationGroup => {
-      const data = stats.get(row.groupKey);
-      return {
-        key: row.groupKey,
-        type: row.type,
-        count: data?.count ?? 1,
-        newestId: data?.newestId ?? row.id,
-        oldestId: data?.oldestId ?? row.id,
-        latestAt: new Date(data?.newestT ?? row.t).toISOString(),
-        sampleActorIds: data?.sampleIds ?? [row.actorId],
-        postId: ABOUT_A_POST.includes(row.type) ? row.postId : null,
-      };
-    });
+    const shown = reps.map((row) => asGroup(row.groupKey, row, stats.get(row.groupKey)));
     return { groups: shown, posts: await this.postsOf(viewer, shown), more, first: first.id, last: last.id };
   }
 
@@ -163,16 +172,7 @@ export class NotificationsService {
         : (
             await groups.groupStats(this.db, viewer.userId, [{ key, ...ref }], filter, { upper: null, lower: null })
           ).get(key);
-    const group: NotificationGroup = {
-      key,
-      type: newest.type,
-      count: data?.count ?? 1,
-      newestId: data?.newestId ?? newest.id,
-      oldestId: data?.oldestId ?? newest.id,
-      latestAt: new Date(data?.newestT ?? newest.t).toISOString(),
-      sampleActorIds: data?.sampleIds ?? [newest.actorId],
-      postId: ABOUT_A_POST.includes(newest.type) ? newest.postId : null,
-    };
+    const group = asGroup(key, newest, data);
     return { group, posts: await this.postsOf(viewer, [group]) };
   }
 
