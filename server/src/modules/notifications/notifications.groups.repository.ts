@@ -71,35 +71,37 @@ export interface WalkedRow {
 }
 
 /**
- * Mastodon's grouped page in one statement: from a bound, in the list's order (newest first, or
- * oldest first for min_id), the next notification whose group has not been met yet, until `limit`
- * groups — a recursive walk where each step is one descent of notifications_user_created_id_idx
- * skipping the groups already met. Kinds outside `grouped` each make their own group.
+ * Mastodon's grouped page in one statement: from `start` (exclusive; null: the newest, or the oldest
+ * for min_id) in the list's order, the next notification whose group has not been met yet, until
+ * `limit` groups or `end` (exclusive) — a recursive walk where each step is one descent of
+ * notifications_user_created_id_idx from the last one met, skipping the groups already met. Kinds
+ * outside `grouped` each make their own group. The walk starts from a row of its own, so the
+ * notification's conditions are written (and planned) once.
  */
 export async function walkGroups(
   db: Executor,
   userId: number,
   filter: NotificationFilter,
   grouped: readonly NotificationType[],
-  page: { order: 'newest' | 'oldest'; upper: Bound | null; lower: Bound | null; limit: number },
+  page: { order: 'newest' | 'oldest'; start: Cursor | null; end: Cursor | null; limit: number },
 ): Promise<WalkedRow[]> {
   const groupKey = groupKeySql(n, grouped);
   const newest = page.order === 'newest';
   const dir = sql.raw(newest ? 'desc' : 'asc');
-  const bounds = sql`${page.upper ? below(page.upper) : sql`true`} and ${page.lower ? above(page.lower) : sql`true`}`;
-  const step = sql.raw(newest ? '<' : '>');
+  const start = page.start
+    ? sql`${page.start.id}::bigint, ${page.start.t}::timestamptz`
+    : sql.raw(`0::bigint, '${newest ? 'infinity' : '-infinity'}'::timestamptz`);
+  const end = page.end ? (newest ? above : below)({ at: page.end, inclusive: false }) : sql`true`;
   return executeRows<WalkedRow>(
     db,
     sql`with recursive walk(id, created_at, group_key, seen) as (
-      (select n.id, n.created_at, ${groupKey}, array[${groupKey}]
-        from ${from} where ${taken(userId, filter)} and ${bounds}
-        order by n.created_at ${dir}, n.id ${dir} limit 1)
+      select ${start}, null::text, array[]::text[]
       union all
       select nx.id, nx.created_at, nx.group_key, w.seen || nx.group_key
       from walk w cross join lateral (
         select n.id, n.created_at, ${groupKey} as group_key
-        from ${from} where ${taken(userId, filter)} and ${bounds}
-          and (n.created_at, n.id) ${step} (w.created_at, w.id)
+        from ${from} where ${taken(userId, filter)} and ${end}
+          and (n.created_at, n.id) ${sql.raw(newest ? '<' : '>')} (w.created_at, w.id)
           and not (${groupKey} = any(w.seen))
         order by n.created_at ${dir}, n.id ${dir} limit 1
       ) nx
@@ -108,6 +110,7 @@ export async function walkGroups(
     select n.id::text as id, n.type, n.post_id::text as "postId", n.actor_id::text as "actorId",
       ${cursorTime(sql`n.created_at`)} as t, walk.group_key as "groupKey"
     from walk join ${notifications} n on n.id = walk.id
+    where walk.group_key is not null
     order by walk.created_at ${dir}, walk.id ${dir}`,
   );
 }
@@ -163,27 +166,31 @@ export async function groupStats(
   const bottom = range.lower ? above(range.lower) : sql`true`;
   const rows = await executeRows<{
     key: string;
-    newest: string | null;
-    sampleIds: string[];
+    newestId: string | null;
+    newestT: string | null;
+    sampleIds: string[] | null;
     count: number;
-    oldest: string | null;
+    oldestId: string | null;
   }>(
     db,
-    sql`select g.key,
-      (select n.id::text || ' ' || ${cursorTime(sql`n.created_at`)} from ${members} and ${top}
-        order by n.created_at desc, n.id desc limit 1) as newest,
-      array(select n.actor_id::text from ${members} and ${top}
-        order by n.created_at desc, n.id desc limit ${SAMPLE_ACCOUNTS}) as "sampleIds",
-      (select count(*)::int from ${members} and ${top}) as count,
-      (select n.id::text from ${members} and ${bottom}
-        order by n.created_at asc, n.id asc limit 1) as oldest
-    from (values ${values}) as g(key, type, post_id, from_at, to_at)`,
+    // One pass over each group's members (its window of the person's notifications), read once for all four.
+    sql`select g.key, s.newest_id as "newestId", ${cursorTime(sql`s.newest_at`)} as "newestT", s.sample_ids as "sampleIds",
+        s.count, s.oldest_id as "oldestId"
+      from (values ${values}) as g(key, type, post_id, from_at, to_at)
+      cross join lateral (
+        select (array_agg(n.id::text order by n.created_at desc, n.id desc) filter (where ${top}))[1] as newest_id,
+          max(n.created_at) filter (where ${top}) as newest_at,
+          (array_agg(n.actor_id::text order by n.created_at desc, n.id desc) filter (where ${top}))[1:${sql.raw(String(SAMPLE_ACCOUNTS))}] as sample_ids,
+          (count(*) filter (where ${top}))::int as count,
+          (array_agg(n.id::text order by n.created_at, n.id) filter (where ${bottom}))[1] as oldest_id
+        from ${members}
+      ) s`,
   );
   const stats = new Map<string, GroupStats>();
   for (const row of rows) {
-    if (row.newest === null || row.oldest === null) continue;
-    const [newestId, newestT] = row.newest.split(' ') as [string, string];
-    stats.set(row.key, { newestId, newestT, sampleIds: row.sampleIds, count: row.count, oldestId: row.oldest });
+    const { newestId, newestT, sampleIds, count, oldestId } = row;
+    if (newestId === null || newestT === null || oldestId === null) continue;
+    stats.set(row.key, { newestId, newestT, sampleIds: sampleIds ?? [], count, oldestId });
   }
   return stats;
 }

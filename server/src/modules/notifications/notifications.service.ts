@@ -132,8 +132,8 @@ export class NotificationsService {
     const lower: Bound | null = low ? { at: low, inclusive: false } : null;
     const walked = await groups.walkGroups(this.db, viewer.userId, ask.filter, ask.grouped, {
       order: upward ? 'oldest' : 'newest',
-      upper,
-      lower,
+      start: (upward ? low : max) ?? null,
+      end: (upward ? max : low) ?? null,
       limit: ask.limit + 1,
     });
     const more = walked.length > ask.limit;
@@ -223,8 +223,8 @@ export class NotificationsService {
     if (grouped === null) return groups.countUnreadTaken(this.db, viewer.userId, filter, cap);
     const walked = await groups.walkGroups(this.db, viewer.userId, { ...filter, unreadOnly: true }, grouped, {
       order: 'newest',
-      upper: null,
-      lower: null,
+      start: null,
+      end: null,
       limit: cap,
     });
     return walked.length;
