@@ -427,6 +427,10 @@ describe('Mastodon grouped notifications', () => {
       ['GET', '/api/v2/notifications/ungrouped-999999', 404],
       ['GET', `/api/v2/notifications/favourite-${post.id}-7`, 404], // not a window's first hour
       ['GET', `/api/v2/notifications/favourite-${post.id}-0`, 404],
+      // A window past the year 9999 (no date the database takes), and the last one before it.
+      ['GET', `/api/v2/notifications/favourite-${post.id}-999999996`, 404],
+      ['GET', `/api/v2/notifications/follow-70389504/accounts`, 404],
+      ['POST', `/api/v2/notifications/reblog-${post.id}-70389516/dismiss`, 404],
       ['GET', '/api/v2/notifications/follow-12/accounts', 404],
       ['GET', '/api/v2/notifications/mention-1-12/accounts', 404],
       ['POST', '/api/v2/notifications/reblog-1-12/dismiss', 404],

@@ -64,6 +64,7 @@ export function groupKeySql(n: SQL, grouped: readonly NotificationType[]): SQL {
 export type GroupRef = { id: number } | { type: NotificationType; postId: number | null; from: Date; to: Date };
 
 const ID = /^[1-9]\d{0,15}$/;
+const LAST_WINDOW_END = Date.UTC(10_000, 0, 1);
 
 export function parseGroupKey(key: string): GroupRef | null {
   const single = /^ungrouped-(\d+)$/.exec(key);
@@ -75,7 +76,8 @@ export function parseGroupKey(key: string): GroupRef | null {
   const window = type === 'follow' ? match[2]! : match[3]!;
   if ((post !== null && !ID.test(post)) || !/^(0|[1-9]\d{0,8})$/.test(window)) return null;
   const hours = Number(window);
-  if (hours % GROUP_WINDOW_HOURS !== 0) return null;
+  // A window's first hour, before the year 10000 (its dates are written as four-digit years for the database).
+  if (hours % GROUP_WINDOW_HOURS !== 0 || hours * 3_600_000 + WINDOW_MS >= LAST_WINDOW_END) return null;
   return {
     type,
     postId: post === null ? null : Number(post),
