@@ -16,7 +16,7 @@ import { mastodonCall } from './openapi.ts';
 type World = Awaited<ReturnType<typeof seedWorld>>;
 interface Call {
   /** The path with its parameters filled in (and a query when it needs one). */
-  url: (w: World, ids: { media: string; notification: string }) => string;
+  url: (w: World, ids: { media: string; notification: string; group: string }) => string;
   body?: object;
   upload?: boolean;
   status?: number;
@@ -71,6 +71,12 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   notification: { url: (_w, ids) => `/api/v1/notifications/${ids.notification}` },
   clearNotifications: { url: () => '/api/v1/notifications/clear' },
   dismissNotification: { url: (_w, ids) => `/api/v1/notifications/${ids.notification}/dismiss` },
+  unreadCountV1: { url: () => '/api/v1/notifications/unread_count' },
+  groupedNotifications: { url: () => '/api/v2/notifications?limit=5' },
+  notificationGroup: { url: (_w, ids) => `/api/v2/notifications/${ids.group}` },
+  notificationGroupAccounts: { url: (_w, ids) => `/api/v2/notifications/${ids.group}/accounts` },
+  dismissNotificationGroup: { url: (_w, ids) => `/api/v2/notifications/${ids.group}/dismiss` },
+  unreadCount: { url: () => '/api/v2/notifications/unread_count' },
   markers: { url: () => '/api/v1/markers?timeline[]=notifications' },
   saveMarkers: { url: () => '/api/v1/markers', body: {} },
   search: { url: () => '/api/v2/search?q=bob' },
@@ -138,15 +144,29 @@ describe('the Mastodon route table', () => {
       url: '/api/v1/notifications',
       headers: { authorization: `Bearer ${token}` },
     });
+    const groups = await mastodonCall(ctx.app, {
+      method: 'GET',
+      url: '/api/v2/notifications',
+      headers: { authorization: `Bearer ${token}` },
+    });
     const ids = {
       media: uploaded.json<{ id: string }>().id,
-      notification: notifications.json<{ id: string }[]>()[0]?.id ?? '',
+      // The oldest notification, and the newest group: dismissing one leaves the other to dismiss.
+      notification: notifications.json<{ id: string }[]>().at(-1)?.id ?? '',
+      group: groups.json<{ notification_groups: { group_key: string }[] }>().notification_groups[0]?.group_key ?? '',
     };
     expect(ids.notification).not.toBe('');
+    expect(ids.group).not.toBe('');
+    expect(ids.group).not.toBe(`ungrouped-${ids.notification}`);
 
     const names = Object.keys(mastodonEndpoints) as MastodonEndpointName[];
     // Destructive calls last (dismiss and clear before a notification is read; delete after the status is).
-    const last: MastodonEndpointName[] = ['dismissNotification', 'clearNotifications', 'deleteStatus'];
+    const last: MastodonEndpointName[] = [
+      'dismissNotificationGroup',
+      'dismissNotification',
+      'clearNotifications',
+      'deleteStatus',
+    ];
     const order = [...names.filter((n) => !last.includes(n)), ...last];
     for (const name of order) {
       const endpoint = mastodonEndpoints[name];

@@ -85,6 +85,13 @@ export const mastodonEndpoints = {
   notification: get('/api/v1/notifications/:id', 'read:notifications'),
   clearNotifications: post('/api/v1/notifications/clear', 'write:notifications'),
   dismissNotification: post('/api/v1/notifications/:id/dismiss', 'write:notifications'),
+  unreadCountV1: get('/api/v1/notifications/unread_count', 'read:notifications'),
+  // Grouped notifications, API v2 (grouped-notifications.routes.ts).
+  groupedNotifications: get('/api/v2/notifications', 'read:notifications'),
+  notificationGroup: get('/api/v2/notifications/:group_key', 'read:notifications'),
+  notificationGroupAccounts: get('/api/v2/notifications/:group_key/accounts', 'read:notifications'),
+  dismissNotificationGroup: post('/api/v2/notifications/:group_key/dismiss', 'write:notifications'),
+  unreadCount: get('/api/v2/notifications/unread_count', 'read:notifications'),
   markers: get('/api/v1/markers', 'read:statuses'),
   saveMarkers: post('/api/v1/markers', 'write:statuses', { body: markersBody }),
 

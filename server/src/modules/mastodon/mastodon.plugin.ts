@@ -9,6 +9,7 @@ import { UPLOAD_LIMITS } from '../media/media.upload.ts';
 import type { TokenGrant } from '../oauth/oauth.service.ts';
 import { accountsRoutes, accountUploadRoutes } from './accounts.routes.ts';
 import { emptyRoutes } from './empty.routes.ts';
+import { groupedNotificationsRoutes } from './grouped-notifications.routes.ts';
 import { instanceRoutes } from './instance.routes.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonErrors } from './mastodon.errors.ts';
@@ -69,6 +70,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(statusesRoutes, context);
     await forms.register(timelinesRoutes, context);
     await forms.register(notificationsRoutes, context);
+    await forms.register(groupedNotificationsRoutes, context);
     await forms.register(searchRoutes, context);
     await forms.register(emptyRoutes);
   });

@@ -1,4 +1,5 @@
 import type { Notification, NotificationType } from '@pipit/contract';
+import { groupKey } from '../notifications/notifications.groups.ts';
 import type { Account } from './account.presenter.ts';
 import type { Status } from './status.presenter.ts';
 
@@ -17,7 +18,8 @@ export function toNotification(n: Notification, account: Account, status: Status
   return {
     id: n.id,
     type: MASTODON_TYPES[n.type],
-    group_key: `ungrouped-${n.id}`,
+    // The key of its group in the grouped notifications (apps merge live ones into their groups by it).
+    group_key: groupKey({ id: n.id, type: n.type, postId: n.post?.id ?? null, createdAt: n.createdAt }),
     created_at: n.createdAt,
     account,
     ...(status ? { status } : {}),

@@ -1,5 +1,5 @@
 import type { NotificationType } from '@pipit/contract';
-import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { notifications, posts, users } from '../../db/schema.ts';
@@ -45,6 +45,15 @@ export async function deleteNotification(db: Executor, key: NewNotification): Pr
 
 const actors = alias(users, 'actor');
 
+/**
+ * True when the notification row `n` (its post joined as `post`, null for a follow) is one `userId`
+ * sees: not from someone hidden from them, not about a post hidden from them. Written before a mute
+ * or a block, a notification is hidden from then on (the notifier writes no new ones). Every list of
+ * notifications (this page, the grouped pages, the counts) applies it.
+ */
+export const shownTo = (userId: number, n: SQL, post: SQL): SQL =>
+  sql`(not ${userHiddenFrom(userId, sql`${n}.actor_id`)} and (${n}.post_id is null or not ${postHiddenFrom(userId, post)}))`;
+
 export interface NotificationRow {
   id: number;
   type: string;
@@ -86,9 +95,7 @@ export async function findNotificationPage(
     .where(
       and(
         eq(notifications.userId, userId),
-        // Written before a mute or a block: hidden from then on (the notifier writes no new ones).
-        sql`not ${userHiddenFrom(userId, sql`${notifications.actorId}`)}`,
-        sql`(${notifications.postId} is null or not ${postHiddenFrom(userId, sql`"posts"`)})`,
+        shownTo(userId, sql`"notifications"`, sql`"posts"`),
         afterCursor(notifications.createdAt, notifications.id, cursor, 'newest'),
       ),
     )
