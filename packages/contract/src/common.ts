@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 /** Ids are strings on the wire (bigint in the database). */
-export const idSchema = z.string().regex(/^[1-9]\d{0,17}$/, 'must be a numeric id');
+/**
+ * The one id rule of every API (the product API, Mastodon's ids): 1–18 digits, no leading zero. A
+ * plain constant, so the web can use it without zod.
+ */
+export const ID_PATTERN = /^[1-9]\d{0,17}$/;
+export const idSchema = z.string().regex(ID_PATTERN, 'must be a numeric id');
 export const idParams = z.object({ id: idSchema });
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -1,3 +1,4 @@
+import { ID_PATTERN } from '@pipit/contract';
 import { type AppError, postNotFound, userNotFound } from './errors.ts';
 
 declare const idKind: unique symbol;
@@ -10,8 +11,8 @@ declare const idKind: unique symbol;
 export type PostId = number & { readonly [idKind]: 'post' };
 export type UserId = number & { readonly [idKind]: 'user' };
 
-/** The one id rule of every API (the contract's idSchema, Mastodon's ids): 1–18 digits, no leading zero. */
-export const WIRE_ID = /^[1-9]\d{0,17}$/;
+/** The one id rule of every API (the contract's, for its idSchema, Mastodon's ids and the web alike). */
+export const WIRE_ID = ID_PATTERN;
 
 /** Whether a wire string is an id that can name something (the rule above, and within 2^53). */
 export const isWireId = (wire: unknown): wire is string =>

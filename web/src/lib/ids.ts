@@ -1,4 +1,4 @@
-/** The contract's id rule (idSchema), checked before asking the server about a route's :id. */
-const ID = /^[1-9]\d{0,17}$/;
+import { ID_PATTERN as ID } from '@pipit/contract';
 
+/** The contract's id rule (idSchema), checked before asking the server about a route's :id. */
 export const isId = (value: string | undefined): value is string => value !== undefined && ID.test(value);
