@@ -259,7 +259,7 @@ describe('masto.js against Pipit', () => {
   });
 
   it("replays a web client's sign-in and first load, every answer matching the description", async () => {
-    const { clients } = await seedTrio(ctx);
+    const { bob, clients } = await seedTrio(ctx);
     const redirectUri = 'https://web-client.example/callback';
     const call = async (
       method: string,
@@ -290,6 +290,13 @@ describe('masto.js against Pipit', () => {
       },
     });
     const verifier = randomBytes(32).toString('base64url');
+    // The consent page opens in a popup the app watches: it must keep its opener (no same-origin COOP),
+    // and still refuse to be framed and to be cached.
+    const consent = await clients.alice.get(
+      `/oauth/authorize?client_id=${String(app.client_id)}&redirect_uri=${encodeURIComponent(redirectUri)}&response_type=code`,
+    );
+    expect(consent.headers['cross-origin-opener-policy'] ?? 'unsafe-none').toBe('unsafe-none');
+    expect(consent.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     const decided = await clients.alice.post('/api/oauth/authorization', {
       client_id: String(app.client_id),
       redirect_uri: redirectUri,
@@ -316,6 +323,12 @@ describe('masto.js against Pipit', () => {
     await call('GET', '/api/v1/accounts/verify_credentials', { token: accessToken });
     await call('GET', '/api/v1/preferences', { token: accessToken });
     await call('GET', '/api/v1/timelines/home?limit=20', { token: accessToken });
+    // The notifications page of an app on API v2, and a profile (with its featured tags and familiar followers).
+    await call('GET', '/api/v2/notifications?limit=20&exclude_types[]=follow_request', { token: accessToken });
+    await call('GET', `/api/v1/accounts/${bob.id}`, { token: accessToken });
+    await call('GET', `/api/v1/accounts/${bob.id}/featured_tags`, { token: accessToken });
+    await call('GET', `/api/v1/accounts/familiar_followers?id[]=${bob.id}`, { token: accessToken });
+    await call('GET', `/api/v1/accounts/${bob.id}/statuses?limit=20`, { token: accessToken });
 
     // Then the user stream, as Elk and Phanpy open it (masto.js) at the instance's streaming URL — on
     // the port this test listens on (the test config's public address is not served).
@@ -348,6 +361,11 @@ describe('masto.js against Pipit', () => {
       'GET /api/v1/accounts/verify_credentials 200',
       'GET /api/v1/preferences 200',
       'GET /api/v1/timelines/home 200',
+      'GET /api/v2/notifications 200',
+      `GET /api/v1/accounts/${bob.id} 200`,
+      `GET /api/v1/accounts/${bob.id}/featured_tags 200`,
+      'GET /api/v1/accounts/familiar_followers 200',
+      `GET /api/v1/accounts/${bob.id}/statuses 200`,
     ]);
     for (const s of seen) expectValid(s.method, templateOf(s.path), s.status, s.body);
   });
