@@ -26,6 +26,7 @@ import { oauthRoutes } from './modules/mastodon/oauth.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
+import { nodeInfoRoutes } from './modules/nodeinfo/nodeinfo.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
@@ -176,6 +177,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(oauthRoutes, { config });
   await app.register(mastodonRoutes, { config });
   await app.register(mediaRoutes);
+  // Discovery for other servers and apps (host-meta, NodeInfo): before the web app's fallback.
+  await app.register(nodeInfoRoutes, { config });
   await app.register(webPlugin, { config });
 
   return app;

@@ -19,6 +19,7 @@ import { OAuthService } from './modules/mastodon/oauth.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
+import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
@@ -55,6 +56,8 @@ export interface Services {
   safety: SafetyService;
   /** Reports, suspensions, roles and the audit log. */
   moderation: ModerationService;
+  /** What the server tells other servers and apps about itself (NodeInfo: software, usage). */
+  nodeinfo: NodeInfoService;
   /** OAuth 2 for Mastodon apps: apps, codes, tokens. */
   oauth: OAuthService;
   timelines: TimelinesService;
@@ -116,6 +119,7 @@ export async function createServices(
     follows: new FollowsService(db, events, notifier),
     safety,
     moderation: new ModerationService(db, events, posts),
+    nodeinfo: new NodeInfoService(db, events),
     oauth: new OAuthService(db, events),
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
