@@ -499,6 +499,29 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect(await quoteOf(dee.viaFeeds)).toMatchObject({ state: 'shown' });
   });
 
+  it('show a reposted quote unavailable at once when its quoted post is deleted, kept pages and views included', async () => {
+    await reset();
+    const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
+    await ana.viaFeeds.put(`/api/users/${cal.id}/follow`);
+    await ana.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const bens = (await ben.viaFeeds.post('/api/posts', { text: 'soon gone' })).json<Post>();
+    const quote = (
+      await ben.viaFeeds.post('/api/posts', { text: 'ben quotes himself', quoteOfId: bens.id })
+    ).json<Post>();
+    expect((await cal.viaFeeds.put(`/api/posts/${quote.id}/repost`)).statusCode).toBe(200);
+    await drain();
+    const quoteOf = async (client: TestClient) =>
+      (await allPages(client)).flatMap((p) => p.items).find((post) => post.id === quote.id)?.quote;
+    // Read twice: the page and the views are kept.
+    expect(await quoteOf(ana.viaFeeds)).toMatchObject({ state: 'shown', post: { text: 'soon gone' } });
+    expect(await quoteOf(ana.viaFeeds)).toMatchObject({ state: 'shown' });
+    expect((await ben.viaFeeds.delete(`/api/posts/${bens.id}`)).statusCode).toBe(204);
+    expect(await quoteOf(ana.viaFeeds)).toEqual({ state: 'unavailable' });
+    const first = await ana.viaFeeds.get('/api/timeline/following');
+    expect(first.body).not.toContain('soon gone');
+  });
+
   it('send a kept first page compressed when asked, compressed once', async () => {
     await reset();
     const [ana, ben] = [await member('ana'), await member('ben')];

@@ -1,5 +1,6 @@
 import { EventCache } from '../../lib/event-cache.ts';
 import type { DomainEvent, EventBus } from '../../lib/events.ts';
+import { repostedQuoteOf } from './posts.pack.ts';
 import type { PostRow } from './posts.repository.ts';
 
 /** What every viewer sees alike of a post. */
@@ -110,10 +111,14 @@ export class PostViewCache {
           this.dropShowing(event.repostOfId);
           this.viewers.drop(event.authorId); // their "reposted by me"
         }
-        // Its replies now answer nothing (their parent is null); its quotes show it unavailable; its
-        // reposts are gone with it.
+        // Its replies now answer nothing (their parent is null); its quotes, and reposts of them, show it
+        // unavailable; its reposts are gone with it.
         this.views.dropWhere(
-          (view) => view.parentId === postId || view.quoteOfId === postId || view.repostOfId === postId,
+          (view) =>
+            view.parentId === postId ||
+            view.quoteOfId === postId ||
+            view.repostOfId === postId ||
+            repostedQuoteOf(view) === postId,
         );
         break;
       }

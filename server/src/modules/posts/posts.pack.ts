@@ -32,6 +32,11 @@ export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | nu
   };
 }
 
+/** For a repost row: the post its reposted post quotes (the repost shows that quote too), else null. */
+export function repostedQuoteOf(row: Pick<PostRow, 'reposted'>): number | null {
+  return parseJson(row.reposted)?.quoteOfId ?? null;
+}
+
 /** A quote whose quoted post is deleted or hidden from the viewer: nothing of that post goes out. */
 const UNAVAILABLE: PostQuote = { state: 'unavailable' };
 
