@@ -108,7 +108,8 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
     // Whether the quoted post (the row's own quote's, or the reposted post's) is hidden from this viewer:
     // then the quote shows it unavailable (posts.pack.ts). The JSON above is the same for every viewer
     // (posts.cache.ts shares it); this flag is the viewer's own, so the pack never shows it to them.
-    quoteHidden: sql<boolean>`coalesce(${quoteHiddenFrom(viewerId, QUOTED, rule)}, false)`,
+    // Most posts neither quote nor repost: no probe for them.
+    quoteHidden: sql<boolean>`(case when "posts"."quote_of_id" is null and "posts"."repost_of_id" is null then false else ${quoteHiddenFrom(viewerId, QUOTED, rule)} end)`,
     repostCount: posts.repostCount,
     repostOfId: posts.repostOfId,
     // For a repost: the reposted post as every viewer sees it (one probe), else null. The viewer's own
