@@ -116,9 +116,11 @@ describe('quotes of hidden posts', () => {
     });
     const following = await getAll<Post>(s.clients.alice, '/api/timeline/following', 50);
     expect(following.find((p) => p.id === s.quote.id)?.quote).toEqual(UNAVAILABLE);
-    // A mute hides nothing on a profile or a post's page (visibility.ts, rule 'blocks').
-    const profile = await getAll<Post>(s.clients.alice, `/api/users/${s.carol.id}/posts`, 50);
-    expect(profile.find((p) => p.id === s.quote.id)?.quote).toMatchObject({ state: 'shown' });
+    // A mute hides nothing on a profile, a post's page or one's bookmarks (visibility.ts, rule 'blocks').
+    for (const url of [`/api/users/${s.carol.id}/posts`, '/api/bookmarks']) {
+      const list = await getAll<Post>(s.clients.alice, url, 50);
+      expect(list.find((p) => p.id === s.quote.id)?.quote, url).toMatchObject({ state: 'shown' });
+    }
     expect((await getPost(s.clients.alice, s.quote.id)).quote).toMatchObject({ state: 'shown' });
   });
 
