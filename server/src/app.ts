@@ -25,6 +25,7 @@ import { mastodonPlugin } from './modules/mastodon/mastodon.plugin.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
+import { nodeInfoRoutes } from './modules/nodeinfo/nodeinfo.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { oauthConsentRoutes } from './modules/oauth/oauth.consent.routes.ts';
 import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
@@ -178,6 +179,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(oauthRoutes, { config });
   await app.register(mastodonPlugin, { config });
   await app.register(mediaRoutes);
+  // Discovery for other servers and apps (host-meta, NodeInfo): before the web app's fallback.
+  await app.register(nodeInfoRoutes, { config });
   await app.register(webPlugin, { config });
 
   return app;

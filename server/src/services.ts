@@ -18,6 +18,7 @@ import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
+import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { OAuthService } from './modules/oauth/oauth.service.ts';
@@ -55,6 +56,8 @@ export interface Services {
   safety: SafetyService;
   /** Reports, suspensions, roles and the audit log. */
   moderation: ModerationService;
+  /** What the server tells other servers and apps about itself (NodeInfo: software, usage). */
+  nodeinfo: NodeInfoService;
   /** OAuth 2 for Mastodon apps: apps, codes, tokens. */
   oauth: OAuthService;
   timelines: TimelinesService;
@@ -118,6 +121,7 @@ export async function createServices(
     follows: new FollowsService(db, events, notifier),
     safety,
     moderation: new ModerationService(db, events, posts, sessions),
+    nodeinfo: new NodeInfoService(db, events),
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),

@@ -57,6 +57,18 @@ export const quotedPost = z.object({
 });
 export type QuotedPost = z.infer<typeof quotedPost>;
 
+/**
+ * What a quote shows of the post it quotes, for this viewer. `shown`: the quoted post. `unavailable`
+ * ("This post is unavailable"): it was deleted, or it is hidden from this viewer (a block either way,
+ * a mute, a muted word, a suspension) while the quote itself is not. An unavailable quote carries
+ * nothing of the quoted post — no id, text, author or images — and does not say which of those it is.
+ */
+export const postQuote = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('shown'), post: quotedPost }),
+  z.object({ state: z.literal('unavailable') }),
+]);
+export type PostQuote = z.infer<typeof postQuote>;
+
 export const post = z.object({
   id: idSchema,
   /** This entry's own id: a repost's (the row that stands for the post in timelines), else the post's. */
@@ -77,8 +89,8 @@ export const post = z.object({
   bookmarkedByMe: z.boolean(),
   /** Its images in grid order (none: []). */
   media: z.array(mediaAttachment),
-  /** For a quote: the quoted post, or null when it was deleted ("This post is unavailable"); null for other posts. */
-  quote: z.object({ id: idSchema, post: quotedPost.nullable() }).nullable(),
+  /** For a quote: what it shows of the quoted post (`postQuote`); null for other posts. */
+  quote: postQuote.nullable(),
   /**
    * Set on a timeline entry that is a repost: who reposted it ("<name> reposted"); the rest is the
    * reposted post itself. Null elsewhere.

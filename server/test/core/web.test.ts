@@ -38,12 +38,68 @@ describe('the web app on the API origin', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('lets other origins show the pictures in images/ (Mastodon web apps), and only those', async () => {
-    const picture = await ctx.app.inject({ method: 'GET', url: '/images/placeholder.png' });
+  it('lets other origins show the pictures in images/ (Mastodon web apps), in CORS mode too, and only those', async () => {
+    const picture = await ctx.app.inject({
+      method: 'GET',
+      url: '/images/placeholder.png',
+      headers: { origin: 'https://elk.zone' },
+    });
     expect(picture.statusCode).toBe(200);
     expect(picture.headers['cross-origin-resource-policy']).toBe('cross-origin');
-    const script = await ctx.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(picture.headers['access-control-allow-origin']).toBe('*');
+    expect(picture.headers['access-control-allow-credentials']).toBeUndefined();
+    const script = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { origin: 'https://elk.zone' },
+    });
     expect(script.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(script.headers['access-control-allow-origin']).toBeUndefined();
+    const page = await ctx.app.inject({ method: 'GET', url: '/', headers: { origin: 'https://elk.zone' } });
+    expect(page.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  describe('the consent page of Mastodon apps, opened in a popup by web apps on other origins', () => {
+    const consent = '/oauth/authorize?client_id=abc&redirect_uri=https%3A%2F%2Fphanpy.social%2F&response_type=code';
+
+    it.each([
+      ['GET', false],
+      ['GET', true],
+      ['HEAD', false],
+    ] as const)('%s (compressed: %s) keeps its opener: no same-origin COOP', async (method, compressed) => {
+      const res = await ctx.app.inject({
+        method,
+        url: consent,
+        headers: compressed ? { 'accept-encoding': 'gzip' } : {},
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cross-origin-opener-policy']).toBe('unsafe-none');
+    });
+
+    it('keeps its other protections: no framing, the CSP, never cached', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: consent });
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it.each(['/', '/notifications', '/posts/7', '/oauth/authorize/x', '/oauth', '/settings'])(
+      'every other page keeps same-origin COOP: %s',
+      async (url) => {
+        const res = await ctx.app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      },
+    );
+
+    it("the API keeps same-origin COOP, the consent page's own calls included", async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/oauth/authorization?client_id=abc' });
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    });
   });
 
   it('sends the pre-compressed file the browser accepts, with the same caching', async () => {

@@ -433,7 +433,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect(await texts()).toEqual([]);
   });
 
-  it("take a suspended person's posts, and reposts of them, off the feed; bring them back when the suspension is lifted", async () => {
+  it("take a suspended person's posts, and reposts of them, off the feed (quotes of them stay, quote unavailable); bring them back when the suspension is lifted", async () => {
     await reset();
     const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
     const mod = await insertUser(await testDb(), { username: 'mod', role: 'moderator' });
@@ -456,7 +456,11 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect(await shown(dee.viaFeeds)).toEqual([':by ben']);
 
     expect((await moderator.put(`/api/moderation/users/${ben.id}/suspension`)).statusCode).toBe(200);
-    expect(await shown(ana.viaFeeds)).toEqual([':by cal']);
+    // Cal's quote is Cal's: it stays, its quote part unavailable.
+    expect(await shown(ana.viaFeeds)).toEqual([':cal quotes ben', ':by cal']);
+    const quoteOf = async (client: TestClient) =>
+      (await allPages(client)).flatMap((p) => p.items).find((post) => post.text === 'cal quotes ben')?.quote;
+    expect(await quoteOf(ana.viaFeeds)).toEqual({ state: 'unavailable' });
     expect(await shown(dee.viaFeeds)).toEqual([]);
     // Pruned: the next read is the feed's again, and agrees with the query.
     const before = feeds.stats.fromFeed;
@@ -466,8 +470,56 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect((await moderator.delete(`/api/moderation/users/${ben.id}/suspension`)).statusCode).toBe(200);
     await drain();
     expect(await shown(ana.viaFeeds)).toEqual(anaSees);
+    expect(await quoteOf(ana.viaFeeds)).toMatchObject({ state: 'shown', post: { text: 'by ben' } });
     expect(await shown(dee.viaFeeds)).toEqual([':by ben']);
     expect(await shown(ana.viaFeeds)).toEqual(await shown(ana.viaQuery));
+  });
+
+  it('show a quote with its quoted post only to readers it is not hidden from, though its view is kept for all', async () => {
+    await reset();
+    const [ana, ben, cal, dee] = [await member('ana'), await member('ben'), await member('cal'), await member('dee')];
+    for (const p of [ana, dee]) await p.viaFeeds.put(`/api/users/${cal.id}/follow`);
+    expect((await ana.viaFeeds.put(`/api/users/${ben.id}/block`)).statusCode).toBe(200);
+    for (const p of [ana, dee]) await p.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const bens = (await ben.viaFeeds.post('/api/posts', { text: 'by ben' })).json<Post>();
+    await cal.viaFeeds.post('/api/posts', { text: 'cal quotes ben', quoteOfId: bens.id });
+    await drain();
+    const quoteOf = async (client: TestClient) =>
+      (await allPages(client)).flatMap((p) => p.items).find((post) => post.text === 'cal quotes ben')?.quote;
+    // Dee reads first: the quote's view is kept, quoted post and all; Ana's copy still hides it.
+    expect(await quoteOf(dee.viaFeeds)).toMatchObject({ state: 'shown', post: { text: 'by ben' } });
+    expect(await quoteOf(ana.viaFeeds)).toEqual({ state: 'unavailable' });
+    expect(await quoteOf(ana.viaFeeds)).toEqual(await quoteOf(ana.viaQuery));
+    // Unblocked: shown to Ana from then on; blocked again: hidden again (her kept facts go with each change).
+    expect((await ana.viaFeeds.delete(`/api/users/${ben.id}/block`)).statusCode).toBe(200);
+    expect(await quoteOf(ana.viaFeeds)).toMatchObject({ state: 'shown' });
+    expect((await ana.viaFeeds.put(`/api/users/${ben.id}/block`)).statusCode).toBe(200);
+    expect(await quoteOf(ana.viaFeeds)).toEqual({ state: 'unavailable' });
+    expect(await quoteOf(dee.viaFeeds)).toMatchObject({ state: 'shown' });
+  });
+
+  it('show a reposted quote unavailable at once when its quoted post is deleted, kept pages and views included', async () => {
+    await reset();
+    const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
+    await ana.viaFeeds.put(`/api/users/${cal.id}/follow`);
+    await ana.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const bens = (await ben.viaFeeds.post('/api/posts', { text: 'soon gone' })).json<Post>();
+    const quote = (
+      await ben.viaFeeds.post('/api/posts', { text: 'ben quotes himself', quoteOfId: bens.id })
+    ).json<Post>();
+    expect((await cal.viaFeeds.put(`/api/posts/${quote.id}/repost`)).statusCode).toBe(200);
+    await drain();
+    const quoteOf = async (client: TestClient) =>
+      (await allPages(client)).flatMap((p) => p.items).find((post) => post.id === quote.id)?.quote;
+    // Read twice: the page and the views are kept.
+    expect(await quoteOf(ana.viaFeeds)).toMatchObject({ state: 'shown', post: { text: 'soon gone' } });
+    expect(await quoteOf(ana.viaFeeds)).toMatchObject({ state: 'shown' });
+    expect((await ben.viaFeeds.delete(`/api/posts/${bens.id}`)).statusCode).toBe(204);
+    expect(await quoteOf(ana.viaFeeds)).toEqual({ state: 'unavailable' });
+    const first = await ana.viaFeeds.get('/api/timeline/following');
+    expect(first.body).not.toContain('soon gone');
   });
 
   it('send a kept first page compressed when asked, compressed once', async () => {

@@ -5,7 +5,10 @@
  * the community OpenAPI description of the Mastodon API: 0 violations.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, type mastodon } from 'masto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { streamingStats } from '../../src/modules/mastodon/streaming.routes.ts';
@@ -22,7 +25,10 @@ interface Seen {
 
 describe('masto.js against Pipit', () => {
   // The instance's contact is the first admin's email (a real domain: the description wants an email).
-  const ctx = useTestApp({ adminEmails: ['admin@pipit.example'] });
+  // A web build (its page only) so the consent page is served as in production.
+  const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-web-'));
+  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit</title><div id="root"></div>');
+  const ctx = useTestApp({ adminEmails: ['admin@pipit.example'], webDist });
   let base: string;
   const seen: Seen[] = [];
 
@@ -295,7 +301,8 @@ describe('masto.js against Pipit', () => {
     const consent = await clients.alice.get(
       `/oauth/authorize?client_id=${String(app.client_id)}&redirect_uri=${encodeURIComponent(redirectUri)}&response_type=code`,
     );
-    expect(consent.headers['cross-origin-opener-policy'] ?? 'unsafe-none').toBe('unsafe-none');
+    expect(consent.statusCode).toBe(200);
+    expect(consent.headers['cross-origin-opener-policy']).toBe('unsafe-none');
     expect(consent.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     const decided = await clients.alice.post('/api/oauth/authorization', {
       client_id: String(app.client_id),

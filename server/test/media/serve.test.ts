@@ -45,6 +45,19 @@ describe('GET /media/<hash>.<ext>', () => {
     expect(head.rawPayload.length).toBe(0);
   });
 
+  it('lets Mastodon web apps on other origins load an avatar in CORS mode (crossorigin), without credentials', async () => {
+    const url = await uploaded();
+    const res = await get(url, { origin: 'https://phanpy.social', 'sec-fetch-mode': 'cors' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // A revalidation in CORS mode must be readable too.
+    const again = await get(url, { origin: 'https://elk.zone', 'if-none-match': res.headers.etag as string });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['access-control-allow-origin']).toBe('*');
+  });
+
   it('304 Not Modified when the ETag matches', async () => {
     const url = await uploaded();
     const etag = (await get(url)).headers.etag as string;

@@ -1,16 +1,21 @@
 /**
  * Quotes (issue 10, part 2): a post may quote another, which shows embedded under it one level deep
  * (a quote of a quote shows the quote, not what it quoted). The quoted author is notified. When the
- * quoted post is deleted the quote stays and says so (`quote.post` null: "This post is unavailable"),
- * wherever it is shown, cached pages included.
+ * quoted post is deleted the quote stays and says so (`quote.state` 'unavailable': "This post is
+ * unavailable"), wherever it is shown, cached pages included.
  */
-import type { Post } from '@pipit/contract';
+import type { Post, QuotedPost } from '@pipit/contract';
 import { describe, expect, it } from 'vitest';
 import { seedTrio, type TestClient, useTestApp } from '../helpers/app.ts';
 import { imageUpload } from '../helpers/multipart.ts';
 import { createPost, follow, getPage, getPost, notificationsOf } from '../helpers/social.ts';
 import { photo } from '../media/fixtures.ts';
 import { fingerprint } from '../security/support.ts';
+
+/** The quoted post a post shows, if it shows one. */
+function shownOf(post: Post | undefined): QuotedPost | undefined {
+  return post?.quote?.state === 'shown' ? post.quote.post : undefined;
+}
 
 async function quote(client: TestClient, text: string, quoteOfId: string): Promise<Post> {
   const res = await client.post('/api/posts', { text, quoteOfId });
@@ -26,7 +31,7 @@ describe('quotes', () => {
     const original = await createPost(clients.alice, 'An original thought #ideas');
     const made = await quote(clients.bob, 'Worth reading:', original.id);
     expect(made.quote).toEqual({
-      id: original.id,
+      state: 'shown',
       post: {
         id: original.id,
         text: 'An original thought #ideas',
@@ -51,10 +56,10 @@ describe('quotes', () => {
     const original = await createPost(clients.alice, 'first');
     const bobs = await quote(clients.bob, 'second', original.id);
     const carols = await quote(clients.carol, 'third', bobs.id);
-    expect(carols.quote?.post).toMatchObject({ id: bobs.id, text: 'second' });
-    expect(carols.quote?.post).not.toHaveProperty('quote');
+    expect(shownOf(carols)).toMatchObject({ id: bobs.id, text: 'second' });
+    expect(shownOf(carols)).not.toHaveProperty('quote');
     const own = await quote(clients.alice, 'me again', original.id);
-    expect(own.quote?.id).toBe(original.id);
+    expect(shownOf(own)?.id).toBe(original.id);
     expect((await notificationsOf(clients.alice)).map((n) => n.type)).toEqual(['quote']);
   });
 
@@ -65,15 +70,15 @@ describe('quotes', () => {
     const original = await createPost(clients.alice, 'soon gone');
     const made = await quote(clients.bob, 'quoting it', original.id);
     // Seen (and kept by the caches) before the delete.
-    expect((await getPost(clients.carol, made.id)).quote?.post?.text).toBe('soon gone');
+    expect(shownOf(await getPost(clients.carol, made.id))?.text).toBe('soon gone');
     const before = await getPage<Post>(clients.carol, '/api/timeline/following');
-    expect(before.items.find((p) => p.id === made.id)?.quote?.post?.text).toBe('soon gone');
+    expect(shownOf(before.items.find((p) => p.id === made.id))?.text).toBe('soon gone');
     expect(
-      (await getPage<Post>(clients.visitor, '/api/timeline/everyone')).items.find((p) => p.id === made.id)?.quote?.post,
-    ).not.toBeNull();
+      shownOf((await getPage<Post>(clients.visitor, '/api/timeline/everyone')).items.find((p) => p.id === made.id)),
+    ).toBeDefined();
 
     expect((await clients.alice.delete(`/api/posts/${original.id}`)).statusCode).toBe(204);
-    const gone = { id: original.id, post: null };
+    const gone = { state: 'unavailable' };
     expect((await getPost(clients.carol, made.id)).quote).toEqual(gone);
     const following = await getPage<Post>(clients.carol, '/api/timeline/following');
     expect(following.items.find((p) => p.id === made.id)?.quote).toEqual(gone);
@@ -103,7 +108,7 @@ describe('quotes', () => {
     const res = await clients.alice.post('/api/posts', { text: '', media: [{ id: upload.json().id }] });
     const original = res.json<Post>();
     const made = await quote(clients.bob, 'look at this', original.id);
-    expect(made.quote?.post?.media).toEqual(original.media);
-    expect(made.quote?.post?.media[0]?.alt).toBe('a small sun');
+    expect(shownOf(made)?.media).toEqual(original.media);
+    expect(shownOf(made)?.media[0]?.alt).toBe('a small sun');
   });
 });

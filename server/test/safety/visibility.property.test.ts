@@ -3,7 +3,8 @@
  * muted words and a moderator's suspensions among four people, through HTTP; then every list each
  * person (and a visitor) can read is checked: no timeline, notification, search result, hashtag page
  * or suggestion ever shows them anything from someone they blocked or muted, or who blocked them, or
- * who is suspended, nor a post with one of their muted words.
+ * who is suspended, nor a post with one of their muted words. A quote is its author's own post: it is
+ * visible iff its author (and text) is, and its quote part is shown iff the quoted post is visible.
  */
 import type { Notification, Post, UserSummary } from '@pipit/contract';
 import fc from 'fast-check';
@@ -90,6 +91,9 @@ describe('what a block, a mute or a suspension hides, under random sequences', (
         const mutes = new Set<string>();
         const words = new Map<string, { id: string; word: string }[]>();
         const posts: string[] = [];
+        // Who wrote each post and what it says; and each quote with the post it quotes.
+        const written = new Map<string, { by: number; text: string }>();
+        const quotes: { id: string; quotedId: string }[] = [];
         const pair = (a: number, b: number) => `${a}>${b}`;
         let n = 0;
 
@@ -117,6 +121,7 @@ describe('what a block, a mute or a suspension hides, under random sequences', (
             });
             expect(res.statusCode, res.body).toBe(201);
             posts.push(res.json<Post>().id);
+            written.set(res.json<Post>().id, { by: o.by, text: res.json<Post>().text });
           } else if (o.kind === 'reply' || o.kind === 'quote' || o.kind === 'repost' || o.kind === 'like') {
             if (posts.length === 0) continue;
             const target = posts[o.which % posts.length]!;
@@ -128,7 +133,12 @@ describe('what a block, a mute or a suspension hides, under random sequences', (
                   : await me.client.put(`/api/posts/${target}/${o.kind}`);
             // Refused across a block (404), never a 5xx.
             expect([200, 201, 404], res.body).toContain(res.statusCode);
-            if (res.statusCode === 201) posts.push(res.json<Post>().id);
+            if (res.statusCode === 201) {
+              const made = res.json<Post>();
+              posts.push(made.id);
+              written.set(made.id, { by: o.by, text: made.text });
+              if (o.kind === 'quote') quotes.push({ id: made.id, quotedId: target });
+            }
           } else if (o.kind === 'muteWord') {
             const res = await me.client.post('/api/muted-words', { phrase: WORDS[o.word] });
             expect(res.statusCode, res.body).toBe(201);
@@ -191,7 +201,7 @@ describe('what a block, a mute or a suspension hides, under random sequences', (
           const hasWord = (t: string) => myWords.some((w) => new RegExp(`(^|[^a-z0-9_])${w}($|[^a-z0-9_])`).test(t));
           // Everyone a post shows (its author, the reposter, the quoted post's author) and every text it shows.
           const problems = (post: Post, where: string): string[] => {
-            const shown = [post, ...(post.quote?.post ? [post.quote.post] : [])];
+            const shown = [post, ...(post.quote?.state === 'shown' ? [post.quote.post] : [])];
             const found: string[] = [];
             for (const p of shown) {
               if (hiddenPeople.has(p.author.id)) found.push(`${where}: post ${post.id} by hidden ${p.author.username}`);
@@ -231,6 +241,33 @@ describe('what a block, a mute or a suspension hides, under random sequences', (
             const theirs = await getAll<Post>(viewer.client, `/api/users/${other.id}/posts`, 50);
             if (theirs.length > 0)
               found.push(`profile of ${other.username} shows ${theirs.length} posts across a block`);
+          }
+          // A quote is visible iff its own author (and text) is; its quote part is shown iff the quoted
+          // post is visible to the viewer — under the list's rule: all rules on Everyone, blocks and
+          // suspensions only on a post's page.
+          const blockedOrSuspended = (i: number) =>
+            suspended.has(i) || (v < PEOPLE && i !== v && (blocks.has(pair(v, i)) || blocks.has(pair(i, v))));
+          const visibleAll = (p: { by: number; text: string }) =>
+            !hiddenPeople.has(people[p.by]!.id) && (p.by === v || !hasWord(p.text));
+          const everyone = new Map(
+            (await getAll<Post>(viewer.client, '/api/timeline/everyone', 50)).map((p) => [p.id, p]),
+          );
+          for (const q of quotes) {
+            const mine = written.get(q.id)!;
+            const quoted = written.get(q.quotedId)!;
+            const listed = everyone.get(q.id);
+            if (Boolean(listed) !== visibleAll(mine))
+              found.push(`Everyone ${listed ? 'shows' : 'leaves out'} quote ${q.id} by p${mine.by}`);
+            if (listed && (listed.quote?.state === 'shown') !== visibleAll(quoted))
+              found.push(`Everyone: quote ${q.id} of p${quoted.by}'s post is ${listed.quote?.state}`);
+            const page = await viewer.client.get(`/api/posts/${q.id}`);
+            if ((page.statusCode === 200) !== !blockedOrSuspended(mine.by))
+              found.push(`post page of quote ${q.id} by p${mine.by} answers ${page.statusCode}`);
+            if (page.statusCode === 200) {
+              const state = page.json<Post>().quote?.state;
+              if ((state === 'shown') !== !blockedOrSuspended(quoted.by))
+                found.push(`post page: quote ${q.id} of p${quoted.by}'s post is ${state}`);
+            }
           }
           expect(found, `viewer ${viewer.username} after ${JSON.stringify(ops)}`).toEqual([]);
         }

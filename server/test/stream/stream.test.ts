@@ -114,6 +114,31 @@ describe('the live stream', () => {
     void bob;
   });
 
+  it('sends a quote of a post hidden from a member with its quote unavailable, live and on resume; others see it', async () => {
+    const { alice, clients } = await seedTrio(ctx);
+    expect((await clients.carol.put(`/api/users/${alice.id}/block`)).statusCode).toBe(200);
+    const fromAlice = await post(clients.alice, 'from alice');
+    const [bobStream, carolStream, visitor] = [await stream(clients.bob), await stream(clients.carol), await stream()];
+    const res = await clients.bob.post('/api/posts', { text: 'bob quotes alice', quoteOfId: fromAlice });
+    expect(res.statusCode).toBe(201);
+    const quoteId = res.json<{ id: string }>().id;
+    const quoteSeen = async (s: typeof visitor) => {
+      const got = await s.next(isPost(quoteId));
+      return got.data.type === 'post.created' ? got.data.post.quote : undefined;
+    };
+    expect(await quoteSeen(carolStream)).toEqual({ state: 'unavailable' });
+    expect(JSON.stringify(carolStream.received)).not.toContain('from alice');
+    for (const s of [bobStream, visitor])
+      expect(await quoteSeen(s)).toMatchObject({ state: 'shown', post: { text: 'from alice' } });
+
+    // A reconnect's replay from just before the quote: the same.
+    const [boot, seq] = String(visitor.received.find(isPost(quoteId))?.id).split('.');
+    const resumed = await stream(clients.carol, { 'last-event-id': `${boot}.${Number(seq) - 1}` });
+    expect(await quoteSeen(resumed)).toEqual({ state: 'unavailable' });
+    const replayedBob = await stream(clients.bob, { 'last-event-id': `${boot}.${Number(seq) - 1}` });
+    expect(await quoteSeen(replayedBob)).toMatchObject({ state: 'shown', post: { text: 'from alice' } });
+  });
+
   it('tells everyone of a deletion', async () => {
     const { alice, clients } = await seedTrio(ctx);
     const id = await post(clients.alice, 'Oops');

@@ -24,7 +24,7 @@ describe('QuoteEmbed', () => {
             // biome-ignore lint/a11y/useKeyWithClickEvents: a stand-in for the quoting post's row
             // biome-ignore lint/a11y/noStaticElementInteractions: as above
             <div onClick={() => screen.getByText('The original words').setAttribute('data-row', 'opened')}>
-              <QuoteEmbed quote={{ id: '7', post: QUOTED }} />
+              <QuoteEmbed quote={{ state: 'shown', post: QUOTED }} />
             </div>
           }
         />
@@ -37,10 +37,12 @@ describe('QuoteEmbed', () => {
     expect(await screen.findByText('Post 7 page')).toBeInTheDocument();
   });
 
-  it("says 'This post is unavailable' when the quoted post was deleted", () => {
+  it("says 'This post is unavailable', in a muted box that opens nothing, when the quoted post is deleted or hidden", () => {
     mockFetch();
-    renderApp(<QuoteEmbed quote={{ id: '7', post: null }} />);
-    expect(screen.getByText('This post is unavailable')).toBeInTheDocument();
+    renderApp(<QuoteEmbed quote={{ state: 'unavailable' }} />);
+    const box = screen.getByText('This post is unavailable');
+    expect(box).toHaveClass('text-muted', 'border');
     expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    expect(screen.queryByRole('blockquote')).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import type { Post } from '@pipit/contract';
+import type { Post, QuotedPost } from '@pipit/contract';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { Avatar } from './avatar.tsx';
@@ -7,23 +7,27 @@ import { PostMedia } from './post-media.tsx';
 import { PostText } from './post-text.tsx';
 import { useRowLink } from './use-row-link.ts';
 
-type Quoted = NonNullable<Post['quote']>;
+type Quote = NonNullable<Post['quote']>;
 
 /**
  * The post a quote quotes, in a bordered box that opens it (its time is the keyboard's link), one
- * level deep; "This post is unavailable" when it was deleted.
+ * level deep; "This post is unavailable" when it was deleted or is hidden from the viewer (the server
+ * then sends nothing of it, and does not say which).
  */
-export function QuoteEmbed({ quote, className }: { quote: Quoted; className?: string }) {
-  const quoted = quote.post;
-  const href = paths.post(quote.id);
-  const onClick = useRowLink(href);
-  if (!quoted) {
+export function QuoteEmbed({ quote, className }: { quote: Quote; className?: string }) {
+  if (quote.state === 'unavailable') {
     return (
       <p className={cn('rounded-2xl border border-line bg-surface px-3 py-3 text-[15px] text-muted', className)}>
         This post is unavailable
       </p>
     );
   }
+  return <QuotedBox quoted={quote.post} className={className} />;
+}
+
+function QuotedBox({ quoted, className }: { quoted: QuotedPost; className?: string }) {
+  const href = paths.post(quoted.id);
+  const onClick = useRowLink(href);
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the time link is the keyboard path to the quoted post
     <blockquote

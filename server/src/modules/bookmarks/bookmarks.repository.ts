@@ -41,7 +41,7 @@ export async function findBookmarkPage(
   limit: number,
 ): Promise<PostRow[]> {
   return db
-    .select({ ...postViewColumns(userId), cursorTime: cursorTime(bookmarks.createdAt) })
+    .select({ ...postViewColumns(userId, 'blocks'), cursorTime: cursorTime(bookmarks.createdAt) })
     .from(bookmarks)
     .innerJoin(posts, eq(posts.id, bookmarks.postId))
     .innerJoin(users, eq(users.id, posts.authorId))

@@ -7,6 +7,7 @@ import { EventCache } from '../../lib/event-cache.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import type { DurableQueue } from '../../lib/queue.ts';
 import type { PostViewCache } from '../posts/posts.cache.ts';
+import { repostedQuoteOf } from '../posts/posts.pack.ts';
 import { findPostViews, type PostRow } from '../posts/posts.repository.ts';
 import { findFollowingKeys, findFollowingPage } from '../timelines/timelines.repository.ts';
 import * as repo from './feeds.repository.ts';
@@ -260,9 +261,11 @@ export class FeedsService {
       for (const row of rows) {
         posts.add(row.id);
         if (row.parentId !== null) posts.add(row.parentId);
-        // A quote shows its quoted post, a repost the reposted one: their changes change the page too.
+        // A quote shows its quoted post, a repost the reposted one (and its quote): their changes change the page too.
         if (row.quoteOfId !== null) posts.add(row.quoteOfId);
         if (row.repostOfId !== null) posts.add(row.repostOfId);
+        const repostedQuote = repostedQuoteOf(row);
+        if (repostedQuote !== null) posts.add(repostedQuote);
       }
       this.firstPages.set(key, { viewerId, limit, body, extra, posts, followees }, ticket);
     }

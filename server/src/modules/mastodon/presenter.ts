@@ -36,7 +36,7 @@ export class MastodonPresenter {
 
   /** Posts as Statuses: their people (and the quoted posts the viewer may see) read in one statement each. */
   async statuses(viewer: Viewer, posts: readonly Post[]): Promise<Status[]> {
-    const quotedIds = posts.flatMap((p) => (p.quote?.post ? [Number(p.quote.id)] : []));
+    const quotedIds = posts.flatMap((p) => (p.quote?.state === 'shown' ? [Number(p.quote.post.id)] : []));
     const quotedPosts = await this.services.posts.many(viewer, quotedIds);
     const people = await this.services.users.many(viewer, peopleOf([...posts, ...quotedPosts]));
     const accounts = new Map(people.map((user) => [user.id, this.account(user)]));

@@ -12,14 +12,14 @@ export interface StatusParts {
 
 /**
  * Mastodon's Quote of a quoting post: `accepted` with the quoted status when the viewer may see it;
- * `deleted` when it is gone; `unauthorized` (no status) when it is hidden from the viewer — nothing
- * of a hidden post is ever sent.
+ * otherwise (deleted, or hidden from this viewer: the post's quote is `unavailable`, and says not
+ * which) `unauthorized` with no status — nothing of a hidden post is ever sent.
  */
 function toQuote(post: Post, parts: StatusParts): { state: string; quoted_status: unknown } | null {
   if (!post.quote) return null;
-  const quoted = parts.quoted.get(post.quote.id);
-  if (quoted) return { state: 'accepted' as const, quoted_status: quoted };
-  return { state: post.quote.post === null ? ('deleted' as const) : ('unauthorized' as const), quoted_status: null };
+  const quoted = post.quote.state === 'shown' ? parts.quoted.get(post.quote.post.id) : undefined;
+  if (quoted) return { state: 'accepted', quoted_status: quoted };
+  return { state: 'unauthorized', quoted_status: null };
 }
 
 /**

@@ -24,8 +24,10 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', IMMUTABLE)
         .header('ETag', etag)
-        // Public images, shown by Mastodon web apps on other origins too (Elk, Phanpy).
+        // Public images, shown by Mastodon web apps on other origins too (Elk, Phanpy), which load
+        // them in CORS mode (`crossorigin`): any origin may read them; no credentials are involved.
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('Access-Control-Allow-Origin', '*')
         // Opened on its own, an image runs nothing.
         .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
       const ifNoneMatch = request.headers['if-none-match'];

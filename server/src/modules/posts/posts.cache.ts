@@ -1,12 +1,17 @@
 import { EventCache } from '../../lib/event-cache.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
+import { repostedQuoteOf } from './posts.pack.ts';
 import type { PostRow } from './posts.repository.ts';
 
 /** What every viewer sees alike of a post. */
-type SharedRow = Omit<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe'>;
+type SharedRow = Omit<PostRow, keyof Mine>;
 
-/** What is the viewer's own of a post. */
-type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe'>;
+/**
+ * What is the viewer's own of a post: their likes, bookmarks and reposts, and whether the post it
+ * quotes is hidden from them (a block, a mute, a suspension). The shared row carries the quoted post
+ * for everyone; only this flag, kept per viewer, lets a viewer's copy show it.
+ */
+type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe' | 'quoteHidden'>;
 
 /**
  * What one viewer's pages depend on: whom they follow, and which posts they liked or bookmarked (as
@@ -68,11 +73,11 @@ export class PostViewCache {
     if (missing.length > 0) {
       for (const row of await load.posts(missing)) {
         known.set(row.id, row);
-        const { likedByMe, bookmarkedByMe, repostedByMe, ...shared } = row;
+        const { likedByMe, bookmarkedByMe, repostedByMe, quoteHidden, ...shared } = row;
         this.views.set(row.id, shared, viewsTicket);
         // A like or bookmark of the viewer's since `facts` was taken dropped it from the cache: this
         // copy is then theirs alone, so what it learns here cannot outlive the change.
-        facts.mine.set(row.id, { likedByMe, bookmarkedByMe, repostedByMe });
+        facts.mine.set(row.id, { likedByMe, bookmarkedByMe, repostedByMe, quoteHidden });
       }
     }
     const rows: PostRow[] = [];
@@ -106,10 +111,14 @@ export class PostViewCache {
           this.dropShowing(event.repostOfId);
           this.viewers.drop(event.authorId); // their "reposted by me"
         }
-        // Its replies now answer nothing (their parent is null); its quotes show it unavailable; its
-        // reposts are gone with it.
+        // Its replies now answer nothing (their parent is null); its quotes, and reposts of them, show it
+        // unavailable; its reposts are gone with it.
         this.views.dropWhere(
-          (view) => view.parentId === postId || view.quoteOfId === postId || view.repostOfId === postId,
+          (view) =>
+            view.parentId === postId ||
+            view.quoteOfId === postId ||
+            view.repostOfId === postId ||
+            repostedQuoteOf(view) === postId,
         );
         break;
       }
@@ -127,8 +136,14 @@ export class PostViewCache {
         this.viewers.drop(event.followerId);
         break;
       case 'user.suspended':
-        // Their posts, and whatever reposts or quotes them: rare, so every view goes.
+        // Their posts, and whatever reposts them; and every viewer's quoteHidden of quotes of them: rare,
+        // so every view goes.
         this.views.clear();
+        this.viewers.clear();
+        break;
+      case 'visibility.changed':
+        // Their rules changed: which quoted posts are hidden from them (quoteHidden) too.
+        for (const userId of event.userIds) this.viewers.drop(userId);
         break;
       case 'user.updated':
         // Their posts, and replies and quotes (which name another post's author): rare enough to drop broadly.
@@ -140,7 +155,6 @@ export class PostViewCache {
             view.repostOfId !== null,
         );
         break;
-      case 'visibility.changed':
       case 'oauth.revoked':
       case 'feed.updated':
       case 'sessions.ended':

@@ -1,4 +1,4 @@
-import type { Post, QuotedPost } from '@pipit/contract';
+import type { Post, PostQuote, QuotedPost } from '@pipit/contract';
 import { toMediaAttachment } from '../media/media.service.ts';
 import { toUserSummary } from '../users/users.pack.ts';
 import type { MediaJson, PostRow, QuotedJson, ReplyTo } from './posts.repository.ts';
@@ -32,6 +32,21 @@ export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | nu
   };
 }
 
+/** For a repost row: the post its reposted post quotes (the repost shows that quote too), else null. */
+export function repostedQuoteOf(row: Pick<PostRow, 'reposted'>): number | null {
+  return parseJson(row.reposted)?.quoteOfId ?? null;
+}
+
+/** A quote whose quoted post is deleted or hidden from the viewer: nothing of that post goes out. */
+const UNAVAILABLE: PostQuote = { state: 'unavailable' };
+
+/** The quote part as this viewer sees it: `hidden` is their own (postViewColumns' quoteHidden). */
+export function toPostQuote(quoted: QuotedJson | string | null, hidden: boolean): PostQuote {
+  if (hidden) return UNAVAILABLE;
+  const post = toQuotedPost(quoted);
+  return post ? { state: 'shown', post } : UNAVAILABLE;
+}
+
 /** What a post's wire shape is built from: a row of the view, or the reposted post a repost row carries. */
 type PostFields = Pick<
   PostRow,
@@ -53,6 +68,7 @@ type PostFields = Pick<
   | 'media'
   | 'quoteOfId'
   | 'quote'
+  | 'quoteHidden'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -76,7 +92,7 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     repostedByMe: fields.repostedByMe,
     bookmarkedByMe: fields.bookmarkedByMe,
     media: parseMedia(fields.media),
-    quote: fields.quoteOfId === null ? null : { id: String(fields.quoteOfId), post: toQuotedPost(fields.quote) },
+    quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
   };
 }
@@ -102,6 +118,8 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
           likedByMe: row.likedByMe,
           bookmarkedByMe: row.bookmarkedByMe,
           repostedByMe: row.repostedByMe,
+          // Computed for this viewer on the reposted post's quote.
+          quoteHidden: row.quoteHidden,
         },
         reposter,
         row.id,

@@ -6,7 +6,7 @@ import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, us
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
-import { type VisibilityRule, visiblePosts, visibleUsers } from '../safety/visibility.ts';
+import { quoteHiddenFrom, type VisibilityRule, visiblePosts, visibleUsers } from '../safety/visibility.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 /** The post a row shows: the reposted one for a repost, else itself. */
@@ -79,11 +79,15 @@ export interface ReplyTo {
   username: string;
 }
 
+/** The post a row's quote part embeds: its own quote's, or for a repost the reposted post's (one probe). */
+const QUOTED = sql`coalesce("posts"."quote_of_id", (select rq.quote_of_id from ${posts} rq where rq.id = "posts"."repost_of_id"))`;
+
 /**
  * The columns of a post as one viewer sees it: the post, its author (joined) and whether the viewer
- * liked it (a probe of the likes primary key), so a whole page is one statement.
+ * liked it (a probe of the likes primary key), so a whole page is one statement. `rule` is the list's
+ * (modules/safety/visibility.ts): it decides whether the quoted post is shown to this viewer.
  */
-export function postViewColumns(viewerId: number | Placeholder | null) {
+export function postViewColumns(viewerId: number | Placeholder | null, rule: VisibilityRule = 'all') {
   return {
     id: posts.id,
     text: posts.text,
@@ -103,6 +107,11 @@ export function postViewColumns(viewerId: number | Placeholder | null) {
     quoteOfId: posts.quoteOfId,
     // The quoted post, one level (its own quote left out), or null when there is none or it was deleted.
     quote: quotedPostJson(sql`"posts"."quote_of_id"`),
+    // Whether the quoted post (the row's own quote's, or the reposted post's) is hidden from this viewer:
+    // then the quote shows it unavailable (posts.pack.ts). The JSON above is the same for every viewer
+    // (posts.cache.ts shares it); this flag is the viewer's own, so the pack never shows it to them.
+    // Most posts neither quote nor repost: no probe for them.
+    quoteHidden: sql<boolean>`(case when "posts"."quote_of_id" is null and "posts"."repost_of_id" is null then false else ${quoteHiddenFrom(viewerId, QUOTED, rule)} end)`,
     repostCount: posts.repostCount,
     repostOfId: posts.repostOfId,
     // For a repost: the reposted post as every viewer sees it (one probe), else null. The viewer's own
@@ -153,7 +162,7 @@ export async function findPostPage(
 ): Promise<PostRow[]> {
   const by = order === 'newest' ? desc : asc;
   return db
-    .select(postViewColumns(viewerId))
+    .select(postViewColumns(viewerId, rule))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .where(and(where, visiblePosts(viewerId, rule), afterCursor(posts.createdAt, posts.id, cursor, order)))
@@ -164,7 +173,7 @@ export async function findPostPage(
 /** One post as the viewer sees it; null when it does not exist or a block hides it from them. */
 export async function findPostView(db: Executor, viewerId: number | null, id: number): Promise<PostRow | null> {
   const [row] = await db
-    .select(postViewColumns(viewerId))
+    .select(postViewColumns(viewerId, 'blocks'))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .where(and(eq(posts.id, id), visiblePosts(viewerId, 'blocks')))
@@ -204,7 +213,7 @@ export async function findPostViews(
 ): Promise<PostRow[]> {
   if (ids.length === 0) return [];
   return db
-    .select(postViewColumns(viewerId))
+    .select(postViewColumns(viewerId, rule ?? 'all'))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .where(and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : visiblePosts(null)));

@@ -83,6 +83,7 @@ export class PostsService {
         media: null,
         quoteOfId: null,
         quote: null,
+        quoteHidden: false,
       }),
       media: attached,
       quote,
@@ -121,7 +122,7 @@ export class PostsService {
         const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId });
         await repo.addToPostsCount(tx, me, 1);
         const attached = await this.media.attachWithin(tx, me, post.id, media);
-        const view = pack(post, replyTo, attached, quoted ? { id: quoted.id, post: quoted } : null);
+        const view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
         await this.feeds?.enqueueFanOut(tx, post.id);
         await insertPostHashtags(tx, post.id, hashtags);

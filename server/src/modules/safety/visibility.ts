@@ -9,6 +9,8 @@
  *   muter's lists leave the muted posts out; a muted person's own profile still shows their posts.
  * - A **suspension** (a moderator's) hides the person and everything of theirs from everyone,
  *   visitors included, until it is lifted.
+ * - A **repost** of a hidden post is hidden (it shows nothing else). A **quote** of a hidden post is
+ *   not: it is its author's own post, shown with "This post is unavailable" in place of the quoted one.
  *
  * Each predicate probes a primary key or a (user, …) index once per row it is asked about; for a
  * member with no blocks or mutes each probe finds nothing at once.
@@ -81,37 +83,29 @@ export function userHiddenFrom(viewer: Id, userId: Id, rule: VisibilityRule = 'a
 
 /**
  * True when `byWriter` holds for the post row `post` (an SQL alias of posts: author_id, text,
- * repost_of_id, quote_of_id) or for what it shows of another post: for a repost the reposted post,
- * for a quote the quoted post (a quote shows it), for a repost of a quote the quote inside (one
- * level, as a quote embeds one level).
+ * repost_of_id) or, for a repost, for the reposted post: a repost shows nothing but that post. A
+ * quote is its author's own post: what it quotes decides only whether the quote part is shown
+ * (quoteHiddenFrom), never whether the quote is.
  */
 function shownBy(post: SQL, byWriter: (row: SQL) => SQL): SQL {
-  const shown = (column: string, alias: string) =>
-    sql`(${post}.${sql.raw(column)} is not null and exists (
-      select 1 from ${posts} ${sql.raw(alias)} where ${sql.raw(alias)}.id = ${post}.${sql.raw(column)} and ${byWriter(sql.raw(alias))}))`;
-  const inner = sql`(${post}.repost_of_id is not null and exists (
-      select 1 from ${posts} vr join ${posts} vq on vq.id = vr.quote_of_id
-      where vr.id = ${post}.repost_of_id and ${byWriter(sql`vq`)}))`;
-  return sql`(${byWriter(post)} or ${shown('repost_of_id', 'vo')} or ${shown('quote_of_id', 'vqo')} or ${inner})`;
+  return sql`(${byWriter(post)} or (${post}.repost_of_id is not null and exists (
+      select 1 from ${posts} vo where vo.id = ${post}.repost_of_id and ${byWriter(sql`vo`)})))`;
 }
 
 /**
- * True when the post row `post`, or a post it shows (the reposted post, the quoted post, a reposted
- * quote's quoted post), is by a suspended person: hidden from everyone. Each author is read by a
- * scalar lookup of posts' primary key, only when someone is suspended.
+ * True when the post row `post`, or for a repost the reposted post, is by a suspended person: hidden
+ * from everyone. The reposted post's author is read by a scalar lookup of posts' primary key, only
+ * when someone is suspended.
  */
 export function postOfSuspended(post: SQL): SQL {
   const authorOf = (id: SQL) => sql`(select sp.author_id from ${posts} sp where sp.id = ${id})`;
-  const repostedQuote = sql`(select sq.quote_of_id from ${posts} sq where sq.id = ${post}.repost_of_id)`;
   return sql`(${anySuspended} and (${suspended(sql`${post}.author_id`)}
-    or (${post}.repost_of_id is not null and ${suspended(authorOf(sql`${post}.repost_of_id`))})
-    or (${post}.quote_of_id is not null and ${suspended(authorOf(sql`${post}.quote_of_id`))})
-    or (${post}.repost_of_id is not null and ${suspended(authorOf(repostedQuote))})))`;
+    or (${post}.repost_of_id is not null and ${suspended(authorOf(sql`${post}.repost_of_id`))})))`;
 }
 
 /**
- * True when the post row `post` is hidden from `viewer`: by its author and text, or by what it shows
- * of another post (shownBy: a post quoting or reposting someone hidden is hidden); or by a suspension.
+ * True when the post row `post` is hidden from `viewer`: by its author and text, or for a repost by
+ * the reposted post's (shownBy); or by a suspension.
  */
 export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'all'): SQL {
   const byWriter = (row: SQL) =>
@@ -120,6 +114,17 @@ export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'al
       : // One's own posts are never hidden by one's own muted words.
         sql`(${blockedEitherWay(viewer, sql`${row}.author_id`)} or ${mutedBy(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, sql`${row}.text`)}))`;
   return sql`(${postOfSuspended(post)} or (${hasAnyRule(viewer)} and ${shownBy(post, byWriter)}))`;
+}
+
+/**
+ * True when the post `quotedId` (an SQL expression; null for none) exists and is hidden from
+ * `viewer` (a visitor: suspended) by `rule`: a quote of it then shows "This post is unavailable"
+ * instead of it, to this viewer only (posts.pack.ts), while the quote itself stays in their lists.
+ */
+export function quoteHiddenFrom(viewerId: Id | null, quotedId: SQL, rule: VisibilityRule = 'all'): SQL {
+  const row = sql`vqh`;
+  const hidden = viewerId === null ? postOfSuspended(row) : postHiddenFrom(viewerId, row, rule);
+  return sql`exists (select 1 from ${posts} vqh where vqh.id = ${quotedId} and ${hidden})`;
 }
 
 /** The posts of a list that `viewer` may see (a visitor: all but suspended people's). */

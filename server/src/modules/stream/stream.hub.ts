@@ -178,9 +178,20 @@ export class StreamHub {
               missed.flatMap((e) => (e.kind === 'post' && e.authorId !== userId ? [e.postId] : [])),
             ),
           );
+    const quotesHidden =
+      userId === null
+        ? new Set<number>()
+        : new Set(
+            await postsHiddenFrom(
+              this.db,
+              userId,
+              missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : [])),
+            ),
+          );
     for (const entry of missed) {
       if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
-      const event = this.eventFor(entry, client, (authorId) => followed.has(authorId));
+      const quoteHidden = entry.kind === 'post' && quotedIdOf(entry.post).some((id) => quotesHidden.has(id));
+      const event = this.eventFor(entry, client, (authorId) => followed.has(authorId), quoteHidden);
       if (event && !client.send(frame(this.id(entry.seq), event))) return false;
     }
     return true;
@@ -201,11 +212,16 @@ export class StreamHub {
 
     let followers = new Set<number>();
     let hiding = new Set<number>();
+    let quoteHiding = new Set<number>();
     if (entry.kind === 'post' && this.perMember.size > 0) {
       const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
       followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
       // Members it is hidden from (a block, a mute: modules/safety/visibility.ts) are not sent it.
       hiding = new Set(await readersHiding(this.db, entry.postId, online));
+      // Members the quoted post is hidden from get the quote with it unavailable (its author too).
+      const [quotedId] = quotedIdOf(entry.post);
+      if (quotedId !== undefined)
+        quoteHiding = new Set(await readersHiding(this.db, quotedId, [...this.perMember.keys()]));
     }
     // Each distinct event is serialized once, however many streams it goes to (a post has two
     // variants: with and without Following), then written as it is to each.
@@ -214,10 +230,16 @@ export class StreamHub {
     const variants = new Map<string, LiveEvent>();
     for (const client of [...this.clients]) {
       if (client.userId !== null && hiding.has(client.userId)) continue;
-      let live = this.eventFor(entry, client, () => client.userId !== null && followers.has(client.userId));
+      const quoteHidden = client.userId !== null && quoteHiding.has(client.userId);
+      let live = this.eventFor(
+        entry,
+        client,
+        () => client.userId !== null && followers.has(client.userId),
+        quoteHidden,
+      );
       if (!live) continue;
       if (live.type === 'post.created') {
-        const key = live.timelines.join();
+        const key = `${live.timelines.join()}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
         else variants.set(key, live);
@@ -278,8 +300,16 @@ export class StreamHub {
     }
   }
 
-  /** The entry as `client` sees it, or null when it is none of their business. */
-  private eventFor(entry: Entry, client: StreamClient, followsAuthor: (authorId: number) => boolean): LiveEvent | null {
+  /**
+   * The entry as `client` sees it, or null when it is none of their business; `quoteHidden`: the post
+   * it quotes is hidden from them, so its quote goes as unavailable.
+   */
+  private eventFor(
+    entry: Entry,
+    client: StreamClient,
+    followsAuthor: (authorId: number) => boolean,
+    quoteHidden = false,
+  ): LiveEvent | null {
     switch (entry.kind) {
       case 'post': {
         // A repost is an entry of its reposter's followers' homes only (Everyone lists posts).
@@ -288,7 +318,8 @@ export class StreamHub {
         if (client.userId !== null && (mine || followsAuthor(entry.authorId))) {
           timelines.unshift('following');
         }
-        return timelines.length > 0 ? { type: 'post.created', post: entry.post, timelines } : null;
+        const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
+        return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
       }
       case 'deleted':
         return entry.event;
@@ -296,6 +327,11 @@ export class StreamHub {
         return client.userId === entry.userId ? entry.event : null;
     }
   }
+}
+
+/** The post a new post's quote shows (its own, or a reposted quote's), when it shows one: [id], else []. */
+function quotedIdOf(post: Post): number[] {
+  return post.quote?.state === 'shown' ? [Number(post.quote.post.id)] : [];
 }
 
 /** One Server-Sent Events frame: `id`, `event` (the type) and the event as one line of JSON. */

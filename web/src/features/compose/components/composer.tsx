@@ -145,7 +145,7 @@ export function Composer({
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
         <ComposerImageList images={images} disabled={busy} />
-        {quote && <QuoteEmbed quote={{ id: quote.id, post: quote }} className="mb-3" />}
+        {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         <div className="flex items-center gap-3 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy} />
           <div className="flex-1" />
