@@ -112,7 +112,7 @@ export const endpoints = defineEndpoints({
     params: usernameParams,
     status: 200,
     answer: user,
-    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+    errors: ['NOT_FOUND'],
   },
   userPosts: {
     ...routes.userPosts,
