@@ -11,8 +11,10 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    // Hang detectors, not speed checks: every wait inside is for a signal, and a loaded machine
+    // (CI's is shared) can make a server's start-up alone take a minute.
+    testTimeout: 600_000,
+    hookTimeout: 300_000,
     sequence: { concurrent: false },
   },
 });

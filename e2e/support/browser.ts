@@ -229,23 +229,68 @@ export async function settle(page: Page): Promise<void> {
 }
 
 /**
- * Runs `action` and proves that no request matching `pattern` left the page: the page settles
- * and then has a short grace window to send one.
+ * Runs `action` and proves that no request matching `pattern` left the page. The page's own fetch,
+ * XMLHttpRequest and sendBeacon are held while it runs: a matching call is written down the moment
+ * it is made and never sent (so it changes nothing), and the record is read once the page has run
+ * everything the action queued and gone idle — no grace window to guess.
  */
 export async function expectNoRequest(page: Page, pattern: RegExp, action: () => Promise<void>): Promise<void> {
-  const seen: string[] = [];
-  const listener = (request: { url(): string; method(): string }) => {
-    if (pattern.test(request.url())) seen.push(`${request.method()} ${request.url()}`);
-  };
-  page.on('request', listener);
+  await page.evaluate(
+    ({ source, flags }) => {
+      const matches = (url: string | URL) => new RegExp(source, flags).test(new URL(String(url), location.href).href);
+      const held: string[] = [];
+      const w = window as unknown as Record<string, unknown>;
+      const realFetch = window.fetch;
+      const realOpen = XMLHttpRequest.prototype.open;
+      const realSend = XMLHttpRequest.prototype.send;
+      const realBeacon = navigator.sendBeacon;
+      const xhrUrls = new WeakMap<XMLHttpRequest, string>();
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (!matches(url)) return realFetch(input, init);
+        held.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url}`);
+        return new Promise<Response>(() => {}); // held: never sent, never answered
+      };
+      XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, ...args: unknown[]) {
+        xhrUrls.set(this, `${args[0]} ${args[1]}`);
+        return (realOpen as (...a: unknown[]) => void).apply(this, args);
+      };
+      XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+        const call = xhrUrls.get(this) ?? '';
+        if (matches(call.split(' ')[1] ?? '')) return void held.push(call);
+        return realSend.call(this, body);
+      };
+      navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
+        if (!matches(url)) return realBeacon.call(navigator, url, data);
+        held.push(`BEACON ${url}`);
+        return true;
+      };
+      w.__pipitHeld = {
+        held,
+        restore() {
+          window.fetch = realFetch;
+          XMLHttpRequest.prototype.open = realOpen;
+          XMLHttpRequest.prototype.send = realSend;
+          navigator.sendBeacon = realBeacon;
+        },
+      };
+    },
+    { source: pattern.source, flags: pattern.flags },
+  );
+  let held: string[] = [];
   try {
     await action();
     await settle(page);
-    await page.waitForRequest((r) => pattern.test(r.url()), { timeout: 500 }).catch(() => {});
+    // Idle: no task the action queued (handlers, promises, renders, zero-delay timers) is left to run.
+    await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
   } finally {
-    page.off('request', listener);
+    held = await page.evaluate(() => {
+      const state = (window as unknown as { __pipitHeld: { held: string[]; restore(): void } }).__pipitHeld;
+      state.restore();
+      return state.held;
+    });
   }
-  if (seen.length > 0) throw new Error(`expected no request to ${pattern}, but saw: ${seen.join(', ')}`);
+  if (held.length > 0) throw new Error(`expected no request to ${pattern}, but the page made: ${held.join(', ')}`);
 }
 
 export function pathOf(page: Page): string {

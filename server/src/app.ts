@@ -147,7 +147,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(servicesPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(rateLimitPlugin, { config });
-  await app.register(sharedCachePlugin);
+  await app.register(sharedCachePlugin, { config });
 
   // Routes.
   await app.register(healthRoutes);

@@ -70,6 +70,11 @@ export interface Config {
     /** How often expired jobs are looked for. */
     jobMaintenanceSeconds: number;
   };
+  /**
+   * The longest a visitors' page is kept (plugins/shared-cache.ts): events drop it at once; this
+   * bounds staleness should one be lost.
+   */
+  visitorCacheMs: number;
   /** Live updates (GET /api/stream). */
   stream: {
     /** Open streams per member (tabs and devices); one more is refused with 429. */
@@ -228,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jobExpireSeconds: parseCount(env.JOB_EXPIRE_SECONDS, 60, 'JOB_EXPIRE_SECONDS'),
       jobMaintenanceSeconds: parseCount(env.JOB_MAINTENANCE_SECONDS, 30, 'JOB_MAINTENANCE_SECONDS'),
     },
+    visitorCacheMs: parseCount(env.VISITOR_CACHE_MS, 1_000, 'VISITOR_CACHE_MS'),
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
       maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),

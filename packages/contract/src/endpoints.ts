@@ -61,8 +61,18 @@ export interface Endpoint {
   errors: readonly ErrorCode[];
 }
 
-/** Every call but GETs can also answer these (plugins/csrf.ts, plugins/rate-limit.ts). */
-const WRITE: readonly ErrorCode[] = ['CSRF_FAILED', 'RATE_LIMITED'];
+/**
+ * Every call but GETs can also answer these, whether or not it takes a body: a body that is not JSON,
+ * is broken or is over the limit (the server reads any body sent; plugins/json-body.ts), a missing
+ * CSRF token (plugins/csrf.ts) and the write limit (plugins/rate-limit.ts).
+ */
+const WRITE: readonly ErrorCode[] = [
+  'INVALID_INPUT',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'CSRF_FAILED',
+  'RATE_LIMITED',
+];
 
 /**
  * The product API (outside /api/auth, whose protocol is NextAuth's). The server registers its routes
@@ -81,7 +91,7 @@ export const endpoints = defineEndpoints({
     body: registerBody,
     status: 201,
     answer: currentUser,
-    errors: ['INVALID_INPUT', 'EMAIL_TAKEN', 'USERNAME_TAKEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...WRITE],
+    errors: ['EMAIL_TAKEN', 'USERNAME_TAKEN', ...WRITE],
   },
   current: { ...routes.current, status: 200, answer: currentUser, errors: ['UNAUTHENTICATED'] },
   edit: {
@@ -89,15 +99,7 @@ export const endpoints = defineEndpoints({
     body: editBody,
     status: 200,
     answer: currentUser,
-    errors: [
-      'INVALID_INPUT',
-      'UNAUTHENTICATED',
-      'USERNAME_TAKEN',
-      'UNSUPPORTED_IMAGE',
-      'IMAGE_TOO_LARGE',
-      'PAYLOAD_TOO_LARGE',
-      ...WRITE,
-    ],
+    errors: ['UNAUTHENTICATED', 'USERNAME_TAKEN', 'UNSUPPORTED_IMAGE', 'IMAGE_TOO_LARGE', ...WRITE],
   },
   suggestions: {
     ...routes.suggestions,
@@ -112,7 +114,7 @@ export const endpoints = defineEndpoints({
     params: usernameParams,
     status: 200,
     answer: user,
-    errors: ['INVALID_INPUT', 'NOT_FOUND'],
+    errors: ['NOT_FOUND'],
   },
   userPosts: {
     ...routes.userPosts,
@@ -127,21 +129,14 @@ export const endpoints = defineEndpoints({
     body: createPostBody,
     status: 201,
     answer: post,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   /** multipart/form-data (UPLOAD_FIELDS), not JSON: no body schema; modules/media reads the parts. */
   uploadMedia: {
     ...routes.uploadMedia,
     status: 201,
     answer: mediaAttachment,
-    errors: [
-      'INVALID_INPUT',
-      'UNAUTHENTICATED',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'UNSUPPORTED_IMAGE',
-      'IMAGE_TOO_LARGE',
-      ...WRITE,
-    ],
+    errors: ['UNAUTHENTICATED', 'UNSUPPORTED_IMAGE', 'IMAGE_TOO_LARGE', ...WRITE],
   },
   post: { ...routes.post, params: idParams, status: 200, answer: post, errors: ['NOT_FOUND'] },
   deletePost: {
@@ -308,14 +303,14 @@ export const endpoints = defineEndpoints({
     body: changePasswordBody,
     status: 204,
     answer: z.null(),
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+    errors: ['UNAUTHENTICATED', ...WRITE],
   },
   changeEmail: {
     ...routes.changeEmail,
     body: changeEmailBody,
     status: 200,
     answer: currentUser,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'EMAIL_TAKEN', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'EMAIL_TAKEN', ...WRITE],
   },
   sessions: { ...routes.sessions, status: 200, answer: sessionList, errors: ['UNAUTHENTICATED'] },
   revokeSession: {
@@ -336,7 +331,7 @@ export const endpoints = defineEndpoints({
     body: deleteAccountBody,
     status: 204,
     answer: z.null(),
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+    errors: ['UNAUTHENTICATED', ...WRITE],
   },
   /** application/zip, not JSON: registered by hand (modules/account/account.routes.ts). */
   exportAccount: { ...routes.exportAccount, status: 200, answer: z.string(), errors: ['UNAUTHENTICATED'] },
@@ -345,28 +340,28 @@ export const endpoints = defineEndpoints({
     body: passwordResetRequestBody,
     status: 204,
     answer: z.null(),
-    errors: ['INVALID_INPUT', ...WRITE],
+    errors: [...WRITE],
   },
   resetPassword: {
     ...routes.resetPassword,
     body: passwordResetBody,
     status: 204,
     answer: z.null(),
-    errors: ['INVALID_INPUT', ...WRITE],
+    errors: [...WRITE],
   },
   block: {
     ...routes.block,
     params: idParams,
     status: 200,
     answer: user,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   unblock: {
     ...routes.unblock,
     params: idParams,
     status: 200,
     answer: user,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   mute: {
     ...routes.mute,
@@ -374,14 +369,14 @@ export const endpoints = defineEndpoints({
     body: muteBody,
     status: 200,
     answer: user,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   unmute: {
     ...routes.unmute,
     params: idParams,
     status: 200,
     answer: user,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   blocks: {
     ...routes.blocks,
@@ -403,7 +398,7 @@ export const endpoints = defineEndpoints({
     body: mutedWordBody,
     status: 201,
     answer: mutedWord,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+    errors: ['UNAUTHENTICATED', ...WRITE],
   },
   removeMutedWord: {
     ...routes.removeMutedWord,
@@ -418,7 +413,7 @@ export const endpoints = defineEndpoints({
     body: reportBody,
     status: 201,
     answer: report,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   reportUser: {
     ...routes.reportUser,
@@ -426,7 +421,7 @@ export const endpoints = defineEndpoints({
     body: reportBody,
     status: 201,
     answer: report,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   myReports: {
     ...routes.myReports,
@@ -449,21 +444,21 @@ export const endpoints = defineEndpoints({
     body: resolveReportBody,
     status: 200,
     answer: moderationReport,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
   suspend: {
     ...routes.suspend,
     params: idParams,
     status: 200,
     answer: moderatedUser,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
   unsuspend: {
     ...routes.unsuspend,
     params: idParams,
     status: 200,
     answer: moderatedUser,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
   setRole: {
     ...routes.setRole,
@@ -471,7 +466,7 @@ export const endpoints = defineEndpoints({
     body: roleBody,
     status: 200,
     answer: moderatedUser,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
   moderationAccounts: {
     ...routes.moderationAccounts,
@@ -499,7 +494,7 @@ export const endpoints = defineEndpoints({
     body: authorizationDecision,
     status: 200,
     answer: authorizationResult,
-    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', ...WRITE],
+    errors: ['UNAUTHENTICATED', ...WRITE],
   },
   authorizedApps: { ...routes.authorizedApps, status: 200, answer: authorizedAppList, errors: ['UNAUTHENTICATED'] },
   revokeApp: {

@@ -4,6 +4,16 @@ import type { z } from 'zod';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Path parameters that fail their schema name nothing that can exist: answered 404 NOT_FOUND
+     * (plugins/errors.ts), not 400, on the endpoints that declare NOT_FOUND.
+     */
+    malformedParamsNotFound?: boolean;
+  }
+}
+
 /** A request to endpoint `E`, its params, query and body as the contract's schemas parsed them. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Params: Parsed<E['params']>;
@@ -33,6 +43,7 @@ export function route<E extends Endpoint>(
 ): void {
   app.route({
     ...options,
+    config: { ...options.config, malformedParamsNotFound: endpoint.errors.includes('NOT_FOUND') },
     method: endpoint.method,
     url: endpoint.path,
     schema: {

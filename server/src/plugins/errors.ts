@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ApiError } from '@pipit/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseBadInput, isDatabaseUnavailable } from '../lib/db-errors.ts';
@@ -85,6 +85,17 @@ export function frameworkErrorAnswer(error: FastifyError): { status: number; bod
     : { status, body: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' } };
 }
 
+/**
+ * A path parameter that fails its schema (`/api/posts/abc`) names nothing that can exist: where the
+ * endpoint declares NOT_FOUND (lib/endpoint.ts) that is the answer, as for an id that does not exist.
+ */
+function malformedParams(error: unknown, request: FastifyRequest): { status: number; body: ApiError } | null {
+  const fe = error as FastifyError & { validationContext?: string };
+  if (!request.routeOptions.config?.malformedParamsNotFound) return null;
+  if (fe.validationContext !== 'params' || !hasZodFastifySchemaValidationErrors(fe)) return null;
+  return { status: 404, body: { code: 'NOT_FOUND', message: 'Nothing exists at this address.' } };
+}
+
 /** Node's `aborted` error on a request body the client stopped sending (its socket closed). */
 function clientAborted(raw: IncomingMessage, error: unknown): boolean {
   const { code, message } = error as { code?: string; message?: string };
@@ -100,7 +111,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       request.log.info({ method: request.method, url: request.url }, 'client aborted the request');
       return reply.code(400).send({ code: 'INVALID_INPUT', message: 'The request body was cut off.', field: 'body' });
     }
-    const { status, body } = toApiError(error as FastifyError);
+    const { status, body } = malformedParams(error, request) ?? toApiError(error as FastifyError);
     if (status >= 500) {
       request.log.error({ err: error, serialization: isResponseSerializationError(error) }, 'request failed');
     }

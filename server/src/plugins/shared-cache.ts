@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
 import { KeptBody } from '../lib/compression.ts';
 import type { DomainEventType } from '../lib/events.ts';
 
@@ -79,8 +80,8 @@ const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
 };
 
 /** Visitors' cached pages are dropped by the events that change them (published after each commit). */
-export const sharedCachePlugin = fp(async (app: FastifyInstance) => {
-  const cache = new SharedCache(1_000, 200);
+export const sharedCachePlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  const cache = new SharedCache(config.visitorCacheMs, 200);
   app.decorate('sharedCache', cache);
   const unsubscribe = app.services.events.subscribe((event) => {
     if (VISIBLE_TO_VISITORS[event.type]) cache.invalidate();

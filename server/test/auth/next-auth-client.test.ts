@@ -37,7 +37,8 @@ describe('next-auth/react v4 client against the server', () => {
   const realFetch = globalThis.fetch;
   const jar = new Map<string, string>();
   const requests: { method: string; path: string; status: number; body?: string }[] = [];
-  const beacons: { url: string; body: string; status: number }[] = [];
+  /** Every beacon, recorded as it is sent (its delivery's status follows), so "none" is checked at once. */
+  const beacons: { url: string; body: string; delivered: Promise<number> }[] = [];
   /** Paths whose next request fails at the network level, as with the server away. */
   const unreachable = new Set<string>();
 
@@ -83,11 +84,9 @@ describe('next-auth/react v4 client against the server', () => {
 
     dom = new JSDOM('<!doctype html><html><body></body></html>', { url: PAGE, pretendToBeVisual: true });
     dom.window.navigator.sendBeacon = (url: string, data?: unknown) => {
-      // Delivered for real, as the browser would (form-encoded;charset=UTF-8), and recorded.
-      const body = String(data);
-      void browserFetch(url, { method: 'POST', body: data as URLSearchParams }).then((res) =>
-        beacons.push({ url, body, status: res.status }),
-      );
+      // Recorded when sent, then delivered for real, as the browser would (form-encoded;charset=UTF-8).
+      const delivered = browserFetch(url, { method: 'POST', body: data as URLSearchParams }).then((res) => res.status);
+      beacons.push({ url, body: String(data), delivered });
       return true;
     };
     const globals = globalThis as Record<string, unknown>;
@@ -267,9 +266,10 @@ describe('next-auth/react v4 client against the server', () => {
     } finally {
       consoleError.mockRestore();
     }
-    await expect.poll(() => beacons.length).toBe(1);
+    // The client sends it before getSession() resolves (navigator.sendBeacon is synchronous).
+    expect(beacons).toHaveLength(1);
     expect(beacons[0]!.url).toBe('/api/auth/_log');
     expect(new URLSearchParams(beacons[0]!.body).get('code')).toBe('CLIENT_FETCH_ERROR');
-    expect(beacons[0]!.status).toBe(200);
+    expect(await beacons[0]!.delivered).toBe(200);
   });
 });

@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       jobExpireSeconds: 60,
       jobMaintenanceSeconds: 30,
     },
+    visitorCacheMs: 1_000,
     stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
     ...overrides,
   };

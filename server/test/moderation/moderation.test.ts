@@ -279,7 +279,7 @@ describe('moderation', () => {
       [aboutBob.id, { action: 'ban' }, 400, 'INVALID_INPUT'],
       [aboutBob.id, {}, 400, 'INVALID_INPUT'],
       ['999999', { action: 'dismiss' }, 404, 'NOT_FOUND'],
-      ['abc', { action: 'dismiss' }, 400, 'INVALID_INPUT'],
+      ['abc', { action: 'dismiss' }, 404, 'NOT_FOUND'], // an id no report can have
     ] as const) {
       const res = await clients.mo.post(`/api/moderation/reports/${id}/resolve`, body);
       expect([res.statusCode, res.json().code]).toEqual([status, code]);

@@ -86,7 +86,7 @@ describe('a conversation', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
     const malformed = await clients.visitor.get('/api/posts/abc/ancestors');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'id' });
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 });

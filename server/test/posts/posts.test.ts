@@ -155,11 +155,11 @@ describe('posts', () => {
       }
     });
 
-    it('answers 400 INVALID_INPUT for a malformed id', async () => {
+    it('answers 404 NOT_FOUND for a malformed id (no post can have it)', async () => {
       const { clients } = await seedTrio(ctx);
       const res = await clients.visitor.get('/api/posts/abc');
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'id' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
     });
   });
 

@@ -8,13 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   HttpClient,
   type PrivatePostgres,
-  postgresAvailable,
+  postgresForTests,
   type ServerProcess,
   sleep,
   startPrivatePostgres,
   startServer,
   tempDir,
 } from './support.ts';
+
+const postgresRuns = postgresForTests('database-outage');
 
 /** Requests that each need the database, as a signed-in member: health, session, a read and a write. */
 async function probe(client: HttpClient) {
@@ -35,7 +37,7 @@ async function probe(client: HttpClient) {
   return { results, ms: Date.now() - started };
 }
 
-describe.skipIf(!postgresAvailable)('PostgreSQL outage', () => {
+describe.skipIf(!postgresRuns)('PostgreSQL outage', () => {
   let pg: PrivatePostgres;
   let server: ServerProcess;
   const dataDir = tempDir('pipit-outage-');

@@ -6,6 +6,7 @@
  * another member's email. Mass assignment: fields outside the contract are refused (400, nothing
  * written) or, on calls that take no body, ignored.
  */
+import { endpoints } from '@pipit/contract';
 import { describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/client.ts';
 import { useTestApp } from '../helpers/app.ts';
@@ -165,17 +166,14 @@ describe('who may do what', () => {
 
   it('members-only reads answer 401 to visitors; each member sees only their own notifications and bookmarks', async () => {
     const w = await seedWorld(ctx);
-    for (const url of [
-      '/api/current',
-      '/api/notifications',
-      '/api/timeline/following',
-      '/api/bookmarks',
-      '/api/sessions',
-      '/api/blocks',
-      '/api/mutes',
-      '/api/muted-words',
-      '/api/reports',
-    ]) {
+    // Every read the endpoint table says a visitor is refused (UNAUTHENTICATED), with a valid query.
+    const membersOnly = Object.values(endpoints).filter(
+      (e) => e.method === 'GET' && (e.errors as readonly string[]).includes('UNAUTHENTICATED'),
+    );
+    expect(membersOnly.map((e) => e.path)).toContain('/api/oauth/apps');
+    for (const url of membersOnly.map((e) =>
+      e.path === '/api/moderation/accounts' ? `${e.path}?filter=team` : e.path,
+    )) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);
       expect(expectCodedClientError(res, url)).toBe('UNAUTHENTICATED');

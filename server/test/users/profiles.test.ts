@@ -56,11 +56,11 @@ describe('GET /api/users/:id', () => {
   });
 
   it.each(['abc', '0', '-1', '1e3', '01', '1.5', '9'.repeat(19), '%20'])(
-    '400 INVALID_INPUT for the id "%s"',
+    '404 NOT_FOUND for the id "%s", which cannot exist',
     async (id) => {
       const res = await new TestClient(ctx).get(`/api/users/${id}`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'id' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
     },
   );
 });
@@ -82,13 +82,13 @@ describe('GET /api/users/by-username/:username', () => {
     expect((await clients.alice.get(`/api/users/by-username/${alice.username}`)).json().isFollowing).toBe(false);
   });
 
-  it('answers 404 NOT_FOUND for nobody and 400 INVALID_INPUT for a malformed name', async () => {
+  it('answers 404 NOT_FOUND for nobody, and for a name nobody can have', async () => {
     const client = new TestClient(ctx);
     const missing = await client.get('/api/users/by-username/nobody');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('NOT_FOUND');
     const bad = await client.get('/api/users/by-username/no-dashes');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().code).toBe('INVALID_INPUT');
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json().code).toBe('NOT_FOUND');
   });
 });
