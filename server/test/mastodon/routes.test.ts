@@ -77,6 +77,7 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   notificationGroupAccounts: { url: (_w, ids) => `/api/v2/notifications/${ids.group}/accounts` },
   dismissNotificationGroup: { url: (_w, ids) => `/api/v2/notifications/${ids.group}/dismiss` },
   unreadCount: { url: () => '/api/v2/notifications/unread_count' },
+  notificationPolicy: { url: () => '/api/v2/notifications/policy' },
   markers: { url: () => '/api/v1/markers?timeline[]=notifications' },
   saveMarkers: { url: () => '/api/v1/markers', body: {} },
   search: { url: () => '/api/v2/search?q=bob' },

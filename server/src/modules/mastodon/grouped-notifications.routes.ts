@@ -145,6 +145,17 @@ export async function groupedNotificationsRoutes(app: FastifyInstance, { config,
     return { count: await unread(userOf(request), query, groupedOf(query)) };
   });
 
+  // Pipit filters no notification into a separate inbox (its notifier writes none it would hide): every kind
+  // is accepted, nothing is waiting. Answered so apps do not read this path as a group named "policy".
+  route(app, e.notificationPolicy, async () => ({
+    for_not_following: 'accept',
+    for_not_followers: 'accept',
+    for_new_accounts: 'accept',
+    for_private_mentions: 'accept',
+    for_limited_accounts: 'accept',
+    summary: { pending_requests_count: 0, pending_notifications_count: 0 },
+  }));
+
   const noSuchGroup = () => notFound('No such notification group.');
 
   route(app, e.notificationGroup, async (request, _reply, { params }) => {

@@ -92,6 +92,7 @@ export const mastodonEndpoints = {
   notificationGroupAccounts: get('/api/v2/notifications/:group_key/accounts', 'read:notifications'),
   dismissNotificationGroup: post('/api/v2/notifications/:group_key/dismiss', 'write:notifications'),
   unreadCount: get('/api/v2/notifications/unread_count', 'read:notifications'),
+  notificationPolicy: get('/api/v2/notifications/policy', 'read:notifications'),
   markers: get('/api/v1/markers', 'read:statuses'),
   saveMarkers: post('/api/v1/markers', 'write:statuses', { body: markersBody }),
 
