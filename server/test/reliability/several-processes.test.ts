@@ -186,6 +186,27 @@ describe.skipIf(!postgresRuns || !redisAvailable)('two server processes on one P
     }
   });
 
+  it('a stream on B closes the moment its session is ended through A (signed out everywhere)', async () => {
+    const gina = new HttpClient(a.url);
+    await gina.signUp('gina');
+    // A second sign-in of hers (another device), whose live stream is held by B.
+    const device = new HttpClient(b.url);
+    device.withCsrf();
+    await device.signIn('gina@example.com');
+    const stream = await openStream(`${b.url}/api/stream`, { cookie: device.cookies.header() });
+    try {
+      expect(stream.res.status).toBe(200);
+      // "Sign out all other sessions" through A: the event crosses through Redis and B closes the stream
+      // opened with the ended session. The end of the stream is the signal.
+      expect((await gina.request('POST', '/api/sessions/revoke-others')).status).toBe(204);
+      await within(stream.ended(), 60_000, "the other device's stream closed on B");
+      // Her own session (through A) still holds.
+      expect((await gina.request('GET', '/api/current')).status).toBe(200);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('keeps serving with Redis cut off, says degraded, and recovers by itself', async () => {
     const dave = new HttpClient(a.url);
     const daveId = (await dave.signUp('dave')).id;
