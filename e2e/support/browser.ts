@@ -57,8 +57,8 @@ export async function newPerson(
     reducedMotion: 'reduce',
     bypassCSP: options.bypassCSP ?? false,
   });
-  context.setDefaultTimeout(10_000);
-  context.setDefaultNavigationTimeout(20_000);
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(2 * WAIT_MS);
   const dialogs: string[] = [];
   const errors: string[] = [];
   const consoleErrors: string[] = [];
@@ -77,11 +77,17 @@ export async function newPerson(
   return { context, page, dialogs, errors, console: consoleErrors };
 }
 
+/**
+ * How long a wait for something the page shows may take before the journey fails: a hang detector, not
+ * a guess at how fast the page is (a member step failed at 10 s with a load average of 20 on two cores).
+ */
+export const WAIT_MS = 30_000;
+
 /** Polls `check` until it returns a truthy value (or stops throwing), then returns that value. */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
   message: string,
-  { timeout = 10_000, interval = 100 } = {},
+  { timeout = WAIT_MS, interval = 100 } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeout;
   let last: unknown;
@@ -101,12 +107,12 @@ export async function waitFor<T>(
   }
 }
 
-export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
+export async function visible(locator: Locator, timeout = WAIT_MS): Promise<Locator> {
   await locator.first().waitFor({ state: 'visible', timeout });
   return locator;
 }
 
-export async function gone(locator: Locator, timeout = 10_000): Promise<void> {
+export async function gone(locator: Locator, timeout = WAIT_MS): Promise<void> {
   await waitFor(
     async () => (await locator.count()) === 0 || !(await locator.first().isVisible()),
     `${locator} to go away`,

@@ -46,7 +46,7 @@ export function journey(name: string, options: { env?: Record<string, string> } 
       return browser;
     },
     people,
-    step(stepName, fn, timeout = 60_000) {
+    step(stepName, fn, timeout = 180_000) {
       test(
         stepName,
         async (ctx) => {
