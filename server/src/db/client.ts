@@ -95,6 +95,12 @@ export interface OpenOptions {
   pgliteDir: string;
   /** pg pool size. */
   poolSize?: number;
+  /**
+   * An in-memory PGlite database starts from this dump (PGlite's `dumpDataDir`) instead of a new
+   * cluster: the tests open one per file, and loading a migrated dump skips initdb and the migrations
+   * (~0.6 s instead of ~4 s here). Migrations still run, finding nothing left to apply.
+   */
+  pgliteSnapshot?: Blob;
 }
 
 /** Any fixed number: the advisory lock every Pipit process takes while it migrates. */
@@ -153,7 +159,10 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   const unlock = inMemory ? () => {} : lockDataDir(options.pgliteDir);
   try {
     const client = inMemory
-      ? new PGlite({ postgresqlconf: PGLITE_CONF })
+      ? new PGlite({
+          postgresqlconf: PGLITE_CONF,
+          ...(options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {}),
+        })
       : new PGlite(path.join(options.pgliteDir, 'pgdata'), { postgresqlconf: PGLITE_CONF });
     await client.waitReady;
     const db = drizzlePglite(client, { schema, logger: queries }) as unknown as Database;
@@ -176,6 +185,18 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   } catch (error) {
     unlock();
     throw error;
+  }
+}
+
+/** A migrated, empty in-memory database as a dump (PGlite's data directory, uncompressed): test files start from it. */
+export async function migratedSnapshot(): Promise<Blob> {
+  const client = new PGlite({ postgresqlconf: PGLITE_CONF });
+  try {
+    await client.waitReady;
+    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
   }
 }
 

@@ -3,6 +3,7 @@
  * this worker's own when PIPIT_TEST_DB=pg (TEST_DATABASE_URL names the server). Nothing is mocked.
  */
 
+import { readFileSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
 import { api, type Role } from '@pipit/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -79,7 +80,15 @@ export function testDatabaseUrl(): string {
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? null;
 
 async function openTestDatabase(): Promise<DbHandle> {
-  if (!usingPostgres) return openDatabase({ databaseUrl: null, pgliteDir: 'memory://' });
+  if (!usingPostgres) {
+    // The run's migrated dump (test/global-setup.ts), when there is one (a file run alone has it too).
+    const snapshot = process.env.PIPIT_TEST_SNAPSHOT;
+    return openDatabase({
+      databaseUrl: null,
+      pgliteDir: 'memory://',
+      ...(snapshot ? { pgliteSnapshot: new Blob([readFileSync(snapshot)]) } : {}),
+    });
+  }
   const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   // One database per run and worker (the run is the vitest process, our parent), so two runs on one
   // server never share data; test/global-setup.ts drops them when the run ends.
