@@ -350,9 +350,10 @@ export async function authorizeApp(app: App, userId: number, scopes = 'read writ
   return { clientId: row.clientId, appId: String(row.id), token: token.access_token };
 }
 
-/** Waits for a condition the server sets (bounded: 500 checks, 10 ms apart), or fails naming it. */
+/** Waits for a condition the server sets (the signal), failing only if it never comes (it names it). */
 export async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+  // A hang detector, not a guess at speed: 6,000 checks 10 ms apart (a minute) before failing.
+  for (let i = 0; i < 6_000; i++) {
     if (check()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
