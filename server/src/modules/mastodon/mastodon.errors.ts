@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { toBearerApiError } from '../../plugins/errors.ts';
-import { Refused } from './mastodon.http.ts';
+import { Refused } from '../oauth/bearer.ts';
 
 /** Errors as Mastodon apps read them: `{error}`, with Mastodon's statuses and RFC 6750's challenge on 401 and 403. */
 export function mastodonErrors(app: FastifyInstance): void {

@@ -12,47 +12,16 @@ import type {
 import type { z } from 'zod';
 import { invalid, notFound } from '../../lib/errors.ts';
 import { isWireId, type PostId, parseId, parsePostId, parseUserId, type UserId } from '../../lib/ids.ts';
+import { needsPerson, noToken, outOfScope } from '../oauth/bearer.ts';
 import { grants } from '../oauth/scopes.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import type { MastodonEndpoint } from './mastodon.endpoints.ts';
 import { formFields } from './mastodon.schemas.ts';
 
-/**
- * A token missing or bad (401), an app's token where a person's is needed (422, Mastodon's "requires
- * an authenticated user"), or a token without the scope (403). 401 and 403 carry RFC 6750's
- * `WWW-Authenticate: Bearer` challenge.
- */
-export class Refused extends Error {
-  constructor(
-    readonly status: 401 | 403 | 422,
-    message: string,
-    readonly challenge: string | null = null,
-  ) {
-    super(message);
-  }
-}
-
-const REALM = 'realm="Pipit"';
-/** RFC 6750 §3: no error code when the request had no token at all. */
-export const noToken = () => new Refused(401, 'The access token is invalid', `Bearer ${REALM}`);
-/** A token was sent and is unknown, revoked or expired. */
-export const badToken = () =>
-  new Refused(
-    401,
-    'The access token is invalid',
-    `Bearer ${REALM}, error="invalid_token", error_description="The access token is invalid"`,
-  );
-const outOfScope = (scope: string) =>
-  new Refused(
-    403,
-    'This action is outside the authorized scopes',
-    `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`,
-  );
-
 /** The person the bearer token speaks for (422 for an app's own token, as Mastodon answers). */
 export function userOf(request: FastifyRequest): SessionUser {
   if (request.viewer) return request.viewer;
-  if (request.grant) throw new Refused(422, 'This method requires an authenticated user');
+  if (request.grant) throw needsPerson();
   throw noToken();
 }
 
@@ -62,7 +31,7 @@ export function need(scope: string, { app = false } = {}): preHandlerAsyncHookHa
     const grant = request.grant;
     if (!grant) throw noToken();
     if (!grants(grant.scopes, scope)) throw outOfScope(scope);
-    if (!app && !grant.viewer) throw new Refused(422, 'This method requires an authenticated user');
+    if (!app && !grant.viewer) throw needsPerson();
   };
 }
 

@@ -1,11 +1,12 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { compressJson } from '../../lib/compression.ts';
 import { allowAnyOrigin } from '../../lib/cors.ts';
 import { limitWrites } from '../../plugins/rate-limit.ts';
 import { UPLOAD_LIMITS } from '../media/media.upload.ts';
+import { badToken, bearerToken } from '../oauth/bearer.ts';
 import type { TokenGrant } from '../oauth/oauth.service.ts';
 import { accountsRoutes, accountUploadRoutes } from './accounts.routes.ts';
 import { emptyRoutes } from './empty.routes.ts';
@@ -13,7 +14,6 @@ import { groupedNotificationsRoutes } from './grouped-notifications.routes.ts';
 import { instanceRoutes } from './instance.routes.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonErrors } from './mastodon.errors.ts';
-import { badToken } from './mastodon.http.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { MastodonPresenter } from './presenter.ts';
@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The bearer token's grant on /api/v1 and /api/v2 (null without one). */
     grant: TokenGrant | null;
+    /** The bearer token itself, once resolved (a stream keeps it, to ask whether it still holds). */
+    bearer: string | null;
   }
 }
 
@@ -43,16 +45,14 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
   allowAnyOrigin(app, ['/api/v1/*', '/api/v2/*']);
   mastodonErrors(app);
   app.decorateRequest('grant', null);
-  app.addHook('onRequest', async (request, reply: FastifyReply) => {
-    const header = request.headers.authorization;
-    if (!header) return;
-    const token = /^Bearer (\S+)$/i.exec(header)?.[1];
+  app.decorateRequest('bearer', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.headers.authorization) return;
+    const token = bearerToken(request.headers.authorization);
     const grant = token ? await oauth.resolve(token) : null;
-    if (!grant) {
-      const refused = badToken();
-      return reply.code(refused.status).header('WWW-Authenticate', refused.challenge).send({ error: refused.message });
-    }
+    if (!grant) throw badToken();
     request.grant = grant;
+    request.bearer = token;
     request.viewer = grant.viewer;
   });
   app.addHook('preHandler', limitWrites(app));

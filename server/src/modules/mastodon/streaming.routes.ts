@@ -1,13 +1,14 @@
 import type { WebSocket } from '@fastify/websocket';
 import websocket from '@fastify/websocket';
 import type { LiveEvent, Post } from '@pipit/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badToken, noToken, Refused } from '../oauth/bearer.ts';
 import type { TokenGrant } from '../oauth/oauth.service.ts';
 import { grants } from '../oauth/scopes.ts';
 import type { StreamClient } from '../stream/stream.hub.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
-import { badToken, route } from './mastodon.http.ts';
+import { route } from './mastodon.http.ts';
 
 /**
  * What a stream may be subscribed to, and the scope each needs (public ones none). The ones Mastodon
@@ -104,22 +105,20 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
    * subprotocol as masto.js sends it) is resolved; a bad one is refused (401, RFC 6750's challenge), and
    * so is a personal stream asked for in the URL without a person's token, as Mastodon refuses them.
    */
-  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+  const authorize = async (request: FastifyRequest) => {
     if (!request.grant) {
       const token = tokenOf(request.query as Record<string, unknown>, request.headers['sec-websocket-protocol']);
       if (token) {
         const grant = await oauth.resolve(token);
-        if (!grant) {
-          const refused = badToken();
-          return reply.code(401).header('WWW-Authenticate', refused.challenge).send({ error: refused.message });
-        }
+        if (!grant) throw badToken();
         request.grant = grant;
+        request.bearer = token;
         request.viewer = grant.viewer;
       }
     }
     const asked = (request.query as Record<string, unknown>).stream;
     if (typeof asked === 'string' && isPersonal(asked) && !request.grant?.viewer) {
-      return reply.code(401).header('WWW-Authenticate', 'Bearer realm="Pipit"').send({ error: MISSING_TOKEN });
+      throw new Refused(401, MISSING_TOKEN, noToken().challenge);
     }
   };
 
@@ -142,10 +141,7 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
       socket.on('message', (raw: Buffer) => (onMessage ? onMessage(raw) : early.push(raw)));
       const grant: TokenGrant | null = request.grant;
       const viewer = grant?.viewer ?? null;
-      const token = grant
-        ? (/^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ??
-          tokenOf(request.query as Record<string, unknown>, request.headers['sec-websocket-protocol']))
-        : null;
+      const token = request.bearer;
       const subscribed = new Map<string, string[]>(); // key → Mastodon's `stream` array
       let counted = 0;
       const recount = () => {

@@ -1,9 +1,10 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { allowAnyOrigin } from '../../lib/cors.ts';
+import { badToken, bearerToken, needsPerson, noToken, outOfScope } from './bearer.ts';
 import { OAuthError, oauthErrors } from './oauth.errors.ts';
 import { grants, KNOWN_SCOPES } from './scopes.ts';
 
@@ -126,21 +127,13 @@ export async function oauthRoutes(app: FastifyInstance, { config }: { config: Co
    * OpenID Connect's userinfo (Mastodon 4.4): who the bearer token speaks for, with the `profile`
    * scope. Apps use it to learn the account right after signing in.
    */
-  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const grant = token ? await oauth.resolve(token) : null;
-    if (!grant?.viewer) {
-      return reply
-        .code(401)
-        .header('WWW-Authenticate', 'Bearer realm="Pipit", error="invalid_token"')
-        .send({ error: 'The access token is invalid' });
-    }
-    if (!grants(grant.scopes, 'profile')) {
-      return reply
-        .code(403)
-        .header('WWW-Authenticate', 'Bearer realm="Pipit", error="insufficient_scope", scope="profile"')
-        .send({ error: 'This action is outside the authorized scopes' });
-    }
+  const userinfo = async (request: FastifyRequest) => {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw noToken();
+    const grant = await oauth.resolve(token);
+    if (!grant) throw badToken();
+    if (!grants(grant.scopes, 'profile')) throw outOfScope('profile');
+    if (!grant.viewer) throw needsPerson();
     const { userId, name, username, profileImage } = grant.viewer;
     const profile = `${config.publicUrl}/users/${userId}`;
     return {
