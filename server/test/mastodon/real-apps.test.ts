@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { streamingStats } from '../../src/modules/mastodon/streaming.routes.ts';
-import { authorizeApp, inject, until, useTestApp } from '../helpers/app.ts';
+import { authorizeApp, inject, insertUser, TestClient, until, useTestApp } from '../helpers/app.ts';
 import { createPost } from '../helpers/social.ts';
 import { seedWorld } from '../security/support.ts';
 import { expectEntity, mastodonCall } from './openapi.ts';
@@ -66,6 +66,22 @@ describe('what real Mastodon apps tripped on', () => {
       { id: w.ids.alice, accounts: [expect.objectContaining({ username: 'carol' })] },
       { id: w.ids.carol, accounts: [] },
     ]);
+  });
+
+  it('names at most five familiar followers each, newest first, and none the viewer muted', async () => {
+    const w = await seedWorld(ctx);
+    const { token } = await authorizeApp(ctx.app, Number(w.ids.bob), 'read follow');
+    // Seven people bob follows follow carol; bob mutes the newest of them (a mute keeps the follow).
+    const names = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
+    for (const username of names) {
+      const row = await insertUser(ctx.db, { username });
+      const client = await new TestClient(ctx).signInAs(row.id);
+      expect((await w.bob.put(`/api/users/${row.id}/follow`)).statusCode).toBe(200);
+      expect((await client.put(`/api/users/${w.ids.carol}/follow`)).statusCode).toBe(200);
+      if (username === 'p7') expect((await w.bob.put(`/api/users/${row.id}/mute`, {})).statusCode).toBe(200);
+    }
+    const [familiar] = (await as(token)('GET', `/api/v1/accounts/familiar_followers?id[]=${w.ids.carol}`)).json();
+    expect(familiar.accounts.map((a: { username: string }) => a.username)).toEqual(['p6', 'p5', 'p4', 'p3', 'p2']);
   });
 
   it('sends a notification on each personal stream a socket subscribed to', async () => {

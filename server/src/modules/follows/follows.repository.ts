@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, executeRows } from '../../db/client.ts';
 import { follows, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { visibleUsers } from '../safety/visibility.ts';
@@ -132,35 +131,31 @@ export async function findFollowersAmong(db: Executor, userId: number, ids: read
 }
 
 /**
- * People `viewerId` follows who follow each of `ids` (Mastodon's familiar followers), as the viewer
- * sees them: one statement, at most `perPerson` for each (follows' keys, both ways).
+ * People `viewerId` follows who follow each of `ids` (Mastodon's familiar followers), newest follow
+ * first, at most `perPerson` for each, leaving out whom the viewer may not see: one statement, a
+ * lateral read per person asked (follows_followee_created_idx, stopping at `perPerson`) probing the
+ * viewer's follows by their key. Answers pairs of ids; the people are read as the viewer sees them.
  */
-export async function findFamiliarFollowers(
+export async function findFamiliarFollowerIds(
   db: Executor,
   viewerId: number,
   ids: readonly number[],
   perPerson: number,
-): Promise<{ of: number; row: UserViewRow }[]> {
+): Promise<{ of: number; followerId: number }[]> {
   if (ids.length === 0) return [];
-  const mine = alias(follows, 'mine');
-  const theirs = alias(follows, 'theirs');
-  const rows = await db
-    .select({
-      of: theirs.followeeId,
-      rank: sql<number>`row_number() over (partition by ${theirs.followeeId} order by ${theirs.createdAt} desc)`.mapWith(
-        Number,
-      ),
-      ...userViewColumns(viewerId),
-    })
-    .from(mine)
-    .innerJoin(theirs, eq(theirs.followerId, mine.followeeId))
-    .innerJoin(users, eq(users.id, mine.followeeId))
-    .where(
-      and(
-        eq(mine.followerId, viewerId),
-        inArray(theirs.followeeId, [...ids]),
-        visibleUsers(viewerId, sql`"users"."id"`),
-      ),
-    );
-  return rows.filter((r) => r.rank <= perPerson).map(({ of, rank: _rank, ...row }) => ({ of, row }));
+  const rows = await executeRows<{ of: string | number; follower_id: string | number }>(
+    db,
+    sql`select asked.id as of, f.follower_id
+      from unnest(${`{${ids.join(',')}}`}::bigint[]) as asked(id)
+      cross join lateral (
+        select theirs.follower_id, theirs.created_at from ${follows} theirs
+        where theirs.followee_id = asked.id
+          and exists (select 1 from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = theirs.follower_id)
+          and ${visibleUsers(viewerId, sql`theirs.follower_id`)}
+        order by theirs.created_at desc
+        limit ${perPerson}
+      ) f
+      order by asked.id, f.created_at desc`,
+  );
+  return rows.map((row) => ({ of: Number(row.of), followerId: Number(row.follower_id) }));
 }

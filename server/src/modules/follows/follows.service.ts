@@ -8,7 +8,7 @@ import type { UserId } from '../../lib/ids.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { isOutOfReach, lockPair } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
-import { findUser, userExists } from '../users/users.repository.ts';
+import { findUser, findUsers, userExists } from '../users/users.repository.ts';
 import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';
 
@@ -90,9 +90,17 @@ export class FollowsService {
     ids: readonly number[],
     perPerson: number,
   ): Promise<Map<number, User[]>> {
+    const pairs = await repo.findFamiliarFollowerIds(this.db, viewer.userId, ids, perPerson);
+    const people = new Map(
+      (await findUsers(this.db, [...new Set(pairs.map((p) => p.followerId))], viewer.userId)).map((row) => [
+        row.id,
+        row,
+      ]),
+    );
     const found = new Map<number, User[]>(ids.map((id) => [id, []]));
-    for (const { of, row } of await repo.findFamiliarFollowers(this.db, viewer.userId, ids, perPerson)) {
-      found.get(of)?.push(toUserView(row));
+    for (const { of, followerId } of pairs) {
+      const row = people.get(followerId);
+      if (row) found.get(of)?.push(toUserView(row));
     }
     return found;
   }
