@@ -22,6 +22,9 @@ function takenError(error: unknown): AppError | null {
   return null;
 }
 
+/** A person as the viewer sees them: nobody follows, blocks or mutes themselves (one's own profile says false). */
+const asSeenBy = (row: repo.UserViewRow, viewer: Viewer) => toUser(row, row.id === viewer?.userId ? undefined : row);
+
 type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; dataUrl: string };
 
 export class UsersService {
@@ -95,7 +98,7 @@ export class UsersService {
     const rows = new Map((await repo.findUsers(this.db, [...new Set(ids)], viewerIdOf(viewer))).map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const row = rows.get(id);
-      return row ? [toUser(row, row.id === viewer?.userId ? undefined : row)] : [];
+      return row ? [asSeenBy(row, viewer)] : [];
     });
   }
 
@@ -107,8 +110,7 @@ export class UsersService {
   private async profileWhere(viewer: Viewer, where: { id: UserId } | { username: string }): Promise<User> {
     const row = await repo.findUser(this.db, where, viewerIdOf(viewer));
     if (!row) throw userNotFound();
-    // Nobody follows, blocks or mutes themselves: the viewer's own profile says false.
-    return toUser(row, row.id === viewer?.userId ? undefined : row);
+    return asSeenBy(row, viewer);
   }
 
   /**
