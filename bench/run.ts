@@ -400,6 +400,20 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     const deepCursor = await deepFollowingCursor(server, member0);
     for (const scenario of buildScenarios({ manifest, authSecret, deepCursor })) {
       if (options.only && !options.only.has(scenario.name)) continue;
+      if (scenario.prepare) {
+        if (target !== 'pg') {
+          console.log(
+            `  ${scenario.name.padEnd(28)} skipped: its preparation needs the database, which PGlite's server holds`,
+          );
+          continue;
+        }
+        const db = await openTarget(dataset, target);
+        try {
+          await db.exec(scenario.prepare);
+        } finally {
+          await db.close();
+        }
+      }
       server.memory.reset();
       const { probe, perRequest } = cpuProbe(server.pid, dbPids);
       const measured = await runLoad(server.url, (client) => scenario.requests(client), options.load, probe);

@@ -32,6 +32,8 @@ import {
 import {
   FOLLOW_COLUMNS,
   followLines,
+  HASHTAG_COLUMNS,
+  hashtagLines,
   LIKE_COLUMNS,
   likeLines,
   NOTIFICATION_COLUMNS,
@@ -101,6 +103,7 @@ async function load(dataset: Dataset, target: Target, passwordHash: string, veri
     await timed(timings, 'copy users', () => db.copy('users', USER_COLUMNS, userLines(dataset, passwordHash)));
     await timed(timings, 'copy follows', () => db.copy('follows', FOLLOW_COLUMNS, followLines(dataset)));
     await timed(timings, 'copy posts', () => db.copy('posts', POST_COLUMNS, postLines(dataset)));
+    await timed(timings, 'copy hashtags', () => db.copy('post_hashtags', HASHTAG_COLUMNS, hashtagLines(dataset)));
     await timed(timings, 'copy likes', () => db.copy('likes', LIKE_COLUMNS, likeLines(dataset)));
     await timed(timings, 'copy notifications', () =>
       db.copy('notifications', NOTIFICATION_COLUMNS, notificationLines(dataset)),

@@ -437,6 +437,8 @@ export function pickTargets(d: Dataset) {
     searchRare: d.usernames[rare] as string,
     searchRareCount: mentions[rare] as number,
     searchCommon: 'coffee',
+    /** A tag about 1 post in 65 carries (the generator appends one of TAGS to 15 % of posts). */
+    hashtag: 'coffee',
     /** What someone types to find a popular account: its username's first three letters. */
     typeahead: (d.usernames[(byRank[2] as number) - 1] as string).slice(0, 3),
   };

@@ -200,6 +200,8 @@ export function checks(r: RunResult): Check[] {
       ['search-rare', 'Search posts, a rare word (PostgreSQL)', 100],
       ['search-common', 'Search posts, a common word (PostgreSQL)', 100],
       ['people-typeahead', 'People typeahead (PostgreSQL)', 20],
+      ['search-common-burst', 'Search, a common word right after 20,000 posts without it (PostgreSQL)', 100],
+      ['search-rare-burst', 'Search, a rare word after the burst (PostgreSQL)', 100],
     ] as const) {
       const scenario = get(pg, name);
       if (scenario)

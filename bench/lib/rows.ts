@@ -1,5 +1,6 @@
 // COPY text-format lines for each table. Generated text never contains tabs, newlines or
 // backslashes, so no escaping is needed; \N is NULL.
+import { extractHashtags } from '@pipit/contract';
 import { bios, type Dataset, notificationRows, postTexts } from './dataset.ts';
 
 const ts = (ms: number) => new Date(ms).toISOString();
@@ -46,6 +47,19 @@ export function* postLines(d: Dataset): Generator<string> {
     yield `${i + 1}\t${d.postAuthor[i]}\t${parent || '\\N'}\t${texts.next().value}\t${d.postReplyCount[i]}\t${
       d.postLikeCount[i]
     }\t${ts(d.postAt[i] as number)}\n`;
+  }
+}
+
+export const HASHTAG_COLUMNS = ['tag', 'post_id', 'author_id', 'created_at'];
+
+/** The hashtags of the posts' texts, as the server stores them (modules/hashtags): a tag's page reads these. */
+export function* hashtagLines(d: Dataset): Generator<string> {
+  const texts = postTexts(d);
+  for (let i = 0; i < d.postAuthor.length; i++) {
+    const text = texts.next().value as string;
+    if (!text.includes('#')) continue;
+    for (const tag of extractHashtags(text))
+      yield `${tag}\t${i + 1}\t${d.postAuthor[i]}\t${ts(d.postAt[i] as number)}\n`;
   }
 }
 

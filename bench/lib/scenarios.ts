@@ -14,6 +14,25 @@ export interface Scenario {
   requests(client: number): autocannon.Request[];
   /** One representative request, to capture the statements it runs (reads and create post). */
   sample: InjectRequest | null;
+  /**
+   * SQL the runner sends before the load (PostgreSQL only: with PGlite the server holds the database,
+   * and the scenario is skipped); what it adds is removed with the write scenarios' rows.
+   */
+  prepare?: string;
+}
+
+/** How many posts the burst scenarios write just before they search. */
+export const BURST_POSTS = 20_000;
+
+/**
+ * A burst of posts without the common word, newest of all, by the members in turn, with no vacuum after:
+ * what a busy minute leaves in front of a search's first page (and in the GIN index's pending list).
+ */
+function burstSql(members: Manifest['members']): string {
+  const ids = members.map((m) => m.userId).join(',');
+  return `INSERT INTO posts (author_id, text, created_at)
+    SELECT (ARRAY[${ids}])[1 + g % ${members.length}], 'Burst post ' || g || ': nothing to see here #pipit', clock_timestamp()
+    FROM generate_series(1, ${BURST_POSTS}) AS g`;
 }
 
 export interface ScenarioContext {
@@ -157,10 +176,27 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
       `${api.searchPosts}?q=${encodeURIComponent(t.searchCommon)}`,
       true,
     ),
+    read('hashtag', `Hashtag page (#${t.hashtag})`, api.hashtagPosts(t.hashtag), true),
     read(
       'people-typeahead',
       `People typeahead ("${t.typeahead}")`,
       `${api.searchPeople}?q=${encodeURIComponent(t.typeahead)}&limit=5`,
+      true,
+    ),
+    {
+      ...read(
+        'search-common-burst',
+        `Search posts, "${t.searchCommon}", right after ${BURST_POSTS.toLocaleString('en')} new posts without it`,
+        `${api.searchPosts}?q=${encodeURIComponent(t.searchCommon)}`,
+        true,
+      ),
+      prepare: burstSql(members),
+    },
+    // The same burst still in front (no second one): a rare word's page and the typeahead after it.
+    read(
+      'search-rare-burst',
+      `Search posts, a rare word, after the burst`,
+      `${api.searchPosts}?q=${encodeURIComponent(t.searchRare)}`,
       true,
     ),
   ];

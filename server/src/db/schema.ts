@@ -1,9 +1,10 @@
 import { AUDIT_ACTIONS, NOTIFICATION_TYPES, REPORT_CATEGORIES, REPORT_OUTCOMES, ROLES } from '@pipit/contract';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
   check,
+  customType,
   index,
   integer,
   pgTable,
@@ -16,6 +17,9 @@ import {
 
 // Index columns stay ascending: Postgres scans them backwards for ORDER BY … DESC
 // (Drizzle's .desc() emits NULLS LAST, which an ORDER BY … DESC cannot use).
+
+/** PostgreSQL's tsvector, read as its text form (nothing reads it: search matches it in SQL). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -127,6 +131,15 @@ export const posts = pgTable(
     likeCount: integer('like_count').notNull().default(0),
     repostCount: integer('repost_count').notNull().default(0),
     createdAt: createdAt(),
+    /**
+     * The text's words for search ('simple' configuration: no language assumed, words as written,
+     * lower-cased), kept with the row: a search checks each candidate row against it instead of parsing
+     * the text again, which made a common word's first page 20× slower right after a burst of posts
+     * without the word (docs/performance.md, "Search"). Never selected: it stays in SQL.
+     */
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('simple', ${posts.text})`),
   },
   (t) => [
     index('posts_created_at_id_idx').on(t.createdAt, t.id),
@@ -136,17 +149,18 @@ export const posts = pgTable(
     uniqueIndex('posts_author_repost_key').on(t.authorId, t.repostOfId).where(sql`${t.repostOfId} IS NOT NULL`),
     // A post's reposts, oldest first (timelines show a post once: its first entry), and their cascade.
     index('posts_repost_of_created_idx').on(t.repostOfId, t.createdAt, t.id).where(sql`${t.repostOfId} IS NOT NULL`),
-    // Search: full text with the 'simple' configuration (no language assumed: words as written, lower-cased).
-    index('posts_text_search_idx').using('gin', sql`to_tsvector('simple', ${t.text})`),
+    // Search: the stored words of each post (a rare word's posts in a few index pages).
+    index('posts_search_vector_idx').using('gin', t.searchVector),
     check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0 AND ${t.repostCount} >= 0`),
   ],
 );
 
 /**
- * Posts written but not yet handed to the fan-out job queue (the transactional outbox of
- * modules/feeds): a row is inserted in the post's transaction — one small insert, where a pg-boss job
- * costs a plan and a partitioned insert — and moved into pg-boss jobs, in one transaction, by
- * FeedsService.dispatch. Used only with home feeds (PostgreSQL + Redis).
+ * Posts written but not yet fanned out to the home feeds (the transactional outbox of modules/feeds,
+ * and the fan-out's durable queue): a row is inserted with the post — one small insert, where a
+ * pg-boss job costs a plan, a partitioned insert, a fetch and a completion — and deleted by
+ * FeedsService.fanOutPending in the transaction that wrote the post to the feeds. Used only with home
+ * feeds (PostgreSQL + Redis).
  */
 export const feedOutbox = pgTable('feed_outbox', {
   postId: bigint('post_id', { mode: 'number' })

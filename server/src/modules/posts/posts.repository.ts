@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { type Database, type Executor, executeRows } from '../../db/client.ts';
@@ -239,16 +239,19 @@ export async function postExists(db: Executor, id: number): Promise<boolean> {
   return (await findPostAuthor(db, id)) !== null;
 }
 
+/** The posts table's columns as the app reads them: all but the stored search words (they stay in SQL). */
+const { searchVector: _searchVector, ...postTableColumns } = getTableColumns(posts);
+
+/** A row of the posts table, as an insert returns it. */
+export type PostTableRow = Omit<typeof posts.$inferSelect, 'searchVector'>;
+
 export async function insertPost(
   db: Executor,
   row: { authorId: number; parentId: number | null; text: string; quoteOfId?: number | null },
 ) {
-  const [created] = await db.insert(posts).values(row).returning();
+  const [created] = await db.insert(posts).values(row).returning(postTableColumns);
   return created!;
 }
-
-/** A row of the posts table, as an insert returns it. */
-export type PostTableRow = typeof posts.$inferSelect;
 
 /**
  * A post that is no reply, in one statement: the post, its author's posts count, its hashtags and, with home feeds
@@ -278,7 +281,7 @@ function prepareTopLevelInsert(db: Database, queueForFeeds: boolean) {
     db
       .insert(posts)
       .values({ authorId, text: sql.placeholder('text'), parentId: null })
-      .returning(),
+      .returning(postTableColumns),
   );
   const counted = db.$with('counted').as(
     db

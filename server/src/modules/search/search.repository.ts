@@ -11,9 +11,10 @@ const startsWith = (column: SQL, prefix: string) =>
   sql`${column} like ${`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
 
 /**
- * Posts matching `q` (websearch syntax) newest first, keyed like every post list: the GIN index on
- * to_tsvector('simple', text) finds them (the expression must stay exactly that of
- * posts_text_search_idx). A query of no words (only punctuation) matches nothing.
+ * Posts matching `q` (websearch syntax) newest first, keyed like every post list. A rare word's posts
+ * come from the GIN index on the stored `search_vector`; a common word's first page from the newest
+ * posts, each checked against its stored vector (no parsing of texts). A query of no words (only
+ * punctuation) matches nothing.
  */
 export async function findPostMatches(
   db: Executor,
@@ -29,7 +30,7 @@ export async function findPostMatches(
     .innerJoin(users, eq(users.id, posts.authorId))
     .where(
       and(
-        sql`to_tsvector('simple', ${posts.text}) @@ websearch_to_tsquery('simple', ${q})`,
+        sql`${posts.searchVector} @@ websearch_to_tsquery('simple', ${q})`,
         visiblePosts(viewerId),
         afterCursor(posts.createdAt, posts.id, cursor, 'newest'),
       ),
