@@ -38,6 +38,15 @@ export function graphemeLength(text: string): number {
 }
 
 /**
+ * Whether `text` has at most `max` characters as people count them. A character is at least one
+ * UTF-16 unit, so a text no longer than `max` units needs no segmenting (segmenting is most of a
+ * short post's validation).
+ */
+export function fitsGraphemes(text: string, max: number): boolean {
+  return text.length <= max || graphemeLength(text) <= max;
+}
+
+/**
  * Characters that show nothing on their own: white space, format characters (zero-width space and
  * joiners, BOM, bidi marks), combining marks without a base, and the "filler" letters and blank
  * braille pattern that fonts draw as nothing. Text made only of these looks empty.

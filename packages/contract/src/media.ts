@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTROL_CHARS_NO_NEWLINE, graphemeLength, hasTooManyMarks, idSchema, MAX_COMBINING_MARKS } from './common.ts';
+import { CONTROL_CHARS_NO_NEWLINE, fitsGraphemes, hasTooManyMarks, idSchema, MAX_COMBINING_MARKS } from './common.ts';
 import { LIMITS } from './users.ts';
 
 /**
@@ -10,7 +10,7 @@ export const altText = z
   .string()
   .max(LIMITS.altTextMax * 16, `Alt text must be at most ${LIMITS.altTextMax} characters`)
   .transform((t) => t.trim())
-  .refine((t) => graphemeLength(t) <= LIMITS.altTextMax, `Alt text must be at most ${LIMITS.altTextMax} characters`)
+  .refine((t) => fitsGraphemes(t, LIMITS.altTextMax), `Alt text must be at most ${LIMITS.altTextMax} characters`)
   .refine(
     (t) => !hasTooManyMarks(t),
     `Alt text has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   CONTROL_CHARS_NO_NEWLINE,
-  graphemeLength,
+  fitsGraphemes,
   hasTooManyMarks,
   hasVisibleContent,
   idSchema,
@@ -28,7 +28,7 @@ export const postText = z
     (t) => !hasTooManyMarks(t),
     `Post has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,
   )
-  .refine((t) => graphemeLength(t) <= LIMITS.postMax, `Post must be at most ${LIMITS.postMax} characters`)
+  .refine((t) => fitsGraphemes(t, LIMITS.postMax), `Post must be at most ${LIMITS.postMax} characters`)
   .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t.replace(/\r?\n/g, '')), 'Post must not contain control characters');
 
 export const createPostBody = z

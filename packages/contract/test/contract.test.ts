@@ -3,6 +3,7 @@ import {
   createPostBody,
   EMAIL_PATTERN,
   editBody,
+  fitsGraphemes,
   graphemeLength,
   idSchema,
   pageQuery,
@@ -19,7 +20,22 @@ describe('graphemeLength', () => {
   });
 });
 
+describe('fitsGraphemes', () => {
+  it('counts as graphemeLength does, on either side of the limit', () => {
+    expect(fitsGraphemes('abc', 3)).toBe(true);
+    expect(fitsGraphemes('abcd', 3)).toBe(false);
+    // Longer in UTF-16 units than the limit, within it in characters: segmented.
+    expect(fitsGraphemes('🇫🇷🇫🇷', 2)).toBe(true);
+    expect(fitsGraphemes('🇫🇷🇫🇷🇫🇷', 2)).toBe(false);
+    expect(fitsGraphemes('e\u0301'.repeat(3), 3)).toBe(true);
+  });
+});
+
 describe('post text', () => {
+  it('accepts 280 characters and refuses 281', () => {
+    expect(createPostBody.safeParse({ text: 'a'.repeat(280) }).success).toBe(true);
+    expect(createPostBody.safeParse({ text: 'a'.repeat(281) }).success).toBe(false);
+  });
   it('accepts 280 emoji and refuses 281', () => {
     expect(createPostBody.safeParse({ text: '🇫🇷'.repeat(280) }).success).toBe(true);
     expect(createPostBody.safeParse({ text: '🇫🇷'.repeat(281) }).success).toBe(false);

@@ -3,10 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type DomainEvent, type EventBus, InProcessEventBus, type Subscriber } from './events.ts';
 import type { RedisConnection } from './redis.ts';
 
-interface Envelope {
-  origin: string;
-  events: DomainEvent[];
-}
+/**
+ * A message on the channel: the publishing process's id, a newline, then the events as JSON. A
+ * process hears its own messages too; the id up front lets it drop them without parsing them.
+ */
+const messageOf = (origin: string, events: readonly DomainEvent[]) => `${origin}\n${JSON.stringify(events)}`;
 
 /**
  * The event bus of several processes: an event is delivered to this process's subscribers first
@@ -55,14 +56,24 @@ export class RedisEventBus implements EventBus {
       .catch((error) => this.log.warn({ err: error }, 'could not subscribe to the events channel'));
   }
 
+  /** Events published in this turn of the event loop, sent to Redis together at its end. */
+  private outgoing: DomainEvent[] = [];
+
   async publish(events: readonly DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.local.publish(events);
-    const envelope: Envelope = { origin: this.origin, events: [...events] };
     // Not awaited: the answer waits for this process's subscribers only, never for Redis. If Redis is
     // away (RedisConnection logs the outage once), other processes catch up through their caches'
-    // lifetimes and their streams' reset when the subscription returns.
-    this.redis.commands.publish(this.channel, JSON.stringify(envelope)).catch(() => {});
+    // lifetimes and their streams' reset when the subscription returns. Events of one turn (several
+    // requests answered together under load) go as one message, in order.
+    if (this.outgoing.length === 0) setImmediate(() => this.flush());
+    this.outgoing.push(...events);
+  }
+
+  private flush(): void {
+    const events = this.outgoing;
+    this.outgoing = [];
+    this.redis.commands.publish(this.channel, messageOf(this.origin, events)).catch(() => {});
   }
 
   subscribe(subscriber: Subscriber): () => void {
@@ -83,14 +94,18 @@ export class RedisEventBus implements EventBus {
   }
 
   private async receive(message: string): Promise<void> {
-    let envelope: Envelope;
+    const newline = message.indexOf('\n');
+    if (newline === this.origin.length && message.startsWith(this.origin)) return; // our own
+    let events: unknown;
     try {
-      envelope = JSON.parse(message) as Envelope;
+      events = JSON.parse(message.slice(newline + 1));
     } catch {
+      events = null;
+    }
+    if (newline < 0 || !Array.isArray(events)) {
       this.log.warn('ignored an unreadable message on the events channel');
       return;
     }
-    if (envelope.origin === this.origin || !Array.isArray(envelope.events)) return;
-    await this.local.publish(envelope.events);
+    await this.local.publish(events as DomainEvent[]);
   }
 }

@@ -1,8 +1,8 @@
 /**
- * Issue 9, home feeds: a kill -9 of the process running a fan-out loses nothing. The post's job was
- * enqueued in the post's transaction; the process is killed while the job runs (its Redis stalls, so
- * the job is caught in the middle); another process started afterwards runs it again once it expires,
- * and the post reaches the follower's feed.
+ * Issue 9, home feeds: a kill -9 of the process running a fan-out loses nothing. The post joined the
+ * outbox with the post; the process is killed while its fan-out pass holds the outbox row (its Redis
+ * stalls, so the pass is caught in the middle); the pass's transaction dies with the connection,
+ * another process started afterwards takes the row again, and the post reaches the follower's feed.
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -38,86 +38,108 @@ async function until<T>(what: string, check: () => Promise<T>, tries = 600): Pro
   throw new Error(`${what}: not within ${(tries * 50) / 1000} s`);
 }
 
-describe.skipIf(!postgresRuns || !redisAvailable)('home feeds survive a kill -9 of the process fanning out', () => {
-  let pg_: PrivatePostgres;
-  let relay: Relay;
-  let redis: Redis;
-  let db: pg.Client;
-  const servers: ServerProcess[] = [];
-  const dataDir = tempDir('pipit-feeds-crash-');
-  const prefix = `pipit-feeds-crash-${randomBytes(4).toString('hex')}:`;
+describe.skipIf(!postgresRuns || !redisAvailable)(
+  'home feeds survive a kill -9 of the process fanning out, and Redis away',
+  () => {
+    let pg_: PrivatePostgres;
+    let relay: Relay;
+    let redis: Redis;
+    let db: pg.Client;
+    const servers: ServerProcess[] = [];
+    const dataDir = tempDir('pipit-feeds-crash-');
+    const prefix = `pipit-feeds-crash-${randomBytes(4).toString('hex')}:`;
 
-  beforeAll(async () => {
-    pg_ = await startPrivatePostgres();
-    relay = new Relay(await freePort());
-    await relay.open();
-    redis = new Redis(REDIS.toString());
-    db = new pg.Client({ connectionString: pg_.url });
-    await db.connect();
-  });
-  afterAll(async () => {
-    for (const server of servers) await server.stop('SIGKILL');
-    await db?.end();
-    await redis?.quit();
-    await relay?.cut();
-    await pg_?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async () => {
-    const server = await startServer({
-      dataDir,
-      databaseUrl: pg_.url,
-      env: {
-        REDIS_URL: `redis://127.0.0.1:${relay.port}`,
-        REDIS_PREFIX: prefix,
-        JOB_EXPIRE_SECONDS: '2',
-        JOB_MAINTENANCE_SECONDS: '1',
-      },
+    beforeAll(async () => {
+      pg_ = await startPrivatePostgres();
+      relay = new Relay(await freePort());
+      await relay.open();
+      redis = new Redis(REDIS.toString());
+      db = new pg.Client({ connectionString: pg_.url });
+      await db.connect();
     });
-    servers.push(server);
-    return server;
-  };
-
-  it('runs the fan-out again after a restart, and the post reaches the feed', async () => {
-    const a = await start();
-    const ana = new HttpClient(a.url);
-    const anaId = (await ana.signUp('ana')).id;
-    const ben = new HttpClient(a.url);
-    const benId = (await ben.signUp('ben')).id;
-    expect((await ben.request('PUT', `/api/users/${anaId}/follow`)).status).toBe(200);
-    // Ben reads his home: his feed is built by a job.
-    expect((await ben.request('GET', '/api/timeline/following')).status).toBe(200);
-    await until('ben’s feed built', () => redis.exists(`${prefix}feed:${benId}:floor`));
-
-    // Redis stops answering (connected, silent): the fan-out of the next post hangs half-way.
-    relay.stalled = true;
-    const res = await ana.request('POST', '/api/posts', { text: 'fanned out after a crash' });
-    expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: string };
-    await until('the fan-out running', async () => {
-      const { rows } = await db.query(
-        `select state from pgboss.job where name = 'feed-fanout' and data->>'postId' = $1`,
-        [id],
-      );
-      return rows[0]?.state === 'active';
+    afterAll(async () => {
+      for (const server of servers) await server.stop('SIGKILL');
+      await db?.end();
+      await redis?.quit();
+      await relay?.cut();
+      await pg_?.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
     });
-    await a.stop('SIGKILL');
-    relay.stalled = false;
-    expect(await redis.zscore(`${prefix}feed:${benId}`, id.padStart(16, '0'))).toBeNull();
 
-    // Another process: the job expires, is retried, and lands.
-    const b = await start();
-    await until('the post in ben’s feed', () => redis.zscore(`${prefix}feed:${benId}`, id.padStart(16, '0')));
-    // pg-boss marks the job completed after its handler returns, a moment after the feed is written:
-    // wait for that, then check it is the one job (not a second copy).
-    const states = async () =>
-      (
-        await db.query(`select state from pgboss.job where name = 'feed-fanout' and data->>'postId' = $1`, [id])
-      ).rows.map((r) => r.state as string);
-    await until('the job completed', async () => (await states()).includes('completed'));
-    expect(await states()).toEqual(['completed']);
-    const health = (await (await fetch(`${b.url}/healthz`)).json()) as { status: string; redis: string };
-    expect(health).toMatchObject({ status: 'ok', redis: 'ok' });
-  });
-});
+    const start = async () => {
+      const server = await startServer({
+        dataDir,
+        databaseUrl: pg_.url,
+        env: {
+          REDIS_URL: `redis://127.0.0.1:${relay.port}`,
+          REDIS_PREFIX: prefix,
+          JOB_EXPIRE_SECONDS: '2',
+          JOB_MAINTENANCE_SECONDS: '1',
+        },
+      });
+      servers.push(server);
+      return server;
+    };
+
+    it('runs the fan-out again after a restart, and the post reaches the feed', async () => {
+      const a = await start();
+      const ana = new HttpClient(a.url);
+      const anaId = (await ana.signUp('ana')).id;
+      const ben = new HttpClient(a.url);
+      const benId = (await ben.signUp('ben')).id;
+      expect((await ben.request('PUT', `/api/users/${anaId}/follow`)).status).toBe(200);
+      // Ben reads his home: his feed is built by a job.
+      expect((await ben.request('GET', '/api/timeline/following')).status).toBe(200);
+      await until('ben’s feed built', () => redis.exists(`${prefix}feed:${benId}:floor`));
+
+      // Redis stops answering (connected, silent): the fan-out of the next post hangs half-way.
+      relay.stalled = true;
+      const res = await ana.request('POST', '/api/posts', { text: 'fanned out after a crash' });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      // The row is there and a pass holds it (a locked row is skipped by `skip locked`).
+      const outbox = async () => (await db.query('select post_id from feed_outbox where post_id = $1', [id])).rowCount;
+      const free = async () =>
+        (await db.query('select post_id from feed_outbox where post_id = $1 for update skip locked', [id])).rowCount;
+      await until('the fan-out running', async () => (await outbox()) === 1 && (await free()) === 0);
+      await a.stop('SIGKILL');
+      relay.stalled = false;
+      expect(await redis.zscore(`${prefix}feed:${benId}`, id.padStart(16, '0'))).toBeNull();
+
+      // The killed pass rolled back: the row waits, free.
+      await until('the row free again', async () => (await outbox()) === 1 && (await free()) === 1);
+      // Another process takes it, and it lands.
+      const b = await start();
+      await until('the post in ben’s feed', () => redis.zscore(`${prefix}feed:${benId}`, id.padStart(16, '0')));
+      // The pass deletes the row when it commits, a moment after the feed is written.
+      await until('the outbox empty', async () => (await outbox()) === 0);
+      const health = (await (await fetch(`${b.url}/healthz`)).json()) as { status: string; redis: string };
+      expect(health).toMatchObject({ status: 'ok', redis: 'ok' });
+    });
+
+    it('keeps a post whose fan-out failed (Redis away) in the outbox, and fans it out once Redis is back', async () => {
+      const b = servers[servers.length - 1] as ServerProcess;
+      const cara = new HttpClient(b.url);
+      const caraId = (await cara.signUp('cara')).id;
+      const dan = new HttpClient(b.url);
+      const danId = (await dan.signUp('dan')).id;
+      expect((await dan.request('PUT', `/api/users/${caraId}/follow`)).status).toBe(200);
+      expect((await dan.request('GET', '/api/timeline/following')).status).toBe(200);
+      await until('dan’s feed built', () => redis.exists(`${prefix}feed:${danId}:floor`));
+
+      await relay.cut();
+      const failures = () => b.output().split('a fan-out failed').length - 1;
+      const before = failures();
+      const res = await cara.request('POST', '/api/posts', { text: 'written while Redis was away' });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      // The pass failed and rolled back (its log line is the signal): the post waits in the outbox.
+      await until('a failed pass', async () => failures() > before);
+      expect((await db.query('select post_id from feed_outbox where post_id = $1', [id])).rowCount).toBe(1);
+
+      await relay.open();
+      await until('the post in dan’s feed', () => redis.zscore(`${prefix}feed:${danId}`, id.padStart(16, '0')));
+      await until('the outbox empty', async () => (await db.query('select 1 from feed_outbox')).rowCount === 0);
+    });
+  },
+);

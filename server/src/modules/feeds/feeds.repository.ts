@@ -98,18 +98,26 @@ export async function findPulledPage(
 }
 
 /**
- * Of the readers a post would be fanned out to, those whose home shows it, in one statement: not
- * hidden from them (a block or a mute: modules/safety/visibility.ts), and for a repost only where no
- * earlier entry of theirs shows the reposted post (timelines.repository `firstEntryOnly`).
+ * Of the (post, reader) pairs a fan-out would write, those whose home shows the post, in one
+ * statement: not hidden from the reader (a block or a mute: modules/safety/visibility.ts), and for a
+ * repost only where no earlier entry of theirs shows the reposted post (timelines.repository
+ * `firstEntryOnly`).
  */
-export async function readersShowing(db: Executor, postId: number, readers: number[]): Promise<number[]> {
-  if (readers.length === 0) return [];
-  const list = `{${readers.map((id) => Math.trunc(id)).join(',')}}`;
-  const rows = await executeRows<{ id: string }>(
+export async function readersShowing(
+  db: Executor,
+  pairs: readonly { postId: number; readerId: number }[],
+): Promise<{ postId: number; readerId: number }[]> {
+  if (pairs.length === 0) return [];
+  // Two array parameters (Drizzle would spread a JS array into a list of parameters).
+  const postIds = `{${pairs.map((p) => Math.trunc(p.postId)).join(',')}}`;
+  const readerIds = `{${pairs.map((p) => Math.trunc(p.readerId)).join(',')}}`;
+  const rows = await executeRows<{ post_id: string; reader_id: string }>(
     db,
     sql`
-    select x.id::text as id from unnest(${list}::bigint[]) as x(id), ${posts} r
-    where r.id = ${postId} and ${firstEntryOnly(sql`r`, sql`x.id`)} and not ${postHiddenFrom(sql`x.id`, sql`r`)}`,
+    select r.id::text as post_id, x.reader_id::text as reader_id
+    from unnest(${postIds}::bigint[], ${readerIds}::bigint[]) as x(post_id, reader_id)
+    join ${posts} r on r.id = x.post_id
+    where ${firstEntryOnly(sql`r`, sql`x.reader_id`)} and not ${postHiddenFrom(sql`x.reader_id`, sql`r`)}`,
   );
-  return rows.map((row) => Number(row.id));
+  return rows.map((row) => ({ postId: Number(row.post_id), readerId: Number(row.reader_id) }));
 }

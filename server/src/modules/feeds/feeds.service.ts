@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Database, Tx } from '../../db/client.ts';
+import type { Database, Executor, Tx } from '../../db/client.ts';
 import { KeptBody } from '../../lib/compression.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import { EventCache } from '../../lib/event-cache.ts';
@@ -13,22 +13,19 @@ import { findFollowingKeys, findFollowingPage } from '../timelines/timelines.rep
 import * as repo from './feeds.repository.ts';
 import { COMPLETE, type FeedKey, type FeedStore, micros, newer, padId } from './feeds.store.ts';
 
-export const FANOUT = 'feed-fanout';
 export const REBUILD = 'feed-rebuild';
 
-/** Posts moved from the outbox into jobs per transaction. */
-const DISPATCH_BATCH = 200;
-/** After a post, how long dispatch waits for others to join it. */
-const DISPATCH_SOON_MS = 50;
-/** The safety net: outbox rows left by a process that stopped are dispatched by any other this often. */
-const DISPATCH_EVERY_MS = 1_000;
+/** Posts fanned out per transaction of the outbox. */
+const FANOUT_BATCH = 200;
+/** After a post, how long the fan-out waits for others to join it. */
+const FANOUT_SOON_MS = 50;
+/** The safety net: outbox rows left by a process that stopped (or a failed pass) are taken by any process this often. */
+const FANOUT_EVERY_MS = 1_000;
 /** Rows per query while a feed is rebuilt. */
 const REBUILD_PAGE = 25;
 /** Rebuilds one process runs at once, and how many jobs each takes per fetch. */
 const REBUILD_WORKERS = 2;
 const REBUILD_BATCH = 5;
-/** Fan-out jobs a worker takes at once. */
-const FANOUT_BATCH = 50;
 /** How many more entries a read asks for than it needs, for ties on the cursor's microsecond. */
 const TIE_SLACK = 8;
 
@@ -64,9 +61,12 @@ export interface FeedStats {
  * built (a rebuild is queued), a page past the kept window, or an entry gone stale (deleted post,
  * unfollowed author) — the stale entries are removed as they are found.
  *
- * - A post is fanned out by one job (`feed-fanout`, enqueued in the post's transaction) to the
- *   feeds of its author and their followers who read their home within the activity window (each
- *   read records its time; FeedStore.active); other feeds have expired.
+ * - A post joins the outbox (`feed_outbox`) in its own statement or transaction; the outbox is the
+ *   fan-out's durable queue: a pass takes a batch of its rows (locked, other processes skip them),
+ *   writes each post to the feeds of its author and their followers who read their home within the
+ *   activity window (each read records its time; FeedStore.active) — other feeds have expired — and
+ *   deletes the rows in the same transaction. A process killed mid-pass rolls back: the rows wait for
+ *   the next pass (any process's), which writes them again (adding an entry twice changes nothing).
  * - Accounts with more than `pullAboveFollowers` followers are not fanned out: their posts are read
  *   from the database with each page and merged (FeedStore.markPulled).
  * - A follow or unfollow drops the follower's feed; the next read answers from the query and queues
@@ -88,34 +88,32 @@ export class FeedsService {
     private readonly views: PostViewCache,
   ) {}
 
-  private dispatching = false;
-  private dispatchAgain = false;
-  private dispatchTimer: NodeJS.Timeout | null = null;
+  private fanningOut = false;
+  private fanOutAgain = false;
+  private fanOutTimer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
 
-  private scheduleDispatch(): void {
+  private scheduleFanOut(): void {
     if (this.soon) return;
     this.soon = setTimeout(() => {
       this.soon = null;
-      void this.dispatch();
-    }, DISPATCH_SOON_MS);
+      void this.fanOutPending();
+    }, FANOUT_SOON_MS);
     this.soon.unref();
   }
 
-  /** Stops dispatching (the queue stops with the services). */
+  /** Stops fanning out (the queue stops with the services). */
   stop(): void {
-    if (this.dispatchTimer) clearInterval(this.dispatchTimer);
+    if (this.fanOutTimer) clearInterval(this.fanOutTimer);
     if (this.soon) clearTimeout(this.soon);
-    this.dispatchTimer = null;
+    this.fanOutTimer = null;
     this.soon = null;
   }
 
   /** Starts this process's workers and follows the events that change feeds. */
   async start(events: EventBus): Promise<void> {
-    this.dispatchTimer = setInterval(() => void this.dispatch(), DISPATCH_EVERY_MS);
-    this.dispatchTimer.unref();
-    // Fan-outs in batches: one fetch, two statements and one Redis round trip per batch of posts.
-    await this.queue.work<{ postId: number }>(FANOUT, FANOUT_BATCH, (jobs) => this.fanOut(jobs.map((j) => j.postId)));
+    this.fanOutTimer = setInterval(() => void this.fanOutPending(), FANOUT_EVERY_MS);
+    this.fanOutTimer.unref();
     for (let i = 0; i < REBUILD_WORKERS; i++) {
       await this.queue.work<{ userId: number }>(REBUILD, REBUILD_BATCH, async (jobs) => {
         for (const job of jobs) await this.rebuild(job.userId);
@@ -128,8 +126,8 @@ export class FeedsService {
     events.subscribe(async (event) => {
       switch (event.type) {
         case 'post.created':
-          // Committed: its outbox row is visible; hand it to the queue soon (posts arriving meanwhile join it).
-          this.scheduleDispatch();
+          // Committed: its outbox row is visible; fan it out soon (posts arriving meanwhile join it).
+          this.scheduleFanOut();
           break;
         case 'user.followed':
         case 'user.unfollowed':
@@ -168,50 +166,52 @@ export class FeedsService {
 
   /**
    * Called inside the transaction that creates a post: the post joins the outbox, committed with it;
-   * `dispatch` moves it into a fan-out job (this process right after, or any process's timer).
+   * `fanOutPending` writes it to the feeds (this process right after, or any process's timer).
    */
   enqueueFanOut(tx: Tx, postId: number): Promise<void> {
     return repo.addToOutbox(tx, postId);
   }
 
   /**
-   * Moves what the outbox holds into fan-out jobs, in batches, each batch in one transaction (taken
-   * off the outbox exactly when its jobs exist). Runs after each post (throttled) and every
-   * DISPATCH_EVERY_MS, so posts of a process that died before dispatching still go out.
+   * Fans out what the outbox holds, in batches, each batch in one transaction that takes its rows
+   * (locked: other processes' passes skip them), writes the posts to the feeds and deletes the rows —
+   * committed only once the feeds have them. Runs after each post (throttled) and every
+   * FANOUT_EVERY_MS, so the posts of a process that died, or of a pass that failed, still go out.
+   * A pass that outlives `jobExpireSeconds` (Redis connected but silent) is given up and rolled back.
    */
-  async dispatch(): Promise<void> {
-    if (this.dispatching) {
-      this.dispatchAgain = true;
+  async fanOutPending(): Promise<void> {
+    if (this.fanningOut) {
+      this.fanOutAgain = true;
       return;
     }
-    this.dispatching = true;
+    this.fanningOut = true;
     try {
       do {
-        this.dispatchAgain = false;
-        let moved = DISPATCH_BATCH;
-        while (moved === DISPATCH_BATCH) {
-          moved = await this.db.transaction(async (tx) => {
-            const postIds = await repo.takeFromOutbox(tx, DISPATCH_BATCH);
-            await this.queue.insertIn(
-              tx,
-              FANOUT,
-              postIds.map((postId) => ({ postId })),
-            );
+        this.fanOutAgain = false;
+        let taken = FANOUT_BATCH;
+        while (taken === FANOUT_BATCH) {
+          const authors: number[] = [];
+          taken = await this.db.transaction(async (tx) => {
+            const postIds = await repo.takeFromOutbox(tx, FANOUT_BATCH);
+            if (postIds.length > 0) {
+              authors.push(...(await withDeadline(this.fanOut(tx, postIds), this.config.jobExpireSeconds * 1000)));
+            }
             return postIds.length;
           });
-          if (moved > 0) this.queue.wake(FANOUT);
+          // First pages kept in memory (every process's) were read before these posts reached the feeds.
+          if (authors.length > 0) await this.events?.publish([{ type: 'feed.updated', authorIds: authors }]);
         }
-      } while (this.dispatchAgain);
+      } while (this.fanOutAgain);
     } catch (error) {
-      this.log.warn({ err: error }, 'home feed: dispatching fan-outs failed; the next round retries');
+      this.log.warn({ err: error }, 'home feed: a fan-out failed; its posts wait in the outbox for the next pass');
     } finally {
-      this.dispatching = false;
+      this.fanningOut = false;
     }
   }
 
   /** Posts and jobs not handled yet (tests and the benchmark wait for 0). */
   async pendingJobs(): Promise<number> {
-    return (await repo.outboxSize(this.db)) + (await this.queue.pending([FANOUT, REBUILD]));
+    return (await repo.outboxSize(this.db)) + (await this.queue.pending([REBUILD]));
   }
 
   /**
@@ -347,37 +347,34 @@ export class FeedsService {
   }
 
   /**
-   * The jobs of some posts: each into the feeds of its author and their followers, unless the
-   * author is pulled (too many followers). Posts deleted meanwhile are skipped.
+   * Writes posts to the feeds of their authors and followers, unless the author is pulled (too many
+   * followers); posts deleted meanwhile are skipped. Reads through `db` (the pass's transaction), two
+   * statements and two Redis round trips for the whole batch. Answers whose feeds it wrote to.
    */
-  async fanOut(postIds: number[]): Promise<void> {
-    const found = await repo.findFanOutPosts(this.db, postIds);
-    const authors = new Map<number, { pulled: boolean; followers: number[] }>();
+  async fanOut(db: Executor, postIds: number[]): Promise<number[]> {
+    const found = await repo.findFanOutPosts(db, postIds);
+    const authorIds = [...new Set(found.map((post) => post.authorId))];
     for (const post of found) {
-      if (authors.has(post.authorId)) continue;
       if (post.followersCount > this.config.pullAboveFollowers) await this.store.markPulled(post.authorId);
-      authors.set(post.authorId, { pulled: await this.store.isPulled(post.authorId), followers: [] });
     }
-    const pushed = [...authors].filter(([, a]) => !a.pulled).map(([id]) => id);
-    for (const { followerId, followeeId } of await repo.findFollowersOf(this.db, pushed)) {
-      authors.get(followeeId)?.followers.push(followerId);
+    const pulled = await this.store.pulledOf(authorIds);
+    const pushed = authorIds.filter((id) => !pulled.has(id));
+    const followers = new Map<number, number[]>(pushed.map((id) => [id, [id]]));
+    for (const { followerId, followeeId } of await repo.findFollowersOf(db, pushed)) {
+      followers.get(followeeId)?.push(followerId);
     }
+    const active = new Set(await this.store.active([...new Set([...followers.values()].flat())]));
+    const candidates: { postId: number; readerId: number }[] = [];
     for (const post of found) {
-      const author = authors.get(post.authorId);
-      if (!author || author.pulled) continue;
-      // Not to those it is hidden from; a repost only where it is the reposted post's first entry (as the query answers).
-      const readers = await repo.readersShowing(
-        this.db,
-        post.id,
-        await this.store.active([post.authorId, ...author.followers]),
-      );
-      await this.store.add(readers, {
-        score: micros(post.cursorTime),
-        member: padId(post.id),
-      });
+      for (const readerId of followers.get(post.authorId) ?? []) {
+        if (active.has(readerId)) candidates.push({ postId: post.id, readerId });
+      }
     }
-    // First pages kept in memory (every process's) were read before these posts reached the feeds.
-    if (pushed.length > 0) await this.events?.publish([{ type: 'feed.updated', authorIds: pushed }]);
+    // Not to those it is hidden from; a repost only where it is the reposted post's first entry (as the query answers).
+    const shown = await repo.readersShowing(db, candidates);
+    const keys = new Map(found.map((post) => [post.id, { score: micros(post.cursorTime), member: padId(post.id) }]));
+    await this.store.addMany(shown.map(({ postId, readerId }) => ({ userId: readerId, key: keys.get(postId)! })));
+    return pushed;
   }
 
   /**
@@ -407,6 +404,19 @@ export class FeedsService {
 
   private warn(error: unknown, what: string) {
     this.log.warn({ err: error }, `home feed: ${what} failed; answered from the database`);
+  }
+}
+
+/** `work`, or a rejection once `ms` have passed (the work itself is left to finish or hang on its own). */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not done within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
