@@ -302,15 +302,21 @@ interface Options {
 }
 
 /**
- * The floor for creating a post: the posts INSERT alone, autocommitted. The server writes a post that is
- * no reply in one statement whose first part is that INSERT (a CTE with the author's count and the
- * feeds' outbox row); it is taken out of it, with its own parameters ($1–$3, the first three).
+ * The floor for creating a post: one post's INSERT alone, autocommitted — the statement Drizzle sent for
+ * the posts row before posts written together shared a statement (kept as it was, so the floor stays
+ * comparable across runs). Its parameters are the first post of the captured statement's.
  */
+const FLOOR_INSERT =
+  'insert into "posts" ("id", "author_id", "parent_id", "text", "quote_of_id", "repost_of_id", "reply_count", ' +
+  '"like_count", "repost_count", "created_at") values (default, $1, $2, $3, default, default, default, default, ' +
+  'default, default) returning "id", "author_id", "parent_id", "text", "quote_of_id", "repost_of_id", "reply_count", ' +
+  '"like_count", "repost_count", "created_at"';
+
 function bareInsertOf(statements: Statement[]): Statement | null {
   for (const statement of statements) {
-    if (/^insert into "posts"/i.test(statement.text)) return statement;
-    const inCte = /insert into "posts" \([^)]*\) values \([^)]*\) returning [^)]*/i.exec(statement.text);
-    if (inCte) return { ...statement, text: inCte[0], params: statement.params.slice(0, 3) };
+    if (!/insert into posts \(id, author_id, text\)/i.test(statement.text)) continue;
+    const [authors, texts] = statement.params as [unknown[], unknown[]];
+    return { ...statement, text: FLOOR_INSERT, params: [authors[0], null, texts[0]] };
   }
   return null;
 }

@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
 import { type App, buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
-import { type Database, type DbHandle, openDatabase } from '../../server/src/db/client.ts';
+import { type Database, type DbHandle, logStatementsOf, openDatabase } from '../../server/src/db/client.ts';
 import * as schema from '../../server/src/db/schema.ts';
 import { percentile } from './load.ts';
 import { CpuMeter } from './server.ts';
@@ -59,6 +59,7 @@ export class InProcess {
     const db = (opened.kind === 'pg'
       ? drizzlePg(client as pg.Pool, { schema, logger })
       : drizzlePglite(client as PGlite, { schema, logger })) as unknown as Database;
+    logStatementsOf(db, logger);
     const handle: DbHandle = { ...opened, db };
     const config = loadConfig({
       NODE_ENV: 'production',

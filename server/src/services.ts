@@ -133,7 +133,7 @@ export async function createServices(
       mailer.close();
       // Events already heard are handled before the database closes (the streams are closed by now).
       await stream.idle();
-      feeds?.service.stop();
+      await feeds?.service.stop();
       await feeds?.queue.stop();
     },
   };

@@ -38,6 +38,27 @@ export class QueryCounter implements Logger {
   }
 }
 
+/** Each database's Drizzle logger, for statements sent around Drizzle (`preparedRows`). */
+const loggers = new WeakMap<Database, Logger>();
+
+/** Gives `preparedRows` the logger a Drizzle instance was made with (openDatabase does it for its own). */
+export function logStatementsOf(db: Database, logger: Logger): void {
+  loggers.set(db, logger);
+}
+
+/**
+ * The rows of a hand-written statement sent by name (prepared once per connection on PostgreSQL;
+ * PGlite has one connection and plans it each time), counted like Drizzle's. For statements Drizzle's
+ * builder cannot express: several rows from arrays with their order kept (`unnest … with ordinality`).
+ * The rows come as the driver parses them: bigint as text, timestamps as Date.
+ */
+export async function preparedRows<T>(db: Database, name: string, text: string, values: unknown[]): Promise<T[]> {
+  loggers.get(db)?.logQuery(text, values);
+  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  if (client instanceof PGlite) return (await client.query<T>(text, values)).rows;
+  return (await client.query<T & pg.QueryResultRow>({ name, text, values })).rows;
+}
+
 export interface DbHandle {
   db: Database;
   kind: 'pglite' | 'pg';
@@ -141,6 +162,7 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, logger: queries }) as unknown as Database;
+    logStatementsOf(db, queries);
     await migrateExclusively(pool);
     return {
       db,
@@ -166,6 +188,7 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
       : new PGlite(path.join(options.pgliteDir, 'pgdata'), { postgresqlconf: PGLITE_CONF });
     await client.waitReady;
     const db = drizzlePglite(client, { schema, logger: queries }) as unknown as Database;
+    logStatementsOf(db, queries);
     await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
     return {
       db,

@@ -102,13 +102,23 @@ export class FeedsService {
     this.soon.unref();
   }
 
-  /** Stops fanning out (the queue stops with the services). */
-  stop(): void {
+  /** The pass running now, if any. */
+  private pass: Promise<void> | null = null;
+
+  /**
+   * Stops fanning out, after the pass running now (bounded by its deadline), before Redis and the
+   * database close under it; what it did not take waits in the outbox for the next start.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
     if (this.fanOutTimer) clearInterval(this.fanOutTimer);
     if (this.soon) clearTimeout(this.soon);
     this.fanOutTimer = null;
     this.soon = null;
+    await this.pass;
   }
+
+  private stopped = false;
 
   /** Starts this process's workers and follows the events that change feeds. */
   async start(events: EventBus): Promise<void> {
@@ -184,12 +194,18 @@ export class FeedsService {
       this.fanOutAgain = true;
       return;
     }
+    if (this.stopped) return;
     this.fanningOut = true;
+    this.pass = this.runPasses();
+    await this.pass;
+  }
+
+  private async runPasses(): Promise<void> {
     try {
       do {
         this.fanOutAgain = false;
         let taken = FANOUT_BATCH;
-        while (taken === FANOUT_BATCH) {
+        while (taken === FANOUT_BATCH && !this.stopped) {
           const authors: number[] = [];
           taken = await this.db.transaction(async (tx) => {
             const postIds = await repo.takeFromOutbox(tx, FANOUT_BATCH);
@@ -201,11 +217,12 @@ export class FeedsService {
           // First pages kept in memory (every process's) were read before these posts reached the feeds.
           if (authors.length > 0) await this.events?.publish([{ type: 'feed.updated', authorIds: authors }]);
         }
-      } while (this.fanOutAgain);
+      } while (this.fanOutAgain && !this.stopped);
     } catch (error) {
       this.log.warn({ err: error }, 'home feed: a fan-out failed; its posts wait in the outbox for the next pass');
     } finally {
       this.fanningOut = false;
+      this.pass = null;
     }
   }
 

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import { type Database, type Executor, executeRows } from '../../db/client.ts';
-import { bookmarks, feedOutbox, likes, mediaAttachments, postHashtags, posts, users } from '../../db/schema.ts';
+import { type Database, type Executor, executeRows, preparedRows } from '../../db/client.ts';
+import { bookmarks, likes, mediaAttachments, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { GroupRunner } from '../../lib/group.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
 import { quoteHiddenFrom, type VisibilityRule, visiblePosts, visibleUsers } from '../safety/visibility.ts';
@@ -256,51 +257,106 @@ export async function insertPost(
 /**
  * A post that is no reply, in one statement: the post, its author's posts count, its hashtags and, with home feeds
  * (`queueForFeeds`), its row in modules/feeds' outbox (FeedsService.enqueueFanOut). One statement is
- * atomic without a transaction: one round trip where BEGIN, three writes and COMMIT took five. The
- * statement is built once per database and sent prepared (no query building, parse or plan per post).
+ * atomic without a transaction: one round trip where BEGIN, three writes and COMMIT took five.
+ *
+ * Posts written at the same moment share that statement (lib/group.ts, group commit): while two
+ * statements are on their way, the posts that arrive wait and go together in the next one — one
+ * round trip, one plan and one commit for all of them. A post alone goes at once. Each post is
+ * answered once the statement that wrote it has committed, as before.
  */
-export async function insertTopLevelPost(
+export function insertTopLevelPost(
   db: Database,
   row: { authorId: number; text: string; tags: string[] },
   queueForFeeds: boolean,
 ): Promise<PostTableRow> {
-  let prepared = topLevelInserts.get(db);
-  if (!prepared) {
-    prepared = { plain: prepareTopLevelInsert(db, false), queued: prepareTopLevelInsert(db, true) };
-    topLevelInserts.set(db, prepared);
+  let groups = topLevelGroups.get(db);
+  if (!groups) {
+    groups = {
+      plain: new GroupRunner((rows) => insertTopLevelPosts(db, rows, false), IN_FLIGHT, GROUP_MAX, refusedByDatabase),
+      queued: new GroupRunner((rows) => insertTopLevelPosts(db, rows, true), IN_FLIGHT, GROUP_MAX, refusedByDatabase),
+    };
+    topLevelGroups.set(db, groups);
   }
-  const [post] = await (queueForFeeds ? prepared.queued : prepared.plain).execute(row);
-  return post!;
+  return (queueForFeeds ? groups.queued : groups.plain).add(row);
 }
 
-const topLevelInserts = new WeakMap<Database, Record<'plain' | 'queued', ReturnType<typeof prepareTopLevelInsert>>>();
+/** Statements of top-level posts on their way at once, and posts per statement at most. */
+const IN_FLIGHT = 2;
+const GROUP_MAX = 100;
 
-function prepareTopLevelInsert(db: Database, queueForFeeds: boolean) {
-  const authorId = sql.placeholder('authorId');
-  const created = db.$with('created').as(
-    db
-      .insert(posts)
-      .values({ authorId, text: sql.placeholder('text'), parentId: null })
-      .returning(postTableColumns),
-  );
-  const counted = db.$with('counted').as(
-    db
-      .update(users)
-      .set({ postsCount: sql`${users.postsCount} + 1` })
-      .where(eq(users.id, authorId)),
-  );
-  // Its hashtags (stored form, modules/hashtags), with the post's author and exact time; none for [].
-  const tagged = db
-    .$with('tagged')
-    .as(db.insert(postHashtags).select(postHashtagRows(sql`${created}`, sql.placeholder('tags'))));
-  const queued = db.$with('queued').as(db.insert(feedOutbox).select(db.select({ postId: created.id }).from(created)));
-  const ctes = queueForFeeds ? [created, counted, tagged, queued] : [created, counted, tagged];
-  return db
-    .with(...ctes)
-    .select()
-    .from(created)
-    .prepare(queueForFeeds ? 'insert_top_level_post_queued' : 'insert_top_level_post');
+type TopLevelRow = { authorId: number; text: string; tags: string[] };
+const topLevelGroups = new WeakMap<Database, Record<'plain' | 'queued', GroupRunner<TopLevelRow, PostTableRow>>>();
+
+/** An error the database answered (a SQLSTATE): the statement was refused and rolled back, nothing written. */
+const refusedByDatabase = (error: unknown) =>
+  typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
+
+/**
+ * Several top-level posts in one statement, answered in the order given. Ids are drawn from the posts'
+ * sequence row by row in that order (`input` is materialized once: nextval is volatile); every post
+ * of the statement has the transaction's time, like posts written in one transaction.
+ */
+async function insertTopLevelPosts(db: Database, rows: TopLevelRow[], queueForFeeds: boolean): Promise<PostTableRow[]> {
+  const tagOrd: number[] = [];
+  const tagText: string[] = [];
+  rows.forEach((row, i) => {
+    for (const tag of row.tags) {
+      tagOrd.push(i + 1);
+      tagText.push(tag);
+    }
+  });
+  const found = await preparedRows<{
+    id: string;
+    author_id: string;
+    text: string;
+    created_at: Date;
+  }>(db, queueForFeeds ? 'insert_top_level_posts_queued' : 'insert_top_level_posts', topLevelInsertSql(queueForFeeds), [
+    rows.map((r) => r.authorId),
+    rows.map((r) => r.text),
+    tagOrd,
+    tagText,
+  ]);
+  return found.map((r) => ({
+    id: Number(r.id),
+    authorId: Number(r.author_id),
+    parentId: null,
+    text: r.text,
+    quoteOfId: null,
+    repostOfId: null,
+    replyCount: 0,
+    likeCount: 0,
+    repostCount: 0,
+    createdAt: r.created_at,
+  }));
 }
+
+const topLevelInsertSql = (queueForFeeds: boolean) => `
+  with input as materialized (
+    select nextval(pg_get_serial_sequence('posts', 'id')) as id, x.author_id, x.text, x.ord
+    from unnest($1::bigint[], $2::text[]) with ordinality as x(author_id, text, ord)
+    order by x.ord
+  ),
+  created as (
+    insert into posts (id, author_id, text) overriding system value
+    select id, author_id, text from input
+    returning id, author_id, text, created_at
+  ),
+  counted as (
+    update users u set posts_count = u.posts_count + c.n
+    from (select author_id, count(*)::int as n from input group by author_id) c
+    where u.id = c.author_id
+  ),
+  tagged as (
+    insert into post_hashtags (tag, post_id, author_id, created_at)
+    select t.tag, c.id, c.author_id, c.created_at
+    from unnest($3::int[], $4::text[]) as t(ord, tag)
+    join input i on i.ord = t.ord
+    join created c on c.id = i.id
+    on conflict do nothing
+  )${queueForFeeds ? ',\n  queued as (insert into feed_outbox (post_id) select id from created)' : ''}
+  select c.id::text as id, c.author_id::text as author_id, c.text, c.created_at
+  from created c join input i on i.id = c.id
+  order by i.ord`;
 
 /**
  * The post_hashtags rows of the posts in `source` (an SQL relation of posts rows) for `tags` (an SQL
