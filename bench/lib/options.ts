@@ -28,6 +28,16 @@ export const SCALES: Record<string, Scale> = {
     curvePosts: 10_000,
     run: { durationS: 10, warmupS: 2, floorDurationS: 5, lighthouseRuns: 3, curveRounds: 3 },
   },
+  // Ten times the posts (and likes) of `full`, the same people, follows and members: how the pages grow
+  // with the posts alone (issue 31). Seeded on PostgreSQL only (`--target pg --no-curve`): ~6 GB.
+  xl: {
+    name: 'xl',
+    users: 10_000,
+    posts: 10_000_000,
+    likes: 30_000_000,
+    curvePosts: 1_000_000,
+    run: { durationS: 10, warmupS: 2, floorDurationS: 5, lighthouseRuns: 3, curveRounds: 3 },
+  },
   // A sanity check of the whole pipeline in about a minute; its figures mean little.
   smoke: {
     name: 'smoke',

@@ -125,6 +125,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     env,
     stdio: ['ignore', 'inherit', 'pipe'],
   });
+  // A bench that fails half-way must not leave its server running (it would hold the port and the terminal).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
