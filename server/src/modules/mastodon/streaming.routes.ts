@@ -98,6 +98,29 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
     return payload;
   };
 
+  // What every socket of the process sends alike is made once: the hub's frame parsed once (it writes the
+  // same frame to every stream), and an `update` message once per stream name and post (its payload is a
+  // whole status as a JSON string: encoding it again per socket cost more than the socket write).
+  let lastFrame: { frame: string; event: LiveEvent | null } = { frame: '', event: null };
+  const eventOf = (frame: string): LiveEvent | null => {
+    if (lastFrame.frame !== frame) {
+      const data = /^data: (.*)$/m.exec(frame)?.[1];
+      lastFrame = { frame, event: data ? (JSON.parse(data) as LiveEvent) : null };
+    }
+    return lastFrame.event;
+  };
+  const updates = new Map<string, string>();
+  const updateMessage = (stream: string[], entryId: string, payload: string): string => {
+    const key = `${entryId}\u0000${stream.join('\u0000')}`;
+    let message = updates.get(key);
+    if (message === undefined) {
+      message = JSON.stringify({ stream, event: 'update', payload });
+      updates.set(key, message);
+      if (updates.size > RECENT_PAYLOADS * 4) updates.delete(updates.keys().next().value as string);
+    }
+    return message;
+  };
+
   route(app, e.streamingHealth, async (_request, reply) => reply.type('text/plain; charset=utf-8').send('OK'));
 
   /**
@@ -184,7 +207,8 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
                 : key === 'public'
                   ? event.timelines.includes('everyone')
                   : key.startsWith('hashtag:') && hasTag(event.post.text, key.slice('hashtag:'.length));
-            if (matches) say({ stream, event: 'update', payload });
+            if (matches && socket.readyState === socket.OPEN)
+              socket.send(updateMessage(stream, event.post.entryId, payload));
           }
         } else if (event.type === 'post.deleted') {
           for (const [key, stream] of subscribed)
@@ -215,9 +239,8 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
         address: request.ip,
         send(frame: string) {
           if (socket.readyState !== socket.OPEN || socket.bufferedAmount > config.stream.maxBufferedBytes) return false;
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (data) {
-            const event = JSON.parse(data) as LiveEvent;
+          const event = eventOf(frame);
+          if (event) {
             chain = chain.then(() => deliver(event)).catch((error) => request.log.warn({ err: error }, 'streaming'));
           }
           return true;

@@ -31,8 +31,8 @@ export async function streamRoutes(app: FastifyInstance, { config }: { config: C
           if (!sse.isConnected) return false;
           // A reader this far behind is dropped rather than buffered without bound.
           if (reply.raw.writableLength > config.stream.maxBufferedBytes) return false;
-          // Framed once by the hub for every stream it goes to; written as it is.
-          reply.raw.write(frame);
+          // Framed once by the hub for every stream it goes to, encoded once, written as it is.
+          reply.raw.write(bytesOf(frame));
           return true;
         },
         close: () => sse.close(),
@@ -61,4 +61,11 @@ export async function streamRoutes(app: FastifyInstance, { config }: { config: C
       if (sse.lastEventId) await hub.replay(client, sse.lastEventId);
     },
   });
+}
+
+/** The last frame's bytes: the hub writes one frame to every stream in turn, so it is encoded once, not per stream. */
+let lastFrame = { text: '', bytes: Buffer.alloc(0) };
+function bytesOf(frame: string): Buffer {
+  if (lastFrame.text !== frame) lastFrame = { text: frame, bytes: Buffer.from(frame) };
+  return lastFrame.bytes;
 }
