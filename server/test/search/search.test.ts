@@ -4,8 +4,11 @@
  * prefix, hashtags by prefix. Any text is a valid search: the worst it does is find nothing.
  */
 import type { Post, User } from '@pipit/contract';
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findPostMatches } from '../../src/modules/search/search.repository.ts';
+import { matchPathOf, SearchService } from '../../src/modules/search/search.service.ts';
 import { insertUser, seedTrio, useTestApp } from '../helpers/app.ts';
 import { createPost, follow, getAll, getPage } from '../helpers/social.ts';
 
@@ -122,5 +125,68 @@ describe('search', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json(), url).toMatchObject({ code: 'INVALID_INPUT', field });
     }
+  });
+});
+
+describe('search: the way to the matches', () => {
+  const ctx = useTestApp();
+
+  it('reads a frequent word from the newest posts and a rare one from the index, with the same answers either way', async () => {
+    const { clients } = await seedTrio(ctx);
+    const posts: Post[] = [];
+    // Zebra in one post of 121 (under 1 %): rare; coffee in all but one.
+    for (let i = 0; i < 120; i++) {
+      posts.push(await createPost(clients.alice, `coffee number ${i}${i === 7 ? ' with zebra' : ''}`));
+    }
+    await createPost(clients.bob, 'tea only');
+    // Before ANALYZE the statistics know no word: every search takes the index.
+    expect(await ctx.app.services.search.matchPath('coffee')).toBe('rare');
+    await ctx.db.db.execute(sql`analyze posts`);
+    // The service reads the statistics at most every 10 minutes: a new service reads them now.
+    const search = new SearchService(ctx.db.db);
+    expect(await search.matchPath('coffee')).toBe('common');
+    expect(await search.matchPath('zebra')).toBe('rare');
+    expect(await search.matchPath('coffee zebra')).toBe('rare');
+    expect(await search.matchPath('coffee -zebra')).toBe('common');
+
+    // Both ways answer the same pages, for common, rare and mixed queries, paged by cursor.
+    for (const query of ['coffee', 'zebra', 'coffee zebra', 'coffee -zebra', 'number or tea', '"with zebra"']) {
+      const pages = await Promise.all(
+        (['common', 'rare'] as const).map(async (path) => {
+          const ids: number[] = [];
+          let cursor = null;
+          for (;;) {
+            const rows = await findPostMatches(ctx.db.db, null, query, cursor, 7, 0, path);
+            const shown = rows.slice(0, 7);
+            ids.push(...shown.map((r) => r.id));
+            const last = shown[shown.length - 1];
+            if (rows.length <= 7 || !last) break;
+            cursor = { t: last.cursorTime, id: last.id };
+          }
+          return ids;
+        }),
+      );
+      expect(pages[1], query).toEqual(pages[0]);
+      expect(pages[0]?.length, query).toBeGreaterThan(0);
+    }
+    // And through HTTP, newest first.
+    const zebra = (await getAll<Post>(clients.visitor, `/api/search/posts?q=${q('zebra')}`, 50)).map((p) => p.id);
+    expect(zebra).toEqual([posts[7]?.id]);
+  });
+
+  it('counts a word as frequent from 1 % of the posts up, and ignores what after `-` is excluded', () => {
+    const frequent = new Map([
+      ['coffee', 0.16],
+      ['tea', 0.02],
+      ['zebra', 0.001],
+    ]);
+    expect(matchPathOf('Coffee', frequent)).toBe('common');
+    expect(matchPathOf('coffee tea', frequent)).toBe('common');
+    expect(matchPathOf('coffee zebra', frequent)).toBe('rare');
+    expect(matchPathOf('coffee -zebra', frequent)).toBe('common');
+    expect(matchPathOf('unknown', frequent)).toBe('rare');
+    expect(matchPathOf('zebra or coffee', frequent)).toBe('common');
+    expect(matchPathOf('"coffee, tea"', frequent)).toBe('common');
+    expect(matchPathOf('!!!', frequent)).toBe('common');
   });
 });
