@@ -1,5 +1,5 @@
 // npm run bench:live [-- --scale full|smoke] [--connections 2000] [--rate 20] [--seconds 30] [--seed 1]
-//                    [--kind web|mastodon] [--clients N]
+//                    [--kind web|mastodon] [--clients N] [--cpu-prof]
 //
 // Live delivery: N members hold GET /api/stream open on one server process (production build
 // mode, PostgreSQL, the seeded data set) while members post `rate` times a second. Every post goes
@@ -63,6 +63,7 @@ const server = await startServer({
   databaseUrl,
   dataDir: '/nonexistent-bench-data',
   authSecret,
+  cpuProfDir: args.get('cpu-prof') === 'true' ? path.join(RESULTS_DIR, `live-cpu-prof-${Date.now()}`) : undefined,
   // Every stream comes from 127.0.0.1, and members hold several when there are more streams than people.
   env: { STREAM_MAX_PER_ADDRESS: String(connections + 100), STREAM_MAX_PER_MEMBER: String(perMember + 1) },
 });

@@ -1,5 +1,5 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Executor, executeRows } from '../../db/client.ts';
+import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
@@ -89,7 +89,7 @@ export async function findPulledPage(
   limit: number,
 ): Promise<PostRow[]> {
   // One array parameter (Drizzle would spread a JS array into a list of parameters).
-  const list = `{${pulled.map((id) => Math.trunc(id)).join(',')}}`;
+  const list = bigintArray(pulled);
   const authors: SQL = sql`${posts.authorId} in (
     select f.followee_id from ${follows} f where f.follower_id = ${viewerId} and f.followee_id = any(${list}::bigint[])
     union all select ${viewerId}::bigint where ${viewerId}::bigint = any(${list}::bigint[]))`;
@@ -109,8 +109,8 @@ export async function readersShowing(
 ): Promise<{ postId: number; readerId: number }[]> {
   if (pairs.length === 0) return [];
   // Two array parameters (Drizzle would spread a JS array into a list of parameters).
-  const postIds = `{${pairs.map((p) => Math.trunc(p.postId)).join(',')}}`;
-  const readerIds = `{${pairs.map((p) => Math.trunc(p.readerId)).join(',')}}`;
+  const postIds = bigintArray(pairs.map((p) => p.postId));
+  const readerIds = bigintArray(pairs.map((p) => p.readerId));
   const rows = await executeRows<{ post_id: string; reader_id: string }>(
     db,
     sql`

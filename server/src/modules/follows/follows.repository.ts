@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Executor, executeRows } from '../../db/client.ts';
+import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { follows, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { visibleUsers } from '../safety/visibility.ts';
@@ -103,10 +103,11 @@ export function findFollowingPage(
 /** Which of `ids` follow `followeeId` (who among the people online sees a new post in Following). */
 export async function followerIdsAmong(db: Executor, followeeId: number, ids: number[]): Promise<number[]> {
   if (ids.length === 0) return [];
+  // One array parameter: the live hub asks this for every member online, thousands at a time.
   const rows = await db
     .select({ id: follows.followerId })
     .from(follows)
-    .where(and(eq(follows.followeeId, followeeId), inArray(follows.followerId, ids)));
+    .where(and(eq(follows.followeeId, followeeId), sql`${follows.followerId} = any(${bigintArray(ids)}::bigint[])`));
   return rows.map((r) => r.id);
 }
 

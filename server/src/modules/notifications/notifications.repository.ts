@@ -1,7 +1,7 @@
 import type { NotificationType } from '@pipit/contract';
 import { and, desc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type Executor, executeRows } from '../../db/client.ts';
+import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { notifications, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
@@ -135,7 +135,7 @@ export async function findRecipientsHiding(
   userIds: number[],
 ): Promise<Set<number>> {
   if (userIds.length === 0) return new Set();
-  const list = `{${userIds.map((id) => Math.trunc(id)).join(',')}}`;
+  const list = bigintArray(userIds);
   const byText =
     postId === null
       ? sql`false`

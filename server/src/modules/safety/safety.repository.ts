@@ -1,18 +1,16 @@
 import { and, asc, desc, eq, lte, or, sql } from 'drizzle-orm';
-import { type Executor, executeRows } from '../../db/client.ts';
+import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { blocks, follows, mutedWords, mutes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 import { blockedEitherWay, postHiddenFrom, userSuspended } from './visibility.ts';
-
-const bigints = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
 /** Of `readers`, those the post `postId` is hidden from (the live stream's recipients), in one statement. */
 export async function readersHiding(db: Executor, postId: number, readers: number[]): Promise<number[]> {
   if (readers.length === 0) return [];
   const rows = await executeRows<{ id: string }>(
     db,
-    sql`select x.id::text as id from unnest(${bigints(readers)}::bigint[]) as x(id), ${posts} p
+    sql`select x.id::text as id from unnest(${bigintArray(readers)}::bigint[]) as x(id), ${posts} p
     where p.id = ${postId} and ${postHiddenFrom(sql`x.id`, sql`p`)}`,
   );
   return rows.map((row) => Number(row.id));
@@ -24,7 +22,7 @@ export async function postsHiddenFrom(db: Executor, viewerId: number, postIds: n
   const rows = await executeRows<{ id: string }>(
     db,
     sql`select p.id::text as id from ${posts} p
-    where p.id = any(${bigints(postIds)}::bigint[]) and ${postHiddenFrom(sql`${viewerId}::bigint`, sql`p`)}`,
+    where p.id = any(${bigintArray(postIds)}::bigint[]) and ${postHiddenFrom(sql`${viewerId}::bigint`, sql`p`)}`,
   );
   return rows.map((row) => Number(row.id));
 }
