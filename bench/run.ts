@@ -38,6 +38,7 @@ import {
   type Target,
 } from './lib/options.ts';
 import {
+  type CreatePairResult,
   type CurveResult,
   type CurveSide,
   n0,
@@ -400,6 +401,7 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
   let bare: LoadStat;
   let hwmMb: number;
   let mastodonPair: PairResult | null = null;
+  let createPair: CreatePairResult | null = null;
   try {
     bare = await bareFloor(server, options.load, options.runDir);
     console.log(`  floor bare node:http         ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms`);
@@ -444,6 +446,9 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     const scenarios = buildScenarios({ manifest, authSecret, deepCursor });
     const wantsPair = !options.only || (options.only.has('following') && options.only.has('mastodon-home'));
     if (wantsPair && target === 'pg') mastodonPair = await pairRounds(server, scenarios, options);
+    const create = scenarios.find((s) => s.name === 'create-post');
+    if (create && target === 'pg' && (!options.only || options.only.has('create-post')))
+      createPair = await createRounds(server, create, insertStatement, pgUrl(dataset), options);
     hwmMb = server.hwmMb();
   } finally {
     await server.stop();
@@ -458,7 +463,55 @@ async function benchTarget(dataset: string, target: Target, options: Options): P
     floors: { bare, rawEveryone, rawInsert, insertSql: insertStatement.text },
     scenarios: scenarioResults,
     mastodonPair,
+    createPair,
   };
+}
+
+/**
+ * Create post against its floor, the raw INSERT through the bare driver, in alternating loads of
+ * `curveRounds` rounds with the server up (PostgreSQL): the floor measured before the server starts
+ * and the scenario minutes later met different machines here (the floor alone moved 2,800–5,400/s
+ * in one afternoon); alternating, what else the machine does weighs on both alike. The median of the
+ * rounds' ratios is the result.
+ */
+async function createRounds(
+  server: RunningServer,
+  create: Scenario,
+  insert: Statement,
+  databaseUrl: string,
+  options: Options,
+): Promise<CreatePairResult> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.load.connections });
+  const rounds: CreatePairResult['rounds'] = [];
+  try {
+    for (let round = 0; round < options.curveRounds; round++) {
+      let inserted = 0;
+      const end = performance.now() + options.load.durationS * 1000;
+      await Promise.all(
+        Array.from({ length: options.load.connections }, async () => {
+          const connection = await pool.connect();
+          try {
+            while (performance.now() < end) {
+              await connection.query(insert.text, insert.params);
+              inserted++;
+            }
+          } finally {
+            connection.release();
+          }
+        }),
+      );
+      const insertRate = inserted / options.load.durationS;
+      const stat = await runLoad(server.url, (client) => create.requests(client), options.load);
+      rounds.push({ create: stat.rps, insert: insertRate });
+      console.log(
+        `  create-post vs raw INSERT, round ${round + 1}: ${stat.rps.toFixed(0)} vs ${insertRate.toFixed(0)}/s = ${(stat.rps / insertRate).toFixed(2)}×`,
+      );
+    }
+  } finally {
+    await pool.end();
+  }
+  const ratios = rounds.map((r) => r.create / r.insert).sort((a, b) => a - b);
+  return { rounds, ratio: ratios[Math.floor(ratios.length / 2)] as number };
 }
 
 /** The scenario's requests without Accept-Encoding: the answers as they are, uncompressed. */

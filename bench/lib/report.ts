@@ -25,6 +25,14 @@ export interface TargetResult {
   scenarios: ScenarioResult[];
   /** Mastodon home against Following in alternating loads (run.ts pairRounds); null when not run. */
   mastodonPair?: PairResult | null;
+  /** Create post against the raw INSERT in alternating loads (run.ts createRounds); null when not run. */
+  createPair?: CreatePairResult | null;
+}
+
+export interface CreatePairResult {
+  rounds: { create: number; insert: number }[];
+  /** Median of the rounds' ratios (create / raw INSERT). */
+  ratio: number;
 }
 
 export interface PairResult {
@@ -189,7 +197,15 @@ export function checks(r: RunResult): Check[] {
         pass: mastodonHome.rps / following.rps >= 0.8,
       });
     const create = get(pg, 'create-post');
-    if (create)
+    const createPair = pg.createPair;
+    if (createPair)
+      out.push({
+        what: 'Create post (PostgreSQL)',
+        goal: '≥ 0.5× raw INSERT',
+        measured: `${x(createPair.ratio)}, median of ${createPair.rounds.length} alternating rounds (${createPair.rounds.map((r) => x(r.create / r.insert)).join(', ')}); main loop ${create ? x(create.rps / pg.floors.rawInsert.rps) : '–'}`,
+        pass: createPair.ratio >= 0.5,
+      });
+    else if (create)
       out.push({
         what: 'Create post (PostgreSQL)',
         goal: '≥ 0.5× raw INSERT',
