@@ -4,7 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { type Plugin, parseSync } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The contract builds its zod schemas at module level. The web app uses its types, paths and
@@ -40,6 +40,7 @@ function pureContractSchemas(): Plugin {
  */
 function precompress(): Plugin {
   let outDir = '';
+  let write = true;
   const compressible = /\.(js|css|html|svg|json|txt)$/;
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
@@ -51,8 +52,11 @@ function precompress(): Plugin {
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      write = config.build.write;
     },
     closeBundle() {
+      // An in-memory build (the first-visit budget test) wrote nothing to compress.
+      if (!write) return;
       for (const file of walk(outDir)) {
         if (!compressible.test(file)) continue;
         const bytes = readFileSync(file);
@@ -65,6 +69,7 @@ function precompress(): Plugin {
 }
 
 const api = 'http://localhost:3000';
+const BUDGET_TEST = 'src/**/*.budget.test.ts';
 
 export default defineConfig(({ command }) => {
   // A build is always a production build, even when started from a test run (NODE_ENV=test
@@ -92,10 +97,21 @@ export default defineConfig(({ command }) => {
       modulePreload: { polyfill: false },
     },
     test: {
-      environment: 'jsdom',
-      setupFiles: ['./src/test/setup.ts'],
-      include: ['src/**/*.test.{ts,tsx}'],
-      restoreMocks: true,
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'components',
+            environment: 'jsdom',
+            setupFiles: ['./src/test/setup.ts'],
+            include: ['src/**/*.test.{ts,tsx}'],
+            exclude: [...configDefaults.exclude, BUDGET_TEST],
+            restoreMocks: true,
+          },
+        },
+        // The first visit's budget builds the app for production in memory (Node, no DOM).
+        { extends: true, test: { name: 'budget', environment: 'node', include: [BUDGET_TEST] } },
+      ],
     },
   };
 });
