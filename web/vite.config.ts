@@ -95,6 +95,20 @@ export default defineConfig(({ command }) => {
       emptyOutDir: true,
       // Every browser the app supports has modulepreload; the polyfill would only add bytes.
       modulePreload: { polyfill: false },
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // Two files for a first visit to Home instead of 23: everything index.html loads in one chunk,
+            // the Home page and what it imports in another (other pages import what they share with it
+            // from there, ~2 kB of Home's own code with it; most visits start at Home). Each request costs
+            // a round trip on a phone, and small files compress worse: 149.8 -> 141.7 kB gzip.
+            groups: [
+              { name: 'app', tags: ['$initial'] },
+              { name: 'home', test: /src[\\/]app[\\/]routes[\\/]home\.tsx$/ },
+            ],
+          },
+        },
+      },
     },
     test: {
       projects: [

@@ -35,8 +35,8 @@ function firstVisit(output: readonly (OutputChunk | OutputAsset)[]): FirstVisit 
   const assets = new Map(
     output.filter((item): item is OutputAsset => item.type === 'asset').map((asset) => [asset.fileName, asset]),
   );
-  const roots = [...chunks.values()].filter((chunk) => chunk.isEntry || chunk.facadeModuleId === HOME_PAGE);
-  if (!roots.some((chunk) => chunk.facadeModuleId === HOME_PAGE)) throw new Error('no chunk for the Home page');
+  const roots = [...chunks.values()].filter((chunk) => chunk.isEntry || chunk.moduleIds.includes(HOME_PAGE));
+  if (!roots.some((chunk) => chunk.moduleIds.includes(HOME_PAGE))) throw new Error('no chunk for the Home page');
   const loaded = new Set<string>();
   const visit = (fileName: string) => {
     if (loaded.has(fileName)) return;
