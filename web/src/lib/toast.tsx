@@ -1,10 +1,13 @@
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import type { ToasterProps } from 'sonner';
 
 /**
- * The toast library (sonner: ~9 kB gzip, and a stylesheet it inserts when it loads) is not part of what a
- * first visit needs before it shows: it loads when the page is first idle, or at the first toast if that
- * comes sooner. The region that announces toasts is then on the page before any toast is put in it.
+ * The toast library (sonner: ~9 kB gzip, and a stylesheet it inserts when it loads) is not part of a
+ * reading visit: toasts answer what a person does, so it loads at their first interaction (a press, a
+ * key, a click, focus moving into the page: a screen reader's activation may send only the last two),
+ * or at the first toast if that comes sooner. The region that announces toasts is then on the page
+ * before the answer to that action puts a toast in it. At idle instead, it still ran during the load of
+ * a slow phone (one more long task).
  */
 const sonner = () => import('sonner');
 
@@ -38,23 +41,27 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-/** Where toasts show: mounted once the page is idle (or at the first toast). */
+const INTERACTION = ['pointerdown', 'keydown', 'touchstart', 'click', 'focusin'] as const;
+
+/** Where toasts show: mounted at the person's first interaction (or at the first toast). */
 export function Toasts(props: ToasterProps) {
-  const asked = useSyncExternalStore(
+  const shown = useSyncExternalStore(
     subscribe,
     () => wanted,
     () => false,
   );
-  const [idle, setIdle] = useState(false);
   useEffect(() => {
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(() => setIdle(true), { timeout: 3000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(() => setIdle(true), 200);
-    return () => clearTimeout(id);
+    if (wanted) return;
+    const show = () => {
+      for (const type of INTERACTION) window.removeEventListener(type, show, true);
+      wantToaster();
+    };
+    for (const type of INTERACTION) window.addEventListener(type, show, { capture: true, passive: true });
+    return () => {
+      for (const type of INTERACTION) window.removeEventListener(type, show, true);
+    };
   }, []);
-  if (!asked && !idle) return null;
+  if (!shown) return null;
   return (
     <Suspense fallback={null}>
       <Toaster {...props} />
