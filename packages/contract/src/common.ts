@@ -29,9 +29,14 @@ export const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u20
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
 export const CONTROL_CHARS_NO_NEWLINE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * Made at the first count, not when the module loads: building one loads ICU's break rules (~17 ms in
+ * Node, ~100 ms on a phone), which every page of the web app paid before its first render.
+ */
+let segmenter: Intl.Segmenter | undefined;
 /** User-perceived characters: an emoji, a flag or a letter with accents counts once. */
 export function graphemeLength(text: string): number {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let count = 0;
   for (const _ of segmenter.segment(text)) count++;
   return count;
@@ -61,5 +66,9 @@ export const hasVisibleContent = (text: string) => !INVISIBLE.test(text);
  * around it.
  */
 export const MAX_COMBINING_MARKS = 8;
-const TOO_MANY_MARKS = new RegExp(`\\p{M}{${MAX_COMBINING_MARKS + 1}}`, 'u');
-export const hasTooManyMarks = (text: string) => TOO_MANY_MARKS.test(text);
+/** Built at the first check, not when the module loads (a `\p{…}` class takes time to build, as the segmenter above). */
+let tooManyMarks: RegExp | undefined;
+export function hasTooManyMarks(text: string): boolean {
+  tooManyMarks ??= new RegExp(`\\p{M}{${MAX_COMBINING_MARKS + 1}}`, 'u');
+  return tooManyMarks.test(text);
+}

@@ -17,6 +17,19 @@ export const authorizationQuery = z.object({
   code_challenge_method: z.string().max(2000).optional(),
 });
 export type AuthorizationQuery = z.infer<typeof authorizationQuery>;
+/**
+ * The same fields as a plain list, for the consent page: reading them off the schema would bring zod
+ * into the web app's first visit (+25 kB gzip). The contract's test holds the two together.
+ */
+export const AUTHORIZATION_QUERY_FIELDS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+] as const satisfies readonly (keyof AuthorizationQuery)[];
 
 /** What the consent page shows: the app and what it asks for. */
 export const authorizationInfo = z.object({

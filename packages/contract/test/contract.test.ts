@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AUTHORIZATION_QUERY_FIELDS,
+  authorizationQuery,
   createPostBody,
   EMAIL_PATTERN,
   editBody,
@@ -87,5 +89,11 @@ describe('ids and pages', () => {
   it('page size defaults to 20 and caps at 50', () => {
     expect(pageQuery.parse({}).limit).toBe(20);
     expect(pageQuery.safeParse({ limit: '51' }).success).toBe(false);
+  });
+});
+
+describe("the consent page's query", () => {
+  it("the plain list of fields is the schema's", () => {
+    expect([...AUTHORIZATION_QUERY_FIELDS].sort()).toEqual(Object.keys(authorizationQuery.shape).sort());
   });
 });

@@ -1,8 +1,26 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.ts';
+
+/**
+ * The hash sources of the web build's inline scripts: index.html carries one (web/src/boot.ts: the theme
+ * before the first paint, Home's first requests started early), allowed by its sha256 so the policy needs
+ * no 'unsafe-inline'. Read once at start, as the build's files are (a new build needs a restart anyway).
+ */
+export function inlineScriptHashes(webDist: string | null): string[] {
+  const index = webDist === null ? null : path.join(webDist, 'index.html');
+  if (index === null || !existsSync(index)) return [];
+  const html = readFileSync(index, 'utf8');
+  return [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
+    .map((match) => match[1] ?? '')
+    .filter((code) => code.trim() !== '')
+    .map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+}
 
 function helmetOptions(config: Config): HelmetOptions {
   return {
@@ -10,7 +28,7 @@ function helmetOptions(config: Config): HelmetOptions {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...inlineScriptHashes(config.webDist)],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],

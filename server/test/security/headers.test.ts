@@ -1,14 +1,17 @@
 /**
  * Item 7: every answer — successes, errors, 404s, answers Fastify gives before routing — carries a
- * Content-Security-Policy without inline or eval script and with frame-ancestors 'none',
- * X-Content-Type-Options: nosniff and a Referrer-Policy; HSTS only when the public URL is https.
+ * Content-Security-Policy without inline or eval script (the web build's one inline script is allowed by its
+ * hash, never by 'unsafe-inline') and with frame-ancestors 'none', X-Content-Type-Options: nosniff and a
+ * Referrer-Policy; HSTS only when the public URL is https.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.ts';
+import { inlineScriptHashes } from '../../src/plugins/security.ts';
 import { inject, TestClient, useTestApp } from '../helpers/app.ts';
 import { fillParams, listRoutes, UNSAFE_METHODS } from './support.ts';
 
@@ -124,12 +127,17 @@ describe('security headers over https', () => {
   });
 });
 
-/** The web app's own files: served with the same headers, and written so the policy needs no inline script. */
+/**
+ * The web app's own files: served with the same headers. index.html carries one inline script (the web
+ * build's boot script), allowed by its hash: no 'unsafe-inline', and nothing else inline runs.
+ */
+const BOOT = "document.documentElement.dataset.theme='dark';";
+const sha256 = (code: string) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`;
 const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-web-'));
 mkdirSync(path.join(webDist, 'assets'));
 writeFileSync(
   path.join(webDist, 'index.html'),
-  '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>',
+  `<!doctype html><head><script>${BOOT}</script></head><div id="root"></div><script type="module" src="/assets/app.js"></script>`,
 );
 writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log(1)');
 writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -155,20 +163,20 @@ describe('security headers on the web app', () => {
     }
   });
 
-  it('index.html (source, and the build when there is one) has no inline script or event handler', () => {
+  it("allow index.html's inline script by its hash, and no other inline script", async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/' });
+    const scripts = directives(String(res.headers['content-security-policy'])).get('script-src');
+    expect(scripts).toEqual(["'self'", sha256(BOOT)]);
+  });
+
+  it('index.html (source, and the build when there is one) has no event handler or javascript: URL, and its inline scripts are what the policy allows', () => {
     const root = path.resolve(import.meta.dirname, '../../../web');
     for (const file of [path.join(root, 'index.html'), path.join(root, 'dist', 'index.html')]) {
       if (!existsSync(file)) continue;
       const html = readFileSync(file, 'utf8');
-      for (const tag of html.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi) ?? []) {
-        expect(tag, `${file}: every script is a file`).toMatch(/^<script\b[^>]*\bsrc=/i);
-        expect(
-          tag
-            .replace(/^<script\b[^>]*>/i, '')
-            .replace(/<\/script>$/i, '')
-            .trim(),
-          file,
-        ).toBe('');
+      const allowed = inlineScriptHashes(path.dirname(file));
+      for (const [, code = ''] of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
+        expect(allowed, `${file}: an inline script the policy allows`).toContain(sha256(code));
       }
       expect(html, `${file}: no inline event handler`).not.toMatch(/\son[a-z]+\s*=/i);
       expect(html, `${file}: no javascript: URL`).not.toMatch(/javascript:/i);

@@ -1,6 +1,6 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { Toasts } from '../lib/toast.tsx';
 import { LiveSync } from '../state/live.tsx';
 import { ViewerSync } from '../state/viewer.tsx';
 
@@ -18,7 +18,7 @@ export function AppProviders({ queryClient, children, sessionRefetchInterval = 0
       {/* After the app, so its effects run after theirs (state/viewer.tsx). */}
       <ViewerSync refetchInterval={sessionRefetchInterval} />
       <LiveSync />
-      <Toaster theme="dark" position="bottom-center" containerAriaLabel="Messages" duration={4000} />
+      <Toasts theme="dark" position="bottom-center" containerAriaLabel="Messages" duration={4000} />
     </QueryClientProvider>
   );
 }

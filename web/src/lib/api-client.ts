@@ -10,6 +10,7 @@ import {
   routes,
 } from '@pipit/contract';
 import { getCsrfToken } from './csrf.ts';
+import { takeEarly } from './early.ts';
 
 /** An error answer of the API (the contract's `ApiError`: `{code, message, field?}`) with its HTTP status. */
 export class ApiRequestError extends Error {
@@ -96,7 +97,8 @@ export async function apiFetch<T>(
     });
   };
 
-  let res = await send(false);
+  // The first GET of Home's timeline was started by index.html's boot script (lib/early.ts).
+  let res = await ((!unsafe && takeEarly(url)) || send(false));
   if (!res.ok) {
     let error = await readError(res);
     if (unsafe && error.code === 'CSRF_FAILED') {

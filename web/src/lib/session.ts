@@ -1,5 +1,6 @@
 import { AUTH_BASE_PATH, type Session } from '@pipit/contract';
 import { getCsrfToken } from './csrf.ts';
+import { takeEarly } from './early.ts';
 
 /**
  * The wire side of the session protocol under /api/auth (the one `next-auth/react` v4 speaks, see
@@ -50,11 +51,12 @@ export function logError(code: 'CLIENT_FETCH_ERROR' | 'CLIENT_SESSION_ERROR', me
 async function fetchData<T extends object>(path: string, init?: { method: 'POST'; body: unknown }): Promise<T | null> {
   const url = `${AUTH_BASE_PATH}/${path}`;
   try {
-    const res = await fetch(url, {
-      method: init?.method ?? 'GET',
-      headers: { 'Content-Type': 'application/json' },
-      body: init ? JSON.stringify(init.body) : undefined,
-    });
+    const res = await ((!init && takeEarly(url)) ||
+      fetch(url, {
+        method: init?.method ?? 'GET',
+        headers: { 'Content-Type': 'application/json' },
+        body: init ? JSON.stringify(init.body) : undefined,
+      }));
     const data = (await res.json()) as T | null;
     if (!res.ok) throw new Error((data as { message?: string } | null)?.message ?? `HTTP ${res.status}`);
     return data && Object.keys(data).length > 0 ? data : null;

@@ -1,7 +1,7 @@
 /**
  * The colour theme: "light", "dark", or "system" (nothing chosen: the system's preference, followed as
- * it changes). Kept in localStorage; /theme.js applies it before the first paint (and when the
- * system's changes), `setTheme` when it is chosen.
+ * it changes). Kept in localStorage; index.html's boot script (src/boot.ts) applies it before the first
+ * paint (and when the system's changes), `setTheme` when it is chosen.
  */
 export type ThemeChoice = 'system' | 'light' | 'dark';
 

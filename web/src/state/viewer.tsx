@@ -2,6 +2,7 @@ import type { CurrentUser, Session } from '@pipit/contract';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ApiRequestError, call } from '../lib/api-client.ts';
+import { forgetEarly, rememberSignedIn } from '../lib/early.ts';
 import { getSession, isSessionBroadcast, logError, onSessionChange, updateSession } from '../lib/session.ts';
 import { viewerKeys } from './keys.ts';
 
@@ -143,7 +144,9 @@ export function ViewerSync({ refetchInterval = 0, refetchOnWindowFocus = true }:
   const previous = useRef(identity);
   useEffect(() => {
     if (identity === undefined) return;
+    rememberSignedIn(identity !== null);
     if (previous.current !== undefined && previous.current !== identity) {
+      forgetEarly();
       queryClient.resetQueries({ predicate: (query) => !isSessionQuery(query.queryKey) });
     }
     previous.current = identity;

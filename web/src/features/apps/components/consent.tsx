@@ -1,4 +1,4 @@
-import { type AuthorizationQuery, authorizationQuery } from '@pipit/contract';
+import { AUTHORIZATION_QUERY_FIELDS, type AuthorizationQuery } from '@pipit/contract';
 import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/button.tsx';
@@ -10,13 +10,11 @@ import { useViewer } from '../../../state/viewer.tsx';
 import { useAuthorization, useDecideAuthorization } from '../api/apps.ts';
 import { scopeText } from '../scopes.ts';
 
-const FIELDS = Object.keys(authorizationQuery.shape) as (keyof AuthorizationQuery)[];
-
 /** The OAuth fields of the page's query (anything else, e.g. the sign-in's own, left out). */
 export function authorizationQueryOf(search: string): AuthorizationQuery {
   const params = new URLSearchParams(search);
   const query: AuthorizationQuery = {};
-  for (const field of FIELDS) {
+  for (const field of AUTHORIZATION_QUERY_FIELDS) {
     const value = params.get(field);
     if (value !== null) query[field] = value;
   }

@@ -1,6 +1,6 @@
 import type { Post } from '@pipit/contract';
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useDeferredValue, useMemo } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, PostSkeletons } from '../../../components/states.tsx';
 import { pageItems } from '../../../state/paged.ts';
@@ -20,8 +20,13 @@ interface PostListProps {
 /** A cursor-paged list of posts: skeletons, empty state, inline errors, infinite scroll. */
 export function PostList({ query, empty, label, replyContext = true }: PostListProps) {
   const posts = useMemo(() => pageItems<Post>(query.data), [query.data]);
+  // When the first page arrives while the skeletons show, its rows render in the background: React renders
+  // a deferred value in slices and commits them together, so a slow phone's main thread is not blocked for
+  // the whole page at once (on a first visit to Home that was the longest task after the code's own start).
+  // The skeletons stay until then. A list already in the cache shows at once, and later pages as before.
+  const rowsReady = useDeferredValue(posts.length > 0);
 
-  if (query.isPending) return <PostSkeletons />;
+  if (query.isPending || (posts.length > 0 && !rowsReady)) return <PostSkeletons />;
   if (query.isError && !query.data) {
     return <ErrorState message="Couldn’t load these posts." onRetry={() => query.refetch()} />;
   }
