@@ -134,7 +134,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const handle = deps.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir }));
+  const handle =
+    deps.db ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: config.dataDir,
+      log: (message) => app.log.info(message),
+    }));
 
   // External plugins, then the app's cross-cutting ones (order matters: session before rate limits).
   await app.register(cookie);
