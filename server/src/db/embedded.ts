@@ -24,6 +24,7 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -51,6 +52,18 @@ const PGDATA_NEW = 'pgdata.new';
 /** Inside PGDATA: the last migration the helper applied (a file of ours; PostgreSQL ignores it). */
 const MIGRATED_MARK = 'pipit-migrated';
 const LOCK_FILE = 'pipit.lock';
+
+/**
+ * V8 compiles PGlite's 9 MB of WASM with Liftoff, then recompiles its busy functions with TurboFan in
+ * background threads; that second tier cost the embedded server ~50 MB of resident memory (code and
+ * the compilers' freed-but-kept heap) for no measurable gain: the same CPU time per post
+ * (docs/performance.md, "Embedded database memory"). Set before PGlite's module is compiled, in
+ * processes that open a data directory only (tests' in-memory databases keep V8's defaults). Node 20
+ * honours it at run time; Node 22 and 24 take it only on the command line (`node --liftoff-only`).
+ */
+export function setLiftoffOnly(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
 
 // ---------------------------------------------------------------------------------------------
 // The data-directory lock.
