@@ -1,8 +1,8 @@
 // npm run bench:embedded [-- --mode dev|prod|all] [--posts 3000] [--rest 10] [--concurrency 4]
 //
 // What a self-hoster's embedded default costs in memory (issue 31, item 6). For each mode it starts
-// the real app the way `npm start` does — `node scripts/start.mjs`, development (tsx) or production
-// (NODE_ENV=production, the compiled server/dist) — on a fresh temporary DATA_DIR, and samples the
+// the real app the way `npm start` does — `node scripts/start.mjs`, development or production
+// (NODE_ENV=production) — on a fresh temporary DATA_DIR, and samples the
 // resident memory of the whole process tree (the server and any process it starts) from /proc every
 // 100 ms through: the first start (until /healthz answers), a rest, a burst of posts through the HTTP
 // API by a member registered and signed in the way the web app does it, a rest after it, and a second
@@ -323,7 +323,7 @@ async function runMode(mode: Mode): Promise<PhaseResult[]> {
   const dataDir = path.join(dir, 'data');
   const authSecret = randomBytes(32).toString('hex');
   const phases: PhaseResult[] = [];
-  console.log(`\n${mode === 'dev' ? 'development (npm start, tsx)' : 'production (NODE_ENV=production, server/dist)'}`);
+  console.log(`\n${mode === 'dev' ? 'development (npm start)' : 'production (NODE_ENV=production npm start)'}`);
   try {
     for (const round of ['first', 'second'] as const) {
       const port = await freePort();
@@ -371,7 +371,7 @@ function markdown(result: {
   const parts = [`Run ${result.date} · ${result.machine}`, `Command: \`${result.command}\``];
   for (const { mode, phases } of result.modes) {
     const worst = Math.max(...phases.map((p) => p.peakMb));
-    const title = mode === 'dev' ? 'Development (`npm start`, tsx)' : 'Production (`NODE_ENV=production`, compiled)';
+    const title = mode === 'dev' ? 'Development (`npm start`)' : 'Production (`NODE_ENV=production npm start`)';
     parts.push(
       [
         `### ${title}`,
@@ -391,11 +391,10 @@ function markdown(result: {
 }
 
 async function main() {
-  // What `npm start` needs built: the web app in both modes (start.mjs rebuilds it when stale, which
-  // would count the build in the first start), and the compiled server for production.
+  // What `npm start` runs, built from the current sources first: the web app and the compiled server
+  // (in development start.mjs rebuilds either when stale; its builds are not the server's memory).
   buildWebIfStale();
-  if (modes.includes('prod'))
-    execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts/build-server.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts/build-server.mjs')], { stdio: 'inherit' });
 
   const pglite = JSON.parse(
     readFileSync(path.join(ROOT_DIR, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
