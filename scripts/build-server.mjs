@@ -15,7 +15,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'server');
 const OUT = path.join(SERVER, 'dist');
 const pkg = JSON.parse(readFileSync(path.join(SERVER, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pipit/'));
+// pino-pretty (a dev dependency) too: the server loads it only for LOG_FORMAT=pretty (development).
+const external = [...Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pipit/')), 'pino-pretty'];
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
