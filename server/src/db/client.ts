@@ -8,7 +8,15 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { lockDataDir, MIGRATIONS_DIR, PGLITE_CONF, setLiftoffOnly, setUpInHelper, setupNeeded } from './embedded.ts';
+import {
+  lockDataDir,
+  MIGRATIONS_DIR,
+  PGLITE_CONF,
+  setHeapGrowth,
+  setLiftoffOnly,
+  setUpInHelper,
+  setupNeeded,
+} from './embedded.ts';
 import * as schema from './schema.ts';
 
 export { DataDirLockedError, EmbeddedSetupError, MIGRATIONS_DIR } from './embedded.ts';
@@ -115,6 +123,7 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   try {
     if (lock) {
       setLiftoffOnly();
+      setHeapGrowth();
       // A new directory, or one with migrations to apply, is set up by a helper process that exits
       // before this one opens it: what initdb and the migrations grow never lands here (embedded.ts).
       const needed = setupNeeded(options.pgliteDir);

@@ -65,6 +65,17 @@ export function setLiftoffOnly(): void {
   v8.setFlagsFromString('--liftoff-only');
 }
 
+/**
+ * V8 lets the old generation grow to a multiple of what survived the last full collection before it
+ * collects again: under a burst of writes the embedded server's heap reached ~110 MB for ~50 MB live,
+ * and its resident memory peaked at 273-318 MB (bench:embedded, development, 3,000 posts). Growing by
+ * 25 % at a time collects sooner: 263-270 MB, with the same CPU time per post. Process-wide, so set by
+ * the processes that hold an embedded database only. Node 20 honours it at run time; Node 24 in part.
+ */
+export function setHeapGrowth(): void {
+  v8.setFlagsFromString('--heap-growing-percent=25');
+}
+
 // ---------------------------------------------------------------------------------------------
 // The data-directory lock.
 
