@@ -4,7 +4,7 @@
  * the server (`setUpInHelper`) with the data directory as its argument, under the server's lock; it
  * answers with one message (`HelperAnswer`) and exits 0, or 1 when the setup failed.
  */
-import { assertLockedBy, describeSetupError, type HelperAnswer, setLiftoffOnly, setUpDataDir } from './embedded.ts';
+import { assertLockedBy, describeSetupError, type HelperAnswer, setUpDataDir } from './embedded.ts';
 
 // The server is gone (killed): stop as well. The lock file names this process until it has exited.
 process.on('disconnect', () => process.exit(1));
@@ -13,7 +13,6 @@ async function run(dir: string | undefined): Promise<HelperAnswer> {
   try {
     if (!dir) throw new Error('usage: embedded-helper <data directory>');
     assertLockedBy(dir, process.ppid);
-    setLiftoffOnly();
     return { ok: true, ...(await setUpDataDir(dir)) };
   } catch (error) {
     return { ok: false, message: describeSetupError(error) };

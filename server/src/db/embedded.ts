@@ -55,11 +55,14 @@ const LOCK_FILE = 'pipit.lock';
 
 /**
  * V8 compiles PGlite's 9 MB of WASM with Liftoff, then recompiles its busy functions with TurboFan in
- * background threads; that second tier cost the embedded server ~50 MB of resident memory (code and
- * the compilers' freed-but-kept heap) for no measurable gain: the same CPU time per post
- * (docs/performance.md, "Embedded database memory"). Set before PGlite's module is compiled, in
- * processes that open a data directory only (tests' in-memory databases keep V8's defaults). Node 20
- * honours it at run time; Node 22 and 24 take it only on the command line (`node --liftoff-only`).
+ * background threads; that second tier cost the embedded server ~50 MB of resident memory on Node 20
+ * (code and the compilers' freed-but-kept heap) and, on Node 24, a spike to ~720 MB on every start
+ * while it compiles PostgreSQL's largest functions. The app's statements (index lookups) cost the same
+ * CPU without it; scans and aggregates of many rows ~1.4× more (docs/performance.md, "Embedded
+ * database memory"). Node 20 honours the flag set at run time, before
+ * PGlite's module is compiled, in processes that open a data directory (tests' in-memory databases keep
+ * V8's defaults); Node 22 and 24 take it only on the command line, so `npm start` passes it
+ * (package.json) and the helper process is started with it.
  */
 export function setLiftoffOnly(): void {
   v8.setFlagsFromString('--liftoff-only');
@@ -272,9 +275,10 @@ export class EmbeddedSetupError extends Error {
 function helperEntry(): { file: string; execArgv: string[] } {
   const fromSources = import.meta.url.endsWith('.ts');
   const file = fileURLToPath(new URL(fromSources ? './embedded-helper.ts' : './embedded-helper.js', import.meta.url));
-  if (!fromSources) return { file, execArgv: [] };
+  const execArgv = ['--liftoff-only']; // setLiftoffOnly's reason; on the command line, every Node version takes it
+  if (!fromSources) return { file, execArgv };
   const tsx = createRequire(import.meta.url).resolve('tsx');
-  return { file, execArgv: ['--import', pathToFileURL(tsx).href] };
+  return { file, execArgv: [...execArgv, '--import', pathToFileURL(tsx).href] };
 }
 
 /**
