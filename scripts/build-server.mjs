@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build -w server`: the server as plain JavaScript for production, so `npm start` needs
-// neither tsx nor any other dev dependency at run time. esbuild bundles server/src/main.ts with the
+// neither tsx nor any other dev dependency at run time. esbuild bundles server/src/main.ts (and the
+// embedded database's helper process, src/db/embedded-helper.ts, which the server forks) with the
 // workspace contract package inlined (it ships TypeScript source) and every npm dependency left
 // external (native modules — sharp, argon2, PGlite's WASM — load from node_modules as usual).
 // The files the server reads next to its own code at run time (migrations, the common-password
@@ -14,12 +15,16 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'server');
 const OUT = path.join(SERVER, 'dist');
 const pkg = JSON.parse(readFileSync(path.join(SERVER, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pipit/'));
+// pino-pretty (a dev dependency) too: the server loads it only for LOG_FORMAT=pretty (development).
+const external = [...Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pipit/')), 'pino-pretty'];
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(SERVER, 'src/main.ts')],
-  outfile: path.join(OUT, 'main.js'),
+  entryPoints: {
+    main: path.join(SERVER, 'src/main.ts'),
+    'embedded-helper': path.join(SERVER, 'src/db/embedded-helper.ts'),
+  },
+  outdir: OUT,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -32,4 +37,4 @@ await build({
 });
 cpSync(path.join(SERVER, 'src/db/migrations'), path.join(OUT, 'migrations'), { recursive: true });
 cpSync(path.join(SERVER, 'src/modules/users/common-passwords.txt'), path.join(OUT, 'common-passwords.txt'));
-console.log(`pipit: server built to ${path.relative(ROOT, OUT)}/main.js`);
+console.log(`pipit: server built to ${path.relative(ROOT, OUT)}/main.js (and embedded-helper.js)`);

@@ -8,7 +8,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const WEB_DIST = path.join(ROOT, 'web/dist');
 const SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/contract/src'];
 
-function newestMtime(target) {
+/** The newest modification time under `target` (a file or a directory), 0 when it does not exist. */
+export function newestMtime(target) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;

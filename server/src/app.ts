@@ -81,21 +81,26 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** JSON lines for machines (production, tests); one readable line per event for people (development). */
-function loggerOptions(config: Config) {
+/**
+ * JSON lines for machines (production, tests); one readable line per event for people (development),
+ * formatted in this thread: pino-pretty as a transport ran in a worker thread whose own V8 heap grew
+ * by ~60 MB under a burst of requests (docs/performance.md, "Embedded database memory"). Written
+ * synchronously, so nothing is lost when the process exits. pino-pretty is a dev dependency, loaded
+ * only here (the compiled server leaves it external).
+ */
+async function loggerOptions(config: Config) {
   const base = { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-csrf-token"]'] };
   if (config.logFormat === 'json') return base;
+  const { default: pretty } = await import('pino-pretty');
   return {
     ...base,
-    transport: {
-      target: 'pino-pretty',
-      options: {
-        singleLine: true,
-        translateTime: 'SYS:HH:MM:ss',
-        // The request line already says method, url, status and time.
-        ignore: 'pid,hostname,reqId,method,url,statusCode,responseTime',
-      },
-    },
+    stream: pretty({
+      sync: true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss',
+      // The request line already says method, url, status and time.
+      ignore: 'pid,hostname,reqId,method,url,statusCode,responseTime',
+    }),
   };
 }
 
@@ -106,7 +111,7 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
   const securityHeaders = securityHeadersFor(config);
   const app = Fastify({
-    logger: deps.logStream ? { ...loggerOptions(config), stream: deps.logStream } : loggerOptions(config),
+    logger: deps.logStream ? { ...(await loggerOptions(config)), stream: deps.logStream } : await loggerOptions(config),
     logController: new OneLinePerRequest(),
     // Fastify accepts a hop count at run time; its types omit number.
     trustProxy: config.trustProxy as boolean | string,
@@ -134,7 +139,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const handle = deps.db ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir }));
+  const handle =
+    deps.db ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: config.dataDir,
+      log: (message) => app.log.info(message),
+    }));
 
   // External plugins, then the app's cross-cutting ones (order matters: session before rate limits).
   await app.register(cookie);

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { DataDirLockedError } from './db/client.ts';
+import { DataDirLockedError, EmbeddedSetupError } from './db/client.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -27,7 +27,7 @@ async function main() {
   try {
     app = await buildApp(config);
   } catch (error) {
-    if (error instanceof DataDirLockedError) {
+    if (error instanceof DataDirLockedError || error instanceof EmbeddedSetupError) {
       console.error(`pipit: ${error.message}`);
       process.exit(1);
     }

@@ -1,4 +1,3 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
@@ -9,26 +8,28 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import {
+  lockDataDir,
+  MIGRATIONS_DIR,
+  PGLITE_CONF,
+  setHeapGrowth,
+  setLiftoffOnly,
+  setUpInHelper,
+  setupNeeded,
+} from './embedded.ts';
 import * as schema from './schema.ts';
+
+export { DataDirLockedError, EmbeddedSetupError, MIGRATIONS_DIR } from './embedded.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Tx;
-
-export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
 /** The rows of a raw statement (`db.execute`): both drivers answer `{ rows }`. */
 export async function executeRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = await db.execute(query);
   return (result as unknown as { rows: T[] }).rows;
 }
-
-/**
- * PGlite's PostgreSQL keeps its buffer cache inside the WASM memory, which never shrinks: the default
- * 128 MB of shared_buffers made the embedded server ~110 MB larger at rest (docs/performance.md,
- * "Embedded database memory"). The operating system's page cache still holds the data files.
- */
-const PGLITE_CONF = ['shared_buffers = 32MB'];
 
 /**
  * A list of ids as one PostgreSQL array parameter (`${bigintArray(ids)}::bigint[]`): Drizzle spreads a
@@ -74,47 +75,6 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export class DataDirLockedError extends Error {
-  readonly code = 'DATA_DIR_LOCKED';
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Two processes must never open one PGlite directory. The lock file holds the owner's pid;
- * a lock left by a process that no longer exists (kill -9) is taken over.
- */
-export function lockDataDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'pipit.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new DataDirLockedError(
-          `The data directory ${dir} is in use by another Pipit process (pid ${owner}). ` +
-            'Stop that process, or set DATA_DIR to another directory (or DATABASE_URL to use PostgreSQL).',
-        );
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  throw new DataDirLockedError(`Could not lock the data directory ${dir}`);
-}
-
 export interface OpenOptions {
   /** PostgreSQL connection string; when null, PGlite. */
   databaseUrl: string | null;
@@ -128,6 +88,8 @@ export interface OpenOptions {
    * (~0.6 s instead of ~4 s here). Migrations still run, finding nothing left to apply.
    */
   pgliteSnapshot?: Blob;
+  /** Progress worth a line in the server's log (a data directory being created or migrated). */
+  log?: (message: string) => void;
 }
 
 /** Any fixed number: the advisory lock every Pipit process takes while it migrates. */
@@ -184,8 +146,17 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   }
 
   const inMemory = options.pgliteDir.startsWith('memory://');
-  const unlock = inMemory ? () => {} : lockDataDir(options.pgliteDir);
+  const lock = inMemory ? null : lockDataDir(options.pgliteDir);
+  const unlock = () => lock?.release();
   try {
+    if (lock) {
+      setLiftoffOnly();
+      setHeapGrowth();
+      // A new directory, or one with migrations to apply, is set up by a helper process that exits
+      // before this one opens it: what initdb and the migrations grow never lands here (embedded.ts).
+      const needed = setupNeeded(options.pgliteDir);
+      if (needed) await setUpInHelper(options.pgliteDir, lock, needed, options.log ?? (() => {}));
+    }
     const client = inMemory
       ? new PGlite({
           postgresqlconf: PGLITE_CONF,
