@@ -168,7 +168,11 @@ const results = await Promise.all(
 );
 const received = results.reduce((n, r) => n + r.received, 0);
 const histogram = new Float64Array(BUCKETS);
-for (const r of results) r.histogram.forEach((count, i) => (histogram[i] = (histogram[i] as number) + count));
+for (const r of results) {
+  r.histogram.forEach((count, i) => {
+    histogram[i] = (histogram[i] as number) + count;
+  });
+}
 /** The p-th percentile of the merged histogram, in ms (the bucket's upper edge). */
 const histogramPercentile = (p: number) => {
   const rank = Math.ceil((p / 100) * received);

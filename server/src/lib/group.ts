@@ -65,6 +65,8 @@ export class GroupRunner<I, O> {
       for (const g of group) g.reject(error);
       return;
     }
-    group.forEach((g, i) => g.resolve(results[i] as O));
+    group.forEach((g, i) => {
+      g.resolve(results[i] as O);
+    });
   }
 }

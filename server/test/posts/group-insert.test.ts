@@ -24,7 +24,9 @@ describe('posts written together', () => {
     });
     expect(posts.map((p) => p.text)).toEqual(sent.map((s) => s.text));
     expect(new Set(posts.map((p) => p.id)).size).toBe(sent.length);
-    posts.forEach((post, i) => expect(post.author.id).toBe(String(i % 2 === 0 ? alice.id : bob.id)));
+    posts.forEach((post, i) => {
+      expect(post.author.id).toBe(String(i % 2 === 0 ? alice.id : bob.id));
+    });
 
     for (const [user, count] of [
       [alice, 12],

@@ -134,6 +134,8 @@ export async function findFrequentWords(db: Executor): Promise<Map<string, numbe
   );
   const [row] = rows;
   const frequent = new Map<string, number>();
-  row?.words?.forEach((word, i) => frequent.set(word, Number(row.freqs?.[i] ?? 0)));
+  row?.words?.forEach((word, i) => {
+    frequent.set(word, Number(row.freqs?.[i] ?? 0));
+  });
   return frequent;
 }
