@@ -98,7 +98,8 @@ describe('the embedded data directory is set up by a helper process', () => {
     expect(server.output()).toContain('Migrating the embedded database in');
     const line = await outputLine(server, 'pipit: The embedded database in');
     expect(line).toContain(`${dataDir} could not be migrated: migration ${latest} failed: `);
-    expect(line).toMatch(/relation "\w+" already exists \(in CREATE /);
+    // PostgreSQL's own error and the statement it failed in (which depends on what the latest migration does first).
+    expect(line).toMatch(/ failed: [^(]+ \(in (CREATE|DROP|ALTER) /);
     expect(line).toContain('Nothing was changed: the migrations run in one transaction.');
     expect(server.output()).not.toMatch(/\n\s+at /); // no stack trace
     expect(existsSync(path.join(dataDir, 'pipit.lock'))).toBe(false);
