@@ -46,7 +46,8 @@ export interface InertReport {
 export async function inspect(page: Page): Promise<InertReport> {
   return page.evaluate((flag) => {
     const injected = [
-      ...document.querySelectorAll('img[src="x"], svg[onload], iframe, object, embed, script:not([src])'),
+      // Inline scripts in the body only: the head holds index.html's own boot script (allowed by its hash in the CSP).
+      ...document.querySelectorAll('img[src="x"], svg[onload], iframe, object, embed, body script:not([src])'),
     ].map((el) => el.outerHTML.slice(0, 120));
     const handlers: string[] = [];
     for (const el of document.querySelectorAll('*')) {
