@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpClient, type ServerProcess, startServer, tempDir } from './support.ts';
+import { HttpClient, outputLine, startServer, tempDir } from './support.ts';
 
 const journal = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, '../../src/db/migrations/meta/_journal.json'), 'utf8'),
@@ -24,19 +24,6 @@ async function rawQuery(dataDir: string, text: string): Promise<Record<string, u
     return (await db.query<Record<string, unknown>>(text)).rows;
   } finally {
     await db.close();
-  }
-}
-
-/** The first line of the output that contains `text`; awaited: the output arrives on a pipe. */
-async function outputLine(server: ServerProcess, text: string): Promise<string> {
-  for (;;) {
-    const line = server
-      .output()
-      .split('\n')
-      .find((l) => l.includes(text));
-    if (line !== undefined) return line;
-    if (server.child.exitCode !== null) throw new Error(`no line with "${text}" before exit:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 

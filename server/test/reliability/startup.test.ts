@@ -7,22 +7,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer, tempDir } from './support.ts';
-
-/**
- * The first line of the process's output that contains `text`. The output arrives on a pipe (and
- * pretty logs from pino-pretty's worker thread), so it is awaited, bounded by the test's timeout.
- */
-async function outputLine(server: ServerProcess, text: string): Promise<string> {
-  for (;;) {
-    const line = server
-      .output()
-      .split('\n')
-      .find((l) => l.includes(text));
-    if (line !== undefined) return line;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { outputLine, startServer, tempDir } from './support.ts';
 
 describe('starting the server', () => {
   const dataDir = tempDir('pipit-startup-');

@@ -133,6 +133,24 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   }
 }
 
+/**
+ * The first line of the process's output that contains `text`. The output arrives on a pipe, so it is
+ * awaited, bounded by the test's timeout; a process that exits without printing it fails at once.
+ */
+export async function outputLine(server: ServerProcess, text: string): Promise<string> {
+  for (;;) {
+    const line = server
+      .output()
+      .split('\n')
+      .find((l) => l.includes(text));
+    if (line !== undefined) return line;
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`no line with "${text}" before exit:\n${server.output()}`);
+    }
+    await sleep(25);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Redis: the machine's (TEST_REDIS_URL), reached through a relay a test can cut or stall.
 
