@@ -37,6 +37,26 @@ export async function executeRows<T>(db: Executor, query: SQL): Promise<T[]> {
  */
 export const bigintArray = (ids: readonly number[]): string => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
+const prepared = new WeakMap<Database, Map<string, unknown>>();
+
+/**
+ * A statement built once per database and kept (Drizzle's `.prepare(name)`: PostgreSQL plans it once per
+ * connection), `build` called the first time `name` is asked for on `db`.
+ */
+export function preparedOnce<T>(db: Database, name: string, build: () => T): T {
+  let statements = prepared.get(db);
+  if (!statements) {
+    statements = new Map();
+    prepared.set(db, statements);
+  }
+  let statement = statements.get(name) as T | undefined;
+  if (statement === undefined) {
+    statement = build();
+    statements.set(name, statement);
+  }
+  return statement;
+}
+
 /** Counts SQL statements sent through Drizzle; tests use it to prove pages cost a fixed number of queries. */
 export class QueryCounter implements Logger {
   count = 0;

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../../db/client.ts';
+import { type Database, type Executor, preparedOnce } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
@@ -30,24 +30,12 @@ export async function findHashtagPage(
   cursor: Cursor | null,
   limit: number,
 ): Promise<PostRow[]> {
-  const key: PageKey = `${viewerId === null ? 'visitor' : 'member'}_${cursor ? 'after' : 'first'}`;
-  let statements = hashtagPages.get(db);
-  if (!statements) {
-    statements = new Map();
-    hashtagPages.set(db, statements);
-  }
-  let statement = statements.get(key);
-  if (!statement) {
-    statement = prepareHashtagPage(db, viewerId !== null, cursor !== null, key);
-    statements.set(key, statement);
-  }
+  const name = `hashtag_page_${viewerId === null ? 'visitor' : 'member'}_${cursor ? 'after' : 'first'}`;
+  const statement = preparedOnce(db, name, () => prepareHashtagPage(db, viewerId !== null, cursor !== null, name));
   return statement.execute({ viewer: viewerId ?? 0, tag, t: cursor?.t ?? null, id: cursor?.id ?? null, n: limit + 1 });
 }
 
-type PageKey = `${'visitor' | 'member'}_${'first' | 'after'}`;
-const hashtagPages = new WeakMap<Database, Map<PageKey, ReturnType<typeof prepareHashtagPage>>>();
-
-function prepareHashtagPage(db: Database, member: boolean, withCursor: boolean, key: PageKey) {
+function prepareHashtagPage(db: Database, member: boolean, withCursor: boolean, name: string) {
   const viewer = sql.placeholder('viewer');
   const visible = member ? sql`not ${postHiddenFrom(sql`${viewer}::bigint`, sql`"posts"`)}` : visiblePosts(null);
   const after = withCursor
@@ -61,7 +49,7 @@ function prepareHashtagPage(db: Database, member: boolean, withCursor: boolean, 
     .where(and(eq(postHashtags.tag, sql.placeholder('tag')), visible, after))
     .orderBy(desc(postHashtags.createdAt), desc(postHashtags.postId))
     .limit(sql.placeholder('n'))
-    .prepare(`hashtag_page_${key}`);
+    .prepare(name);
 }
 
 /** The tags the most distinct people used since `since`, most first (ties: alphabetical). */

@@ -1,5 +1,5 @@
 import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
-import { type Database, type Executor, executeRows } from '../../db/client.ts';
+import { type Database, type Executor, executeRows, preparedOnce } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
@@ -36,17 +36,8 @@ export async function findPostMatches(
   offset = 0,
   path: MatchPath = 'common',
 ): Promise<PostRow[]> {
-  const key: SearchKey = `${path}:${viewerId === null ? 'visitor' : 'member'}:${cursor ? 'after' : 'first'}`;
-  let statements = searchStatements.get(db);
-  if (!statements) {
-    statements = new Map();
-    searchStatements.set(db, statements);
-  }
-  let statement = statements.get(key);
-  if (!statement) {
-    statement = prepareSearch(db, path, viewerId !== null, cursor !== null, key);
-    statements.set(key, statement);
-  }
+  const name = `search_posts_${path}_${viewerId === null ? 'visitor' : 'member'}_${cursor ? 'after' : 'first'}`;
+  const statement = preparedOnce(db, name, () => prepareSearch(db, path, viewerId !== null, cursor !== null, name));
   return statement.execute({
     viewer: viewerId ?? 0,
     q,
@@ -57,10 +48,7 @@ export async function findPostMatches(
   });
 }
 
-type SearchKey = `${MatchPath}:${'visitor' | 'member'}:${'first' | 'after'}`;
-const searchStatements = new WeakMap<Database, Map<SearchKey, ReturnType<typeof prepareSearch>>>();
-
-function prepareSearch(db: Database, path: MatchPath, member: boolean, withCursor: boolean, key: SearchKey) {
+function prepareSearch(db: Database, path: MatchPath, member: boolean, withCursor: boolean, name: string) {
   const viewer = sql.placeholder('viewer');
   const q = sql.placeholder('q');
   const matches =
@@ -80,7 +68,7 @@ function prepareSearch(db: Database, path: MatchPath, member: boolean, withCurso
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(sql.placeholder('n'))
     .offset(sql.placeholder('offset'))
-    .prepare(`search_posts_${key.replaceAll(':', '_')}`);
+    .prepare(name);
 }
 
 /**
