@@ -198,10 +198,6 @@ export class FeedStore {
     await this.redis.sadd(this.pulledKey, String(userId));
   }
 
-  async isPulled(userId: number): Promise<boolean> {
-    return (await this.redis.sismember(this.pulledKey, String(userId))) === 1;
-  }
-
   /** Of `userIds`, those whose posts are pulled: one command. */
   async pulledOf(userIds: readonly number[]): Promise<Set<number>> {
     if (userIds.length === 0) return new Set();
@@ -236,11 +232,6 @@ export class FeedStore {
       const at = scores[i];
       return at !== null && at !== undefined && Number(at) >= since;
     });
-  }
-
-  /** Adds a post to the feeds of `userIds` that exist. */
-  add(userIds: readonly number[], key: FeedKey): Promise<void> {
-    return this.addMany(userIds.map((userId) => ({ userId, key })));
   }
 
   /** Adds each entry's post to its member's feed, if that feed exists: pipelined, 1,000 commands a round trip. */
