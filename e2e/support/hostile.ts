@@ -44,11 +44,16 @@ export interface InertReport {
 
 /** Inspects the live DOM: did any payload become markup, a handler, a script or a link that runs code? */
 export async function inspect(page: Page): Promise<InertReport> {
-  return page.evaluate((flag) => {
+  return page.evaluate(async (flag) => {
+    // index.html's own inline scripts (the boot script, allowed by its hash in the CSP), exactly as served:
+    // any other inline script, anywhere in the page, counts as injected.
+    const served = await (await fetch('/', { cache: 'no-store' })).text();
+    const own = new Set([...served.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]));
     const injected = [
-      // Inline scripts in the body only: the head holds index.html's own boot script (allowed by its hash in the CSP).
-      ...document.querySelectorAll('img[src="x"], svg[onload], iframe, object, embed, body script:not([src])'),
-    ].map((el) => el.outerHTML.slice(0, 120));
+      ...document.querySelectorAll('img[src="x"], svg[onload], iframe, object, embed, script:not([src])'),
+    ]
+      .filter((el) => !(el.tagName === 'SCRIPT' && own.has(el.textContent ?? '')))
+      .map((el) => el.outerHTML.slice(0, 120));
     const handlers: string[] = [];
     for (const el of document.querySelectorAll('*')) {
       for (const attr of el.getAttributeNames()) {
