@@ -111,6 +111,23 @@ describe('GroupRunner', () => {
     expect(await Promise.all(rest)).toEqual([20, 30, 40, 50, 60]);
   });
 
+  it('fails a group whose run answers the wrong number of results, and never runs it again', async () => {
+    let runs = 0;
+    const runner = new GroupRunner<number, number>(
+      async (items) => {
+        runs++;
+        return items.slice(1); // one short
+      },
+      1,
+      10,
+      () => true,
+    );
+    const results = await Promise.allSettled([1, 2, 3].map((n) => runner.add(n)));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ message: '1 results for 2 items' });
+    expect(runs).toBe(2); // [1], then [2, 3]: each failed once, none retried
+  });
+
   it('fails the whole group, running nothing twice, on an error that may have done the work', async () => {
     let runs = 0;
     const runner = new GroupRunner<number, number>(
