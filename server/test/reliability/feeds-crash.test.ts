@@ -81,16 +81,21 @@ describe.skipIf(!postgresRuns || !redisAvailable)(
       return server;
     };
 
+    /** Two new members, the reader following the author and having read their home (its feed built by a job). */
+    const authorAndReader = async (server: ServerProcess, authorName: string, readerName: string) => {
+      const author = new HttpClient(server.url);
+      const authorId = (await author.signUp(authorName)).id;
+      const reader = new HttpClient(server.url);
+      const readerId = (await reader.signUp(readerName)).id;
+      expect((await reader.request('PUT', `/api/users/${authorId}/follow`)).status).toBe(200);
+      expect((await reader.request('GET', '/api/timeline/following')).status).toBe(200);
+      await until(`${readerName}’s feed built`, () => redis.exists(`${prefix}feed:${readerId}:floor`));
+      return { author, readerId };
+    };
+
     it('runs the fan-out again after a restart, and the post reaches the feed', async () => {
       const a = await start();
-      const ana = new HttpClient(a.url);
-      const anaId = (await ana.signUp('ana')).id;
-      const ben = new HttpClient(a.url);
-      const benId = (await ben.signUp('ben')).id;
-      expect((await ben.request('PUT', `/api/users/${anaId}/follow`)).status).toBe(200);
-      // Ben reads his home: his feed is built by a job.
-      expect((await ben.request('GET', '/api/timeline/following')).status).toBe(200);
-      await until('ben’s feed built', () => redis.exists(`${prefix}feed:${benId}:floor`));
+      const { author: ana, readerId: benId } = await authorAndReader(a, 'ana', 'ben');
 
       // Redis stops answering (connected, silent): the fan-out of the next post hangs half-way.
       relay.stalled = true;
@@ -119,13 +124,7 @@ describe.skipIf(!postgresRuns || !redisAvailable)(
 
     it('keeps a post whose fan-out failed (Redis away) in the outbox, and fans it out once Redis is back', async () => {
       const b = servers[servers.length - 1] as ServerProcess;
-      const cara = new HttpClient(b.url);
-      const caraId = (await cara.signUp('cara')).id;
-      const dan = new HttpClient(b.url);
-      const danId = (await dan.signUp('dan')).id;
-      expect((await dan.request('PUT', `/api/users/${caraId}/follow`)).status).toBe(200);
-      expect((await dan.request('GET', '/api/timeline/following')).status).toBe(200);
-      await until('dan’s feed built', () => redis.exists(`${prefix}feed:${danId}:floor`));
+      const { author: cara, readerId: danId } = await authorAndReader(b, 'cara', 'dan');
 
       await relay.cut();
       const failures = () => b.output().split('a fan-out failed').length - 1;
