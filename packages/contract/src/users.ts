@@ -5,6 +5,7 @@ import {
   hasVisibleContent,
   idSchema,
   MAX_COMBINING_MARKS,
+  visibility,
 } from './common.ts';
 
 export const LIMITS = {
@@ -146,6 +147,8 @@ export const editBody = z.strictObject({
   bio: bioField.nullable().optional(),
   profileImage: imageField.optional(),
   coverImage: imageField.optional(),
+  /** The visibility the composer starts with (posts.ts VISIBILITIES). */
+  defaultVisibility: visibility.optional(),
 });
 export type EditBody = z.infer<typeof editBody>;
 
@@ -187,6 +190,8 @@ export const currentUser = user.extend({
   /** What the person may do beyond a member's (moderation.ts). */
   role: z.enum(ROLES),
   hasNotification: z.boolean(),
+  /** The visibility the composer starts with (Settings). */
+  defaultVisibility: visibility,
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

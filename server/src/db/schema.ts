@@ -1,4 +1,14 @@
-import { AUDIT_ACTIONS, NOTIFICATION_TYPES, REPORT_CATEGORIES, REPORT_OUTCOMES, ROLES } from '@pipit/contract';
+import {
+  AUDIT_ACTIONS,
+  NOTIFICATION_TYPES,
+  QUOTE_POLICIES,
+  REPORT_CATEGORIES,
+  REPORT_OUTCOMES,
+  ROLES,
+  type QuotePolicy,
+  VISIBILITIES,
+  type Visibility,
+} from '@pipit/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -24,6 +34,9 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
+const VISIBILITY_SQL = VISIBILITIES.map((v) => `'${v}'`).join(', ');
+const QUOTE_POLICY_SQL = QUOTE_POLICIES.map((v) => `'${v}'`).join(', ');
+
 export const users = pgTable(
   'users',
   {
@@ -42,6 +55,8 @@ export const users = pgTable(
     role: text('role').notNull().default('member'),
     /** Set while a moderator's suspension holds: no sign-in, nothing of theirs shown (modules/safety/visibility.ts). */
     suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
+    /** The visibility the composer starts with (the contract's VISIBILITIES). */
+    defaultVisibility: text('default_visibility').$type<Visibility>().notNull().default('public'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -50,6 +65,7 @@ export const users = pgTable(
     index('users_suspended_idx').on(t.id).where(sql`${t.suspendedAt} IS NOT NULL`),
     // The moderation team list.
     index('users_staff_idx').on(t.role, t.id).where(sql`${t.role} <> 'member'`),
+    check('users_default_visibility_check', sql`${t.defaultVisibility} IN (${sql.raw(VISIBILITY_SQL)})`),
     check('users_role_check', sql`${t.role} IN (${sql.raw(ROLES.map((r) => `'${r}'`).join(', '))})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
@@ -130,6 +146,13 @@ export const posts = pgTable(
     replyCount: integer('reply_count').notNull().default(0),
     likeCount: integer('like_count').notNull().default(0),
     repostCount: integer('repost_count').notNull().default(0),
+    /**
+     * Who may see it (the contract's VISIBILITIES; modules/safety/visibility.ts `inAudience`). A repost's
+     * row carries the reposted post's (only public and unlisted posts are reposted).
+     */
+    visibility: text('visibility').$type<Visibility>().notNull().default('public'),
+    /** Who may quote it (the contract's QUOTE_POLICIES). */
+    quotePolicy: text('quote_policy').$type<QuotePolicy>().notNull().default('anyone'),
     createdAt: createdAt(),
     /**
      * The text's words for search ('simple' configuration: no language assumed, words as written,
@@ -151,6 +174,8 @@ export const posts = pgTable(
     index('posts_repost_of_created_idx').on(t.repostOfId, t.createdAt, t.id).where(sql`${t.repostOfId} IS NOT NULL`),
     // Search: the stored words of each post (a rare word's posts in a few index pages).
     index('posts_search_vector_idx').using('gin', t.searchVector),
+    check('posts_visibility_check', sql`${t.visibility} IN (${sql.raw(VISIBILITY_SQL)})`),
+    check('posts_quote_policy_check', sql`${t.quotePolicy} IN (${sql.raw(QUOTE_POLICY_SQL)})`),
     check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0 AND ${t.repostCount} >= 0`),
   ],
 );
@@ -167,6 +192,28 @@ export const feedOutbox = pgTable('feed_outbox', {
     .primaryKey()
     .references(() => posts.id, { onDelete: 'cascade' }),
 });
+
+/**
+ * The people a post mentions (its @usernames that name someone), and for a reply the author it
+ * answers: who a followers-only post also reaches, and the whole audience of a direct one
+ * (modules/safety/visibility.ts `inAudience`); a direct post's conversation (modules/conversations).
+ */
+export const postMentions = pgTable(
+  'post_mentions',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.userId] }),
+    // "The posts that mention me": a person's conversations, and the cascade of a deleted account.
+    index('post_mentions_user_post_idx').on(t.userId, t.postId),
+  ],
+);
 
 export const likes = pgTable(
   'likes',

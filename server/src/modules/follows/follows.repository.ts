@@ -160,3 +160,13 @@ export async function findFamiliarFollowerIds(
   );
   return rows.map((row) => ({ of: Number(row.of), followerId: Number(row.follower_id) }));
 }
+
+/** Whether `followerId` follows `followeeId` (one probe of follows' key). */
+export async function isFollowing(db: Executor, followerId: number, followeeId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(follows)
+    .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)))
+    .limit(1);
+  return row !== undefined;
+}

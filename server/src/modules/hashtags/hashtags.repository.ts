@@ -3,7 +3,7 @@ import { type Database, type Executor, preparedOnce } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
-import { postHiddenFrom, visiblePosts } from '../safety/visibility.ts';
+import { listed, postHiddenFrom, visiblePosts } from '../safety/visibility.ts';
 
 /** Records a new post's hashtags (stored form), with its author and its exact time, in its transaction. */
 export async function insertPostHashtags(db: Executor, postId: number, tags: readonly string[]): Promise<void> {
@@ -46,7 +46,7 @@ function prepareHashtagPage(db: Database, member: boolean, withCursor: boolean, 
     .from(postHashtags)
     .innerJoin(posts, eq(posts.id, postHashtags.postId))
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(eq(postHashtags.tag, sql.placeholder('tag')), visible, after))
+    .where(and(eq(postHashtags.tag, sql.placeholder('tag')), listed(sql`"posts"`), visible, after))
     .orderBy(desc(postHashtags.createdAt), desc(postHashtags.postId))
     .limit(sql.placeholder('n'))
     .prepare(name);

@@ -206,7 +206,10 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
                 ? event.timelines.includes('following')
                 : key === 'public'
                   ? event.timelines.includes('everyone')
-                  : key.startsWith('hashtag:') && hasTag(event.post.text, key.slice('hashtag:'.length));
+                  : key.startsWith('hashtag:') &&
+                    event.post.visibility === 'public' &&
+                    !event.post.repostedBy &&
+                    hasTag(event.post.text, key.slice('hashtag:'.length));
             if (matches && socket.readyState === socket.OPEN)
               socket.send(updateMessage(stream, event.post.entryId, payload));
           }

@@ -286,6 +286,7 @@ export class OAuthService implements OtherCredentials {
             username: row.username ?? '',
             profileImage: row.profileImage,
             role: (row.role ?? 'member') as Role,
+            defaultVisibility: row.defaultVisibility ?? 'public',
             expiresAt: new Date(8_640_000_000_000_000),
           };
     const grant: TokenGrant = { tokenId: row.id, appId: row.appId, scopes: row.scopes.split(' '), viewer };

@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
-import { postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
+import { hiddenFromVisitors, postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
 /** One open stream: who it is for, and how to write to it. */
 export interface StreamClient {
@@ -178,16 +178,10 @@ export class StreamHub {
               missed.flatMap((e) => (e.kind === 'post' && e.authorId !== userId ? [e.postId] : [])),
             ),
           );
-    const quotesHidden =
-      userId === null
-        ? new Set<number>()
-        : new Set(
-            await postsHiddenFrom(
-              this.db,
-              userId,
-              missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : [])),
-            ),
-          );
+    const quoted = missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : []));
+    const quotesHidden = new Set(
+      userId === null ? await hiddenFromVisitors(this.db, quoted) : await postsHiddenFrom(this.db, userId, quoted),
+    );
     for (const entry of missed) {
       if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
       const quoteHidden = entry.kind === 'post' && quotedIdOf(entry.post).some((id) => quotesHidden.has(id));
@@ -223,6 +217,9 @@ export class StreamHub {
       if (quotedId !== undefined)
         quoteHiding = new Set(await readersHiding(this.db, quotedId, [...this.perMember.keys()]));
     }
+    // Visitors get a quote of a post only they may see it (a followers-only one: unavailable).
+    const [quotedId] = entry.kind === 'post' ? quotedIdOf(entry.post) : [];
+    const quoteHiddenFromVisitors = quotedId !== undefined && (await hiddenFromVisitors(this.db, [quotedId])).length > 0;
     // Each distinct event is serialized once, however many streams it goes to (a post has two
     // variants: with and without Following), then written as it is to each.
     const id = this.id(entry.seq);
@@ -230,7 +227,7 @@ export class StreamHub {
     const variants = new Map<string, LiveEvent>();
     for (const client of [...this.clients]) {
       if (client.userId !== null && hiding.has(client.userId)) continue;
-      const quoteHidden = client.userId !== null && quoteHiding.has(client.userId);
+      const quoteHidden = client.userId === null ? quoteHiddenFromVisitors : quoteHiding.has(client.userId);
       let live = this.eventFor(
         entry,
         client,
@@ -312,8 +309,9 @@ export class StreamHub {
   ): LiveEvent | null {
     switch (entry.kind) {
       case 'post': {
-        // A repost is an entry of its reposter's followers' homes only (Everyone lists posts).
-        const timelines: LiveTimeline[] = entry.post.repostedBy ? [] : ['everyone'];
+        // A repost is an entry of its reposter's followers' homes only (Everyone lists public posts).
+        // Members outside a post's audience never get here (hiding, readersHiding: visibility.ts).
+        const timelines: LiveTimeline[] = entry.post.repostedBy || entry.post.visibility !== 'public' ? [] : ['everyone'];
         const mine = client.userId === entry.authorId;
         if (client.userId !== null && (mine || followsAuthor(entry.authorId))) {
           timelines.unshift('following');

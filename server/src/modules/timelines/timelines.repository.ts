@@ -1,13 +1,16 @@
-import { desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
-import { postHiddenFrom } from '../safety/visibility.ts';
+import { listed, postHiddenFrom } from '../safety/visibility.ts';
 
-/** Every post (reposts are not posts of their own here), newest first: a backward range scan of posts_created_at_id_idx. */
+/**
+ * Every public post (reposts are not posts of their own here), newest first: a backward range scan of
+ * posts_created_at_id_idx.
+ */
 export function findEveryonePage(db: Executor, viewerId: number | null, cursor: Cursor | null, limit: number) {
-  return findPostPage(db, viewerId, isNull(posts.repostOfId), cursor, 'newest', limit);
+  return findPostPage(db, viewerId, and(isNull(posts.repostOfId), listed(sql`"posts"`)), cursor, 'newest', limit);
 }
 
 /**

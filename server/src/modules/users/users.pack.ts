@@ -28,7 +28,12 @@ export const userColumns = {
 };
 
 /** What to select to build a CurrentUser. */
-export const currentUserColumns = { ...userColumns, email: users.email, role: users.role };
+export const currentUserColumns = {
+  ...userColumns,
+  email: users.email,
+  role: users.role,
+  defaultVisibility: users.defaultVisibility,
+};
 
 // Row types follow the column lists above, never a copy of them.
 export type UserSummaryRow = SelectResultFields<typeof userSummaryColumns>;
@@ -66,5 +71,11 @@ export function toUser(row: UserRow, relations: Relations = NONE): User {
 }
 
 export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): CurrentUser {
-  return { ...toUser(row), email: row.email, role: row.role as Role, hasNotification };
+  return {
+    ...toUser(row),
+    email: row.email,
+    role: row.role as Role,
+    hasNotification,
+    defaultVisibility: row.defaultVisibility,
+  };
 }

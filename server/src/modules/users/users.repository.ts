@@ -1,3 +1,4 @@
+import type { Visibility } from '@pipit/contract';
 import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
@@ -136,6 +137,7 @@ export interface UserPatch {
   bio?: string;
   profileImage?: string | null;
   coverImage?: string | null;
+  defaultVisibility?: Visibility;
 }
 
 /** Returns false when the row no longer exists. */

@@ -138,6 +138,7 @@ export class UsersService {
       bio: input.bio === null ? '' : input.bio,
       profileImage: columnValue(profileImage, newProfile),
       coverImage: columnValue(coverImage, newCover),
+      defaultVisibility: input.defaultVisibility,
     };
     if (Object.values(patch).some((v) => v !== undefined)) {
       try {
