@@ -82,4 +82,3 @@ export function hasTooManyMarks(text: string): boolean {
 export const VISIBILITIES = ['public', 'unlisted', 'followers', 'direct'] as const;
 export const visibility = z.enum(VISIBILITIES);
 export type Visibility = z.infer<typeof visibility>;
-

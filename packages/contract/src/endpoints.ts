@@ -129,7 +129,8 @@ export const endpoints = defineEndpoints({
     body: createPostBody,
     status: 201,
     answer: post,
-    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    // FORBIDDEN: a quote the quoted post's author does not allow (its quote policy).
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'FORBIDDEN', ...WRITE],
   },
   /** multipart/form-data (UPLOAD_FIELDS), not JSON: no body schema; modules/media reads the parts. */
   uploadMedia: {
@@ -174,7 +175,8 @@ export const endpoints = defineEndpoints({
     params: idParams,
     status: 200,
     answer: post,
-    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    // FORBIDDEN: a followers-only or direct post (only public and unlisted ones are reposted).
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'FORBIDDEN', ...WRITE],
   },
   unrepostPost: {
     ...routes.unrepostPost,

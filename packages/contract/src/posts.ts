@@ -7,8 +7,8 @@ import {
   idSchema,
   MAX_COMBINING_MARKS,
   page,
-  type Visibility,
   VISIBILITIES,
+  type Visibility,
   visibility,
 } from './common.ts';
 

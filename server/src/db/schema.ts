@@ -2,10 +2,10 @@ import {
   AUDIT_ACTIONS,
   NOTIFICATION_TYPES,
   QUOTE_POLICIES,
+  type QuotePolicy,
   REPORT_CATEGORIES,
   REPORT_OUTCOMES,
   ROLES,
-  type QuotePolicy,
   VISIBILITIES,
   type Visibility,
 } from '@pipit/contract';

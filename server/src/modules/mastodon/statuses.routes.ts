@@ -1,6 +1,6 @@
 import { createPostBody, MAX_PAGE_SIZE, type Post, type QuotePolicy, type Visibility } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../../lib/errors.ts';
+import { AppError, invalid } from '../../lib/errors.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import type { MastodonContext } from './mastodon.context.ts';
@@ -42,6 +42,9 @@ const VISIBILITY_OF: Record<string, Visibility> = {
   direct: 'direct',
 };
 
+/** Pipit's names of the fields a status is refused for, as Mastodon names them. */
+const MASTODON_FIELD: Record<string, string> = { visibility: 'visibility', quotePolicy: 'quote_approval_policy' };
+
 /** Mastodon's quote approval policies as Pipit's quote policies. */
 const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followers: 'followers', nobody: 'nobody' };
 
@@ -71,21 +74,26 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
           visibility: 'visibility',
           quotePolicy: 'quote_approval_policy',
         } as Record<string, string>
-      )[
-        String(issue?.path[0])
-      ];
+      )[String(issue?.path[0])];
       throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
     }
     const { text, parentId, media, quoteOfId, visibility, quotePolicy } = parsed.data;
-    const created = await posts.create(viewer, {
-      text,
-      parentId: parentId ? postIdOf(parentId) : null,
-      media,
-      quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
-      visibility,
-      quotePolicy,
-    });
-    return present.status(viewer, created);
+    try {
+      const created = await posts.create(viewer, {
+        text,
+        parentId: parentId ? postIdOf(parentId) : null,
+        media,
+        quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
+        visibility,
+        quotePolicy,
+      });
+      return await present.status(viewer, created);
+    } catch (error) {
+      // The service names Pipit's fields; an app is told its own.
+      const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
+      if (field) throw invalid(field, `${field}: ${(error as AppError).message}`);
+      throw error;
+    }
   });
 
   route(app, e.status, async (request, _reply, { params }) =>

@@ -1,3 +1,4 @@
+import type { QuotePolicy, Visibility } from '@pipit/contract';
 import { and, asc, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
@@ -6,7 +7,6 @@ import { bookmarks, likes, mediaAttachments, postMentions, posts, users } from '
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { GroupRunner } from '../../lib/group.ts';
 import type { PostId } from '../../lib/ids.ts';
-import type { QuotePolicy, Visibility } from '@pipit/contract';
 import type { AttachmentFields } from '../media/media.service.ts';
 import {
   onProfile,
@@ -160,8 +160,15 @@ export const byAuthor = (authorId: number) => eq(posts.authorId, authorId);
 /** Someone's posts as their profile lists them for `viewerId` (a direct post to its author only). */
 export const onProfileOf = (authorId: number, viewerId: number | null) =>
   and(eq(posts.authorId, authorId), onProfile(viewerId, sql`"posts"`));
-/** The replies to a post: posts_parent_created_at_id_idx. */
-export const byParent = (parentId: number) => eq(posts.parentId, parentId);
+/**
+ * The replies to a post the viewer may open (posts_parent_created_at_id_idx): none when the post itself
+ * is hidden from them, checked once per statement (an InitPlan on posts' key).
+ */
+export const byParent = (parentId: number, viewerId: number | null) =>
+  and(
+    eq(posts.parentId, parentId),
+    sql`exists (select 1 from ${posts} "parent_post" where "parent_post".id = ${parentId} and ${visiblePosts(viewerId, 'blocks', sql`"parent_post"`)})`,
+  );
 
 /**
  * One page of posts matching `where` that the viewer may see (`rule`: modules/safety/visibility.ts),
@@ -233,7 +240,9 @@ export async function findPostViews(
     .select(postViewColumns(viewerId, rule ?? 'all'))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : sql`not ${postOfSuspended(sql`"posts"`)}`));
+    .where(
+      and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : sql`not ${postOfSuspended(sql`"posts"`)}`),
+    );
 }
 
 /** The author of a post with their username (null when the post is gone). */
@@ -297,11 +306,7 @@ export async function insertPost(
  * round trip, one plan and one commit for all of them. A post alone goes at once. Each post is
  * answered once the statement that wrote it has committed, as before.
  */
-export function insertTopLevelPost(
-  db: Database,
-  row: TopLevelRow,
-  queueForFeeds: boolean,
-): Promise<PostTableRow> {
+export function insertTopLevelPost(db: Database, row: TopLevelRow, queueForFeeds: boolean): Promise<PostTableRow> {
   let groups = topLevelGroups.get(db);
   if (!groups) {
     groups = {

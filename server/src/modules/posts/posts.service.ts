@@ -21,11 +21,11 @@ import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toUserView } from '../follows/follows.pack.ts';
+import { isFollowing } from '../follows/follows.repository.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
 import { isPostHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
-import { isFollowing } from '../follows/follows.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import { toPost, toQuotedPost } from './posts.pack.ts';
@@ -149,7 +149,9 @@ export class PostsService {
         await repo.insertMentions(
           tx,
           post.id,
-          [...new Set([...mentionedIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])])].filter((id) => id !== me),
+          [...new Set([...mentionedIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])])].filter(
+            (id) => id !== me,
+          ),
         );
         const attached = await this.media.attachWithin(tx, me, post.id, media);
         const view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
@@ -313,7 +315,14 @@ export class PostsService {
     return listPage(
       page,
       (cursor: Cursor | null, limit: number) =>
-        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byParent(parentId), cursor, 'oldest', limit),
+        repo.findPostPage(
+          this.db,
+          viewerIdOf(viewer),
+          repo.byParent(parentId, viewerIdOf(viewer)),
+          cursor,
+          'oldest',
+          limit,
+        ),
       toPost,
       async () => {
         if (!(await repo.postVisibleTo(this.db, viewerIdOf(viewer), parentId))) throw postNotFound();
@@ -458,7 +467,10 @@ async function refuseUnseen(tx: Executor, me: number, postId: number): Promise<v
 async function refuseQuote(tx: Executor, me: number, quotedId: number): Promise<void> {
   const quoted = await repo.findPostAudience(tx, quotedId);
   if (!quoted || quoted.authorId === me) return;
-  if (quoted.quotePolicy === 'nobody' || (quoted.quotePolicy === 'followers' && !(await isFollowing(tx, me, quoted.authorId)))) {
+  if (
+    quoted.quotePolicy === 'nobody' ||
+    (quoted.quotePolicy === 'followers' && !(await isFollowing(tx, me, quoted.authorId)))
+  ) {
     throw forbidden(
       quoted.quotePolicy === 'nobody'
         ? 'The author does not allow quotes of this post.'

@@ -219,7 +219,8 @@ export class StreamHub {
     }
     // Visitors get a quote of a post only they may see it (a followers-only one: unavailable).
     const [quotedId] = entry.kind === 'post' ? quotedIdOf(entry.post) : [];
-    const quoteHiddenFromVisitors = quotedId !== undefined && (await hiddenFromVisitors(this.db, [quotedId])).length > 0;
+    const quoteHiddenFromVisitors =
+      quotedId !== undefined && (await hiddenFromVisitors(this.db, [quotedId])).length > 0;
     // Each distinct event is serialized once, however many streams it goes to (a post has two
     // variants: with and without Following), then written as it is to each.
     const id = this.id(entry.seq);
@@ -311,7 +312,8 @@ export class StreamHub {
       case 'post': {
         // A repost is an entry of its reposter's followers' homes only (Everyone lists public posts).
         // Members outside a post's audience never get here (hiding, readersHiding: visibility.ts).
-        const timelines: LiveTimeline[] = entry.post.repostedBy || entry.post.visibility !== 'public' ? [] : ['everyone'];
+        const timelines: LiveTimeline[] =
+          entry.post.repostedBy || entry.post.visibility !== 'public' ? [] : ['everyone'];
         const mine = client.userId === entry.authorId;
         if (client.userId !== null && (mine || followsAuthor(entry.authorId))) {
           timelines.unshift('following');
