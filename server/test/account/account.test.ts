@@ -23,6 +23,7 @@ const PERSON_COLUMNS = [
   'notifications.actor_id',
   'media_attachments.owner_id',
   'post_hashtags.author_id',
+  'post_mentions.user_id',
   'blocks.blocker_id',
   'blocks.blocked_id',
   'mutes.muter_id',

@@ -50,6 +50,7 @@ describe('GET /api/current', () => {
       suspended: false,
       role: 'member',
       hasNotification: false,
+      defaultVisibility: 'public',
     });
     expect(res.body).not.toContain('argon2');
     expect(res.headers['cache-control']).toBe('private, no-store');
