@@ -1,9 +1,10 @@
 import type { Visibility } from '@pipit/contract';
-import { AtSign, Globe, Lock, LockOpen } from 'lucide-react';
+import { AtSign, Globe, Lock, Moon } from 'lucide-react';
 import { cn } from '../lib/cn.ts';
 import { VISIBILITY_WORDS } from '../lib/visibility.ts';
 
-const ICONS = { public: Globe, unlisted: LockOpen, followers: Lock, direct: AtSign } as const;
+// Unlisted is Mastodon's "quiet public" moon: an open lock next to followers-only's lock is hard to tell apart at 15 px.
+const ICONS = { public: Globe, unlisted: Moon, followers: Lock, direct: AtSign } as const;
 
 /** The icon of a visibility, decorative (its words go beside it or in a label). */
 export function VisibilityIcon({ visibility, className }: { visibility: Visibility; className?: string }) {

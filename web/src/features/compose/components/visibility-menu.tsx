@@ -154,11 +154,18 @@ export function VisibilityMenu({
                     onVisibility(option.value);
                     close();
                   }}
-                  className={cn(item, 'py-2.5', option.refused ? refusedItem : enabled)}
+                  className={cn(item, 'py-2.5', option.refused ? 'cursor-not-allowed' : enabled)}
                 >
-                  <VisibilityIcon visibility={option.value} className="mt-0.5 size-5 text-fg" />
+                  <VisibilityIcon
+                    visibility={option.value}
+                    className={cn('mt-0.5 size-5 text-fg', option.refused && 'opacity-50')}
+                  />
                   <span className="min-w-0 flex-1">
-                    <span id={`${menuId}-${option.value}-name`} className="block text-[15px] font-bold text-fg">
+                    {/* Refused: the name is dimmed, the reason under it stays readable. */}
+                    <span
+                      id={`${menuId}-${option.value}-name`}
+                      className={cn('block text-[15px] font-bold text-fg', option.refused && 'opacity-50')}
+                    >
                       {meaning.label}
                     </span>
                     <span id={`${menuId}-${option.value}`} className="block text-[13px] leading-4 text-muted">
