@@ -63,6 +63,9 @@ export function Composer({
   const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
   const visibility = chosenVisibility ?? initialVisibility(user?.defaultVisibility ?? 'public', parentVisibility);
   const quotePolicy = allowedQuotePolicy(chosenQuotePolicy, visibility);
+  // Posted before the member's profile (their default) has arrived and with nothing chosen: the
+  // server applies the default, rather than the 'Public' shown meanwhile.
+  const sendsAudience = chosenVisibility !== null || user !== null;
   const suggestions = useSuggestions(text, caret, (next, at) => {
     setText(next);
     setCaret(at);
@@ -93,8 +96,7 @@ export function Composer({
         parentId: parentId ?? null,
         ...(images.media.length > 0 ? { media: images.media } : {}),
         ...(quote ? { quoteOfId: quote.id } : {}),
-        visibility,
-        quotePolicy,
+        ...(sendsAudience ? { visibility, quotePolicy } : {}),
       },
       {
         onSuccess: (post) => {

@@ -145,3 +145,20 @@ describe('the composer’s visibility', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent("Only the author's followers may quote this post.");
   });
 });
+
+describe('the composer before the member’s profile has arrived', () => {
+  it('leaves the visibility to the server (their default) unless one was chosen', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      // The profile never answers: the default is not known here.
+      'GET /api/current': () => new Promise<Response>(() => {}),
+      'POST /api/posts': () => json(POST, 201),
+    });
+    renderApp(<Composer />);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: "What's happening?" }), 'Early bird');
+    await user.click(screen.getByRole('button', { name: 'Tweet' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(sent(server)).toEqual({ text: 'Early bird', parentId: null });
+  });
+});
