@@ -39,6 +39,16 @@ async function seed(url: string) {
   const bob = await person(url, 'bob', 'Bob Builder');
   const carol = await person(url, 'carol_montgomery_fitzgerald', LONG_NAME);
   const dave = await person(url, 'dave', 'Dave');
+  // Posts for fewer people than everyone, older than the rest (Home's top stays as it was): each
+  // shows its visibility.
+  const fern = await person(url, 'fern', 'Fern Private');
+  await alice.client.follow(fern.user.id);
+  const fernsFriendsPost = await fern.client.postWith({
+    text: 'Only for the people who follow me: the bakery on Elm Street is open again.',
+    visibility: 'followers',
+  });
+  await fern.client.postWith({ text: '@alice the meeting moved to 3pm, see you there.', visibility: 'direct' });
+  await fern.client.postWith({ text: 'A quiet note, off Everyone and the hashtag pages.', visibility: 'unlisted' });
 
   await alice.client.edit({
     bio: 'Product designer. Birds, bikes and bread. Building calm software at Pipit.',
@@ -94,7 +104,7 @@ async function seed(url: string) {
   const gone = await person(url, 'gone_rogue', 'Gone Rogue');
   await gone.client.post('I was here once.');
   await alice.client.suspend(gone.user.id);
-  return { alice, bob, carol, dave, longPost, reply, imagePost, gone };
+  return { alice, bob, carol, dave, fern, fernsFriendsPost, longPost, reply, imagePost, gone };
 }
 
 async function ready(page: Page) {
@@ -139,6 +149,10 @@ async function main() {
     const signedInAs = async (viewport: { width: number; height: number }, colorScheme?: 'light' | 'dark') => {
       const alice = await newPerson(browser, server.url, { viewport, ...(colorScheme ? { colorScheme } : {}) });
       await alice.context.addCookies(aliceSession.browserCookies());
+      // A returning member's browser: index.html's boot script then asks for Following early. Guessing
+      // a visitor, it asks for Everyone, which a member's Home never takes: that response stays unread,
+      // its request open, and the page never reaches network idle (ready()).
+      await alice.context.addInitScript(() => localStorage.setItem('pipit.member', '1'));
       return alice;
     };
 
@@ -185,6 +199,28 @@ async function main() {
       await shot(a, 'home', w);
       await visible(postCard(await openFeedTab(a, 'Everyone'), 'Lovely thread, Alice.'));
       await shot(a, 'home-everyone', w);
+
+      await composer(a).box.fill('Weekend plans, just for friends');
+      await a.getByRole('button', { name: 'Visibility: Public' }).click();
+      await visible(a.getByRole('menu', { name: 'Who can see and quote this' }));
+      await shot(a, 'composer-visibility-menu', w);
+      await a.keyboard.press('Escape');
+      await composer(a).box.fill('');
+      // Her own profile: a mentioned-only post shows on a profile to its author alone.
+      const fern = await newPerson(browser, server.url, { viewport });
+      await fern.context.addCookies(world.fern.client.browserCookies());
+      await fern.context.addInitScript(() => localStorage.setItem('pipit.member', '1'));
+      current = fern.page;
+      await fern.page.goto(`/users/${world.fern.user.id}`);
+      await visible(fern.page.getByRole('main').getByRole('img', { name: 'Mentioned people only' }));
+      await shot(fern.page, 'visibility-badges', w);
+      await fern.context.close();
+      current = a;
+      await a.goto(`/posts/${world.fernsFriendsPost.id}`);
+      await a.getByRole('button', { name: 'Visibility: Followers only' }).click();
+      await visible(a.getByRole('menuitemradio', { name: 'Public' }));
+      await shot(a, 'reply-visibility-menu', w);
+      await a.keyboard.press('Escape');
 
       await a.goto(`/posts/${world.longPost.id}`);
       await visible(a.getByText('Lovely thread, Alice.'));
@@ -310,6 +346,13 @@ async function main() {
       await visible(a.getByRole('list', { name: 'Blocked accounts' }).getByText('Erin Elsewhere'));
       await a.evaluate(() => window.scrollBy(0, -60));
       await shot(a, 'settings-safety', w);
+      await a.getByRole('heading', { name: 'Posts' }).scrollIntoViewIfNeeded();
+      await a
+        .getByRole('group', { name: 'Default post visibility' })
+        .getByRole('radio', { name: 'Followers only' })
+        .check();
+      await a.evaluate(() => window.scrollBy(0, -60));
+      await shot(a, 'settings-default-visibility', w);
 
       await a.goto(`/users/${world.bob.user.id}`);
       await a.getByRole('button', { name: 'More' }).click();
@@ -447,6 +490,10 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | compose-modal | the modal the 'Tweet' button opens |
 | sign-out-confirm | (390 only) Logout on a phone asks 'Sign out of Pipit?' |
 | notifications | alice's notifications: follows, likes, replies, a mention (unread at 1280, read at 390) |
+| composer-visibility-menu | Home's composer with its visibility menu open: the four, each with its meaning, and who can quote |
+| visibility-badges | Fern's own profile: a followers-only, a mentioned-only and an unlisted post, each with its icon; Repost disabled on the first two |
+| reply-visibility-menu | the reply composer under a followers-only post: it starts there; Public and Unlisted are refused with the reason |
+| settings-default-visibility | Settings' "Default post visibility", Followers only chosen (Save enabled) |
 `,
     );
   } catch (error) {

@@ -50,6 +50,7 @@ export const ALICE: CurrentUser = {
   email: 'alice@example.com',
   role: 'member',
   hasNotification: false,
+  defaultVisibility: 'public',
 };
 
 const authorOf = (user: UserSummary) => ({
@@ -79,6 +80,8 @@ export function makePost(
     repostedByMe: false,
     bookmarkedByMe: false,
     media: [],
+    visibility: 'public',
+    quotePolicy: 'anyone',
     quote: null,
     repostedBy: null,
     ...rest,

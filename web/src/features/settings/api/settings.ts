@@ -1,4 +1,4 @@
-import type { ChangeEmailBody, ChangePasswordBody } from '@pipit/contract';
+import type { ChangeEmailBody, ChangePasswordBody, Visibility } from '@pipit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { settingsKeys } from '../../../state/keys.ts';
@@ -38,3 +38,12 @@ export function useChangeEmail() {
 /** DELETE /api/account, the password as proof. */
 export const useDeleteAccount = () =>
   useMutation({ mutationFn: (password: string) => call('deleteAccount', { body: { password } }) });
+
+/** PATCH /api/edit with the visibility new posts start with; the member's profile takes the answer. */
+export function useSetDefaultVisibility() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (defaultVisibility: Visibility) => call('edit', { body: { defaultVisibility } }),
+    onSuccess: (me) => profileChanged(queryClient, me),
+  });
+}

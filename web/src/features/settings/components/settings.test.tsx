@@ -176,3 +176,33 @@ describe('Settings: appearance', () => {
     expect(document.documentElement.dataset.theme).toBe('dark');
   });
 });
+
+describe('Settings: default post visibility', () => {
+  it('shows the saved default, sends the new one on Save and says so; a failure keeps the choice and says so', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/sessions': () => json(SESSIONS),
+      'PATCH /api/edit': () => json({ code: 'INTERNAL', message: 'Something went wrong' }, 500),
+    });
+    renderApp(<SettingsPage />);
+    const user = userEvent.setup();
+    const group = await screen.findByRole('group', { name: 'Default post visibility' });
+    expect(within(group).getByRole('radio', { name: 'Public' })).toBeChecked();
+    const followers = within(group).getByRole('radio', { name: 'Followers only' });
+    expect(followers).toHaveAccessibleDescription('Only your followers and people you mention');
+    const section = screen.getByRole('region', { name: 'Posts' });
+    const save = within(section).getByRole('button', { name: 'Save' });
+    expect(save, 'nothing changed yet').toBeDisabled();
+
+    await user.click(followers);
+    await user.click(save);
+    expect(await screen.findByText('Couldn’t save your default visibility. Try again.')).toBeInTheDocument();
+    expect(followers).toBeChecked();
+
+    server.on('PATCH /api/edit', () => json({ ...ALICE, defaultVisibility: 'followers' }));
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Default visibility saved: Followers only')).toBeInTheDocument();
+    expect(JSON.parse(server.callsTo('PATCH', '/api/edit')[1]?.body ?? '')).toEqual({ defaultVisibility: 'followers' });
+    await waitFor(() => expect(within(section).getByRole('button', { name: 'Save' })).toBeDisabled());
+  });
+});
