@@ -9,6 +9,7 @@ import { DataSection, DeleteAccountSection } from '../../features/settings/compo
 import { Appearance } from '../../features/settings/components/appearance.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
+import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
 import { useViewer } from '../../state/viewer.tsx';
 
@@ -29,6 +30,7 @@ export function SettingsPage() {
       ) : (
         <>
           <Appearance />
+          {user && <Privacy locked={user.locked} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <SessionsList />
