@@ -108,6 +108,7 @@ export class ApiClient {
     bio?: string | null;
     profileImage?: string | null;
     coverImage?: string | null;
+    locked?: boolean;
   }): Promise<CurrentUser> {
     return this.call('PATCH', '/api/edit', fields);
   }
