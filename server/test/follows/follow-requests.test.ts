@@ -217,6 +217,24 @@ describe('follow requests', () => {
     expect(followers.sort()).toEqual([alice.id, carol.id, dave.id].map(String).sort());
   });
 
+  it('follows racing the switch off: all of them end as follows, nothing waits on the unlocked account, no deadlock', async () => {
+    const { bob, clients } = await lockedBob();
+    const people = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => insertUser(ctx.db, { username: `racer${i}` })),
+    );
+    const racers = await Promise.all(people.map((p) => new TestClient(ctx).signInAs(p.id)));
+    // Half ask before the switch; the rest race it (on PostgreSQL these run side by side).
+    for (const racer of racers.slice(0, 4)) await follow(racer, bob.id);
+    const answers = await Promise.all([
+      ...racers.slice(4).map((racer) => racer.put(`/api/users/${bob.id}/follow`)),
+      clients.bob.patch('/api/edit', { locked: false }),
+      ...racers.slice(4).map((racer) => racer.put(`/api/users/${bob.id}/follow`)),
+    ]);
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+    expect(await requestRows()).toEqual([]);
+    expect((await clients.bob.get(`/api/users/${bob.id}`)).json()).toMatchObject({ locked: false, followersCount: 8 });
+  });
+
   it('"Approve followers" takes only a boolean', async () => {
     const { clients } = await seedTrio(ctx);
     for (const locked of ['yes', 1, null]) {

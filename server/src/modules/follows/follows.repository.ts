@@ -170,16 +170,25 @@ export async function findFamiliarFollowerIds(
 }
 
 /**
- * Whether `userId` has "Approve followers" on (null when nobody has that id), read with a share lock
- * on their row: a request written now cannot slip in after turning it off approved what was waiting
- * (that update waits for this transaction, and this read waits for it).
+ * Orders follows of `userId` with turning their "Approve followers" off (an advisory lock held to the
+ * end of the transaction): each follow takes it shared before reading the setting, the unlock takes it
+ * exclusive before anything else, so a request cannot be written after the unlock swept what waits
+ * (it would wait on an unlocked account for ever). Follows never wait for each other on it, and both
+ * sides take it before any row lock, so it adds no deadlock.
  */
-export async function isLockedForShare(db: Executor, userId: number): Promise<boolean | null> {
-  const rows = await executeRows<{ locked: boolean }>(
-    db,
-    sql`select ${users.locked} as locked from ${users} where ${users.id} = ${userId} for share`,
+export async function lockFollowsOf(db: Executor, userId: number, mode: 'shared' | 'exclusive'): Promise<void> {
+  const key = `follows-of:${userId}`;
+  await db.execute(
+    mode === 'shared'
+      ? sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
+      : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
   );
-  return rows[0]?.locked ?? null;
+}
+
+/** Whether `userId` has "Approve followers" on; null when nobody has that id. */
+export async function isLocked(db: Executor, userId: number): Promise<boolean | null> {
+  const [row] = await db.select({ locked: users.locked }).from(users).where(eq(users.id, userId));
+  return row?.locked ?? null;
 }
 
 /** Adds the request unless it is there already: true when a row was added. */

@@ -35,7 +35,8 @@ export class FollowsService {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         await lockPair(tx, me, followeeId);
         if (await isOutOfReach(tx, me, followeeId)) throw forbidden('You cannot follow this account.');
-        const locked = await repo.isLockedForShare(tx, followeeId);
+        await repo.lockFollowsOf(tx, followeeId, 'shared');
+        const locked = await repo.isLocked(tx, followeeId);
         if (locked === null) throw userNotFound();
         if (locked) {
           if (await repo.followExists(tx, me, followeeId)) return; // Following already: nothing to ask.
@@ -123,10 +124,12 @@ export class FollowsService {
 
   /**
    * Approves every request waiting on `userId`, inside the caller's transaction (turning "Approve
-   * followers" off): the follows and counters in two statements, a `user.followed` each for the home
-   * feeds, the requests' notifications withdrawn.
+   * followers" off, before the setting is written): the follows and counters in two statements, a
+   * `user.followed` each for the home feeds, the requests' notifications withdrawn. First, before any
+   * row is locked, it waits for follows of theirs under way, and holds off new ones until the commit.
    */
   async approveAllWithin(tx: Executor, outbox: Outbox, userId: number): Promise<void> {
+    await repo.lockFollowsOf(tx, userId, 'exclusive');
     const requesters = await repo.deleteFollowRequestsTo(tx, userId);
     if (requesters.length === 0) return;
     await this.notifier.withdrawFrom(tx, userId, 'follow_request', requesters);

@@ -150,10 +150,10 @@ export class UsersService {
             tx,
             [newProfile, newCover].filter((image) => image !== null),
           );
-          // The row lock this takes orders it with follows asking the account's setting (follows.repository isLockedForShare).
-          if (!(await repo.updateUser(tx, userId, patch))) throw unauthenticated();
-          // "Approve followers" off: whatever waits is approved with it (nothing waits on an account never locked).
+          // "Approve followers" off: whatever waits is approved with it, first, before the row is locked (nothing
+          // waits on an account never locked; apps send locked=false with every profile edit).
           if (input.locked === false) await this.follows.approveAllWithin(tx, outbox, userId);
+          if (!(await repo.updateUser(tx, userId, patch))) throw unauthenticated();
           outbox.add({ type: 'user.updated', userId });
         });
       } catch (error) {
