@@ -104,7 +104,16 @@ async function seed(url: string) {
   const gone = await person(url, 'gone_rogue', 'Gone Rogue');
   await gone.client.post('I was here once.');
   await alice.client.suspend(gone.user.id);
-  return { alice, bob, carol, dave, fern, fernsFriendsPost, longPost, reply, imagePost, gone };
+  // A locked account ("Approve followers") with one request waiting, from carol.
+  const lena = await person(url, 'lena', 'Lena Lindqvist');
+  await lena.client.edit({
+    bio: 'Notes for friends. I approve followers.',
+    profileImage: dataUrl(await demoPicture(400, 400, '#fbbf24', '#b45309')),
+    locked: true,
+  });
+  await lena.client.post('Only for the people I know.');
+  await carol.client.follow(lena.user.id);
+  return { alice, bob, carol, dave, fern, fernsFriendsPost, longPost, reply, imagePost, gone, lena };
 }
 
 async function ready(page: Page) {
@@ -146,6 +155,8 @@ async function main() {
     // A separate session of alice's for the browser: the seeding client keeps its own.
     const aliceSession = new ApiClient(server.url);
     await aliceSession.signIn('alice@example.com');
+    const lenaSession = new ApiClient(server.url);
+    await lenaSession.signIn('lena@example.com');
     const signedInAs = async (viewport: { width: number; height: number }, colorScheme?: 'light' | 'dark') => {
       const alice = await newPerson(browser, server.url, { viewport, ...(colorScheme ? { colorScheme } : {}) });
       await alice.context.addCookies(aliceSession.browserCookies());
@@ -368,6 +379,34 @@ async function main() {
       await visible(a.getByRole('main').getByText('No posts yet'));
       await shot(a, 'profile-empty', w);
 
+      // A locked account: Follow becomes Requested (then withdrawn, for the other width's picture).
+      await a.goto(`/users/${world.lena.user.id}`);
+      await a.getByRole('main').getByRole('button', { name: 'Follow', exact: true }).click();
+      await visible(a.getByRole('main').getByRole('button', { name: 'Requested', exact: true }));
+      await ready(a);
+      await shot(a, 'profile-locked-requested', w);
+      await a.getByRole('main').getByRole('button', { name: 'Requested', exact: true }).hover();
+      await a.getByRole('main').getByRole('button', { name: 'Cancel request', exact: true }).click();
+      await visible(a.getByRole('main').getByRole('button', { name: 'Follow', exact: true }));
+      const lena = await newPerson(browser, server.url, { viewport });
+      await lena.context.addCookies(lenaSession.browserCookies());
+      const l = lena.page;
+      current = l;
+      await l.goto('/follow-requests');
+      await visible(l.getByRole('button', { name: 'Approve @carol_montgomery_fitzgerald' }));
+      await ready(l);
+      await shot(l, 'follow-requests', w);
+      await l.goto('/settings');
+      await l.getByRole('heading', { name: 'Privacy' }).scrollIntoViewIfNeeded();
+      await visible(l.getByRole('checkbox', { name: 'Approve followers' }));
+      await l.evaluate(() => window.scrollBy(0, -60));
+      await shot(l, 'settings-privacy', w);
+      await l.goto('/notifications');
+      await visible(l.getByText('asked to follow you'));
+      await shot(l, 'notifications-follow-request', w);
+      await lena.context.close();
+      current = a;
+
       await a.goto('/moderation');
       await visible(a.getByRole('article', { name: /Spam · a post by @cheap_watches/ }));
       await shot(a, 'moderation', w);
@@ -467,6 +506,10 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | home (and others) | Bob's quote of Alice's long post shows it embedded; Carol's #birds post as 'Bob Builder reposted' |
 | settings | Settings: the password form and the signed-in sessions |
 | settings-safety | Settings, further down: muted words, muted accounts (until when) and blocked accounts |
+| settings-privacy | Settings → Privacy: "Approve followers" on, with the link to the requests |
+| profile-locked-requested | a locked account's profile (lock by the name) after alice pressed Follow: 'Requested' |
+| follow-requests | the locked account's Follow requests page with one request (Approve / Reject) |
+| notifications-follow-request | the locked account's notifications: '… asked to follow you' (opens the requests page) |
 | profile-more-menu | the More menu on someone's profile: Mute and Block |
 | block-confirm | the confirmation before blocking someone |
 | home-light, profile-light, settings-light | the light theme (a light system, nothing chosen) |

@@ -109,6 +109,7 @@ export class ApiClient {
     profileImage?: string | null;
     coverImage?: string | null;
     defaultVisibility?: CurrentUser['defaultVisibility'];
+    locked?: boolean;
   }): Promise<CurrentUser> {
     return this.call('PATCH', '/api/edit', fields);
   }

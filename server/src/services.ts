@@ -85,7 +85,8 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
-  const users = new UsersService(db, media, jobs, events, config.publicUrl, config.adminEmails);
+  const follows = new FollowsService(db, events, notifier);
+  const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
   const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
@@ -118,7 +119,7 @@ export async function createServices(
     bookmarks: new BookmarksService(db, events, posts),
     hashtags: new HashtagsService(db, events),
     search: new SearchService(db),
-    follows: new FollowsService(db, events, notifier),
+    follows,
     safety,
     moderation: new ModerationService(db, events, posts, sessions),
     nodeinfo: new NodeInfoService(db, events),

@@ -25,6 +25,10 @@ export const api = {
   userPosts: (id: string) => `/api/users/${id}/posts`,
   follow: (id: string) => `/api/users/${id}/follow`,
   followers: (id: string) => `/api/users/${id}/followers`,
+  /** The requests to follow the signed-in member (a locked account), newest first; approve or reject each. */
+  followRequests: '/api/follow-requests',
+  approveFollowRequest: (id: string) => `/api/follow-requests/${id}/approve`,
+  rejectFollowRequest: (id: string) => `/api/follow-requests/${id}/reject`,
   following: (id: string) => `/api/users/${id}/following`,
   hashtagPosts: (tag: string) => `/api/hashtags/${encodeURIComponent(tag)}/posts`,
   trendingHashtags: '/api/hashtags/trending',

@@ -237,6 +237,28 @@ export const endpoints = defineEndpoints({
     answer: page(user),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   },
+  followRequests: {
+    ...routes.followRequests,
+    query: pageQuery,
+    status: 200,
+    answer: page(user),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  // Both answer the requester as the owner now sees them; NOT_FOUND: no request from them is waiting.
+  approveFollowRequest: {
+    ...routes.approveFollowRequest,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  rejectFollowRequest: {
+    ...routes.rejectFollowRequest,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
   hashtagPosts: {
     ...routes.hashtagPosts,
     params: hashtagParams,

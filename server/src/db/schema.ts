@@ -13,6 +13,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   check,
   customType,
   index,
@@ -57,6 +58,8 @@ export const users = pgTable(
     suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
     /** The visibility the composer starts with (the contract's VISIBILITIES). */
     defaultVisibility: text('default_visibility').$type<Visibility>().notNull().default('public'),
+    /** "Approve followers": following them asks first (follow_requests) until they approve. */
+    locked: boolean('locked').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -329,6 +332,29 @@ export const follows = pgTable(
     index('follows_follower_created_idx').on(t.followerId, t.createdAt, t.followeeId),
     index('follows_followee_created_idx').on(t.followeeId, t.createdAt, t.followerId),
     check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
+  ],
+);
+
+/**
+ * `requester` asked to follow `target`, whose account is locked: a follow once the target approves
+ * (modules/follows). At most one per pair; never alongside a follow of the same pair, nor across a block.
+ */
+export const followRequests = pgTable(
+  'follow_requests',
+  {
+    requesterId: bigint('requester_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetId: bigint('target_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.requesterId, t.targetId] }),
+    // The owner's requests, newest first (and all of them when "Approve followers" is turned off).
+    index('follow_requests_target_created_idx').on(t.targetId, t.createdAt, t.requesterId),
+    check('follow_requests_not_self', sql`${t.requesterId} <> ${t.targetId}`),
   ],
 );
 

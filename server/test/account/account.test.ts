@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MediaAttachment, Post } from '@pipit/contract';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, seedTrio, type TestClient, useTestApp } from '../helpers/app.ts';
+import { insertUser, PASSWORD, seedTrio, TestClient, useTestApp } from '../helpers/app.ts';
 import { imageUpload } from '../helpers/multipart.ts';
 import { createPost, follow, like } from '../helpers/social.ts';
 import { photo } from '../media/fixtures.ts';
@@ -19,6 +19,8 @@ const PERSON_COLUMNS = [
   'bookmarks.user_id',
   'follows.follower_id',
   'follows.followee_id',
+  'follow_requests.requester_id',
+  'follow_requests.target_id',
   'notifications.user_id',
   'notifications.actor_id',
   'media_attachments.owner_id',
@@ -63,6 +65,13 @@ describe('the account as a whole', () => {
     expect((await clients.alice.put(`/api/users/${carol.id}/block`)).statusCode).toBe(200);
     expect((await clients.carol.put(`/api/users/${bob.id}/mute`, {})).statusCode).toBe(200);
     expect((await clients.alice.post('/api/muted-words', { phrase: 'noise' })).statusCode).toBe(201);
+    // A request of hers waits on a locked account, and one waits on her (she approves followers).
+    const dana = await insertUser(ctx.db, { username: 'dana' });
+    const danaClient = await new TestClient(ctx).signInAs(dana.id);
+    expect((await danaClient.patch('/api/edit', { locked: true })).statusCode).toBe(200);
+    expect(await follow(clients.alice, dana.id)).toMatchObject({ followRequested: true });
+    expect((await clients.alice.patch('/api/edit', { locked: true })).statusCode).toBe(200);
+    expect(await follow(danaClient, trio.alice.id)).toMatchObject({ followRequested: true });
     // She reports and is reported; as a moderator she closed a report (the audit log names her).
     expect((await clients.alice.post(`/api/users/${bob.id}/report`, { category: 'spam' })).statusCode).toBe(201);
     const aboutHer = await clients.bob.post(`/api/posts/${aliceImagePost.id}/report`, { category: 'spam' });

@@ -409,6 +409,35 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     expect(kept.id).toBeTruthy();
   });
 
+  it("bring a locked account's posts in when its owner approves a request, and when she turns approving off", async () => {
+    await reset();
+    const [lena, ben, cal] = [await member('lena'), await member('ben'), await member('cal')];
+    await lena.viaFeeds.patch('/api/edit', { locked: true });
+    await lena.viaFeeds.post('/api/posts', { text: 'by lena' });
+    for (const asker of [ben, cal]) {
+      expect((await asker.viaFeeds.put(`/api/users/${lena.id}/follow`)).json()).toMatchObject({
+        followRequested: true,
+      });
+      // A feed kept while the request waits: the approval must reach it.
+      await asker.viaFeeds.get('/api/timeline/following');
+    }
+    await drain();
+    const texts = async (who: typeof ben) =>
+      (await allPages(who.viaFeeds)).flatMap((p) => p.items.map((post) => post.text));
+    expect(await texts(ben)).toEqual([]);
+
+    expect((await lena.viaFeeds.post(`/api/follow-requests/${ben.id}/approve`)).statusCode).toBe(200);
+    await drain();
+    expect(await texts(ben)).toEqual(['by lena']);
+    expect(ids(await allPages(ben.viaFeeds))).toEqual(ids(await allPages(ben.viaQuery)));
+    expect(await texts(cal)).toEqual([]);
+
+    expect((await lena.viaFeeds.patch('/api/edit', { locked: false })).statusCode).toBe(200);
+    await drain();
+    expect(await texts(cal)).toEqual(['by lena']);
+    expect(ids(await allPages(cal.viaFeeds))).toEqual(ids(await allPages(cal.viaQuery)));
+  });
+
   it('leave out of the feed, as it is written, posts hidden by a mute, a muted word or a block', async () => {
     await reset();
     const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];

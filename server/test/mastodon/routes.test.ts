@@ -42,6 +42,10 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   relationships: { url: (w) => `/api/v1/accounts/relationships?id[]=${bob(w)}&id[]=${w.ids.carol}` },
   familiarFollowers: { url: (w) => `/api/v1/accounts/familiar_followers?id[]=${bob(w)}` },
   follow: { url: (w) => `/api/v1/accounts/${w.ids.carol}/follow` },
+  // No request waits on alice here: authorize and reject answer 404 (their success: follow-requests.test.ts).
+  followRequests: { url: () => '/api/v1/follow_requests' },
+  authorizeFollowRequest: { url: (w) => `/api/v1/follow_requests/${bob(w)}/authorize`, status: 404 },
+  rejectFollowRequest: { url: (w) => `/api/v1/follow_requests/${bob(w)}/reject`, status: 404 },
   unfollow: { url: (w) => `/api/v1/accounts/${w.ids.carol}/unfollow` },
   block: { url: (w) => `/api/v1/accounts/${w.ids.carol}/block` },
   unblock: { url: (w) => `/api/v1/accounts/${w.ids.carol}/unblock` },
@@ -89,7 +93,6 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   lists: { url: () => '/api/v1/lists' },
   filtersV1: { url: () => '/api/v1/filters' },
   filters: { url: () => '/api/v2/filters' },
-  followRequests: { url: () => '/api/v1/follow_requests' },
   announcements: { url: () => '/api/v1/announcements' },
   conversations: { url: () => '/api/v1/conversations' },
   followedTags: { url: () => '/api/v1/followed_tags' },

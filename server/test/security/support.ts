@@ -80,6 +80,7 @@ const TABLES = [
   'likes',
   'bookmarks',
   'follows',
+  'follow_requests',
   'notifications',
   'reports',
   'audit_log',
@@ -172,7 +173,7 @@ export interface World {
   aliceMutedWord: string;
   /** A live password-reset token of carol's (as her email would carry it). */
   carolResetToken: string;
-  /** mo, a moderator; ada, an admin. */
+  /** mo, a moderator (who approves followers: ada's request waits on him); ada, an admin. */
   mo: TestClient;
   ada: TestClient;
   ids2: { mo: string; ada: string; gus: string };
@@ -215,6 +216,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const gusRow = await insertUser(ctx.db, { username: 'gus' });
   const mo = await new TestClient(ctx).signInAs(moRow.id);
   const ada = await new TestClient(ctx).signInAs(adaRow.id);
+  await ok(await mo.patch('/api/edit', { locked: true }), 'approve followers');
+  await ok(await ada.put(`/api/users/${moRow.id}/follow`), 'follow request');
   const bobPostReport = (
     await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
   ).id;
@@ -367,6 +370,20 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'bob',
     scope: 'self',
     url: (w) => `/api/users/${w.ids.alice}/follow`,
+  },
+  {
+    method: 'POST',
+    route: '/api/follow-requests/:id/approve',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/follow-requests/${w.ids2.ada}/approve`,
+  },
+  {
+    method: 'POST',
+    route: '/api/follow-requests/:id/reject',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/follow-requests/${w.ids2.ada}/reject`,
   },
   {
     method: 'POST',

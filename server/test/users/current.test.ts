@@ -45,6 +45,8 @@ describe('GET /api/current', () => {
       followingCount: 2,
       postsCount: 7,
       isFollowing: false,
+      locked: false,
+      followRequested: false,
       isBlocking: false,
       isMuting: false,
       suspended: false,

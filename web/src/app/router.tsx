@@ -87,6 +87,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.followRequests,
+        lazy: page(
+          () => import('./routes/follow-requests.tsx'),
+          (m) => m.FollowRequestsPage,
+        ),
+      },
+      {
         path: patterns.bookmarks,
         lazy: page(
           () => import('./routes/bookmarks.tsx'),

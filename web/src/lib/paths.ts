@@ -7,6 +7,8 @@ export const patterns = {
   home: '/',
   notifications: '/notifications',
   bookmarks: '/bookmarks',
+  /** The requests to follow the member (when they approve followers). */
+  followRequests: '/follow-requests',
   settings: '/settings',
   /** Reports and moderation tools (moderators and admins). */
   moderation: '/moderation',
@@ -31,6 +33,7 @@ export const paths = {
   home: patterns.home,
   notifications: patterns.notifications,
   bookmarks: patterns.bookmarks,
+  followRequests: patterns.followRequests,
   settings: patterns.settings,
   moderation: patterns.moderation,
   oauthAuthorize: patterns.oauthAuthorize,

@@ -48,6 +48,8 @@ export const userKeys = {
   search: (q: string, limit: number) => [...userKeys.lists(), 'search', q, limit] as const,
   /** Who follows a person, or whom they follow. */
   people: (id: string, which: PeopleKind) => [...userKeys.lists(), which, id] as const,
+  /** The requests waiting on the viewer, newest first. */
+  followRequests: () => [...userKeys.lists(), 'follow-requests'] as const,
 };
 
 export type PeopleKind = 'followers' | 'following';

@@ -19,7 +19,7 @@ export function toAccount(publicUrl: string, user: User) {
     avatar_static: avatar,
     header,
     header_static: header,
-    locked: false,
+    locked: user.locked,
     bot: false,
     group: false,
     discoverable: true,
@@ -40,8 +40,8 @@ export function toAccount(publicUrl: string, user: User) {
 }
 export type Account = ReturnType<typeof toAccount>;
 
-/** Mastodon's CredentialAccount: the person themselves, with what only they see. */
-export function toCredentialAccount(publicUrl: string, user: User) {
+/** Mastodon's CredentialAccount: the person themselves, with what only they see (how many ask to follow them). */
+export function toCredentialAccount(publicUrl: string, user: User, followRequestsCount: number) {
   return {
     ...toAccount(publicUrl, user),
     source: {
@@ -50,7 +50,7 @@ export function toCredentialAccount(publicUrl: string, user: User) {
       privacy: 'public' as const,
       sensitive: false,
       language: null,
-      follow_requests_count: 0,
+      follow_requests_count: followRequestsCount,
       indexable: true,
       hide_collections: false,
       discoverable: true,

@@ -11,7 +11,6 @@ export async function emptyRoutes(app: FastifyInstance) {
     e.lists,
     e.filtersV1,
     e.filters,
-    e.followRequests,
     e.announcements,
     e.conversations,
     e.followedTags,

@@ -49,6 +49,10 @@ export const mastodonEndpoints = {
   relationships: get('/api/v1/accounts/relationships', 'read:follows'),
   familiarFollowers: get('/api/v1/accounts/familiar_followers', 'read:follows'),
   follow: post('/api/v1/accounts/:id/follow', 'write:follows'),
+  // The requests to follow a locked account (the path's id is the requester's).
+  followRequests: get('/api/v1/follow_requests', 'read:follows'),
+  authorizeFollowRequest: post('/api/v1/follow_requests/:id/authorize', 'write:follows'),
+  rejectFollowRequest: post('/api/v1/follow_requests/:id/reject', 'write:follows'),
   unfollow: post('/api/v1/accounts/:id/unfollow', 'write:follows'),
   block: post('/api/v1/accounts/:id/block', 'write:blocks'),
   unblock: post('/api/v1/accounts/:id/unblock', 'write:blocks'),
@@ -112,7 +116,6 @@ export const mastodonEndpoints = {
   lists: get('/api/v1/lists', 'read:lists'),
   filtersV1: get('/api/v1/filters', 'read:filters'),
   filters: get('/api/v2/filters', 'read:filters'),
-  followRequests: get('/api/v1/follow_requests', 'read:follows'),
   announcements: get('/api/v1/announcements', 'read'),
   conversations: get('/api/v1/conversations', 'read:statuses'),
   followedTags: get('/api/v1/followed_tags', 'read:follows'),

@@ -22,8 +22,9 @@ export class MastodonPresenter {
     return toAccount(this.publicUrl, user);
   }
 
-  credentialAccount(user: User) {
-    return toCredentialAccount(this.publicUrl, user);
+  /** The person themselves (the requests waiting on them counted: one statement). */
+  async credentialAccount(viewer: SessionUser, user: User) {
+    return toCredentialAccount(this.publicUrl, user, await this.services.follows.requestCount(viewer));
   }
 
   accounts(users: readonly User[]): Account[] {
@@ -69,12 +70,13 @@ export class MastodonPresenter {
     });
   }
 
-  /** The viewer's Relationship to each person (whether each follows the viewer: one statement). */
+  /** The viewer's Relationship to each person (whether each follows the viewer, whether each asked to: a statement each). */
   async relationships(viewer: SessionUser, people: readonly User[]) {
-    const followers = await this.services.follows.followersAmong(
-      viewer,
-      people.map((p) => Number(p.id)),
+    const ids = people.map((p) => Number(p.id));
+    const followers = await this.services.follows.followersAmong(viewer, ids);
+    const requesters = await this.services.follows.requestersAmong(viewer, ids);
+    return people.map((p) =>
+      toRelationship(p, { followedBy: followers.has(Number(p.id)), requestedBy: requesters.has(Number(p.id)) }),
     );
-    return people.map((p) => toRelationship(p, followers.has(Number(p.id))));
   }
 }

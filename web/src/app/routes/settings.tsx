@@ -10,6 +10,7 @@ import { Appearance } from '../../features/settings/components/appearance.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
 import { PostDefaults } from '../../features/settings/components/post-defaults.tsx';
+import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
 import { useViewer } from '../../state/viewer.tsx';
 
@@ -31,6 +32,7 @@ export function SettingsPage() {
         <>
           <Appearance />
           {user && <PostDefaults current={user.defaultVisibility} />}
+          {user && <Privacy locked={user.locked} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <SessionsList />

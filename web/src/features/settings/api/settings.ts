@@ -1,7 +1,7 @@
 import type { ChangeEmailBody, ChangePasswordBody, Visibility } from '@pipit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
-import { settingsKeys } from '../../../state/keys.ts';
+import { settingsKeys, userKeys } from '../../../state/keys.ts';
 import { profileChanged } from '../../../state/users.ts';
 
 /** GET /api/sessions: the member's signed-in browsers, this one first. */
@@ -32,6 +32,21 @@ export function useChangeEmail() {
   return useMutation({
     mutationFn: (body: ChangeEmailBody) => call('changeEmail', { body }),
     onSuccess: (me) => profileChanged(queryClient, me),
+  });
+}
+
+/**
+ * PATCH /api/edit with `locked`: "Approve followers". Turning it off approves every waiting request,
+ * so the requests list and the member's counts are asked again.
+ */
+export function useApproveFollowers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (locked: boolean) => call('edit', { body: { locked } }),
+    onSuccess: async (me) => {
+      queryClient.invalidateQueries({ queryKey: userKeys.followRequests() });
+      await profileChanged(queryClient, me);
+    },
   });
 }
 

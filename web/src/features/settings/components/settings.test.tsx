@@ -175,6 +175,33 @@ describe('Settings: appearance', () => {
     // jsdom has no system preference: dark, the app's own default.
     expect(document.documentElement.dataset.theme).toBe('dark');
   });
+
+  it('turns Approve followers on and off through the profile edit', async () => {
+    let locked = false;
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/current': () => json({ ...ALICE, locked }),
+      'GET /api/sessions': () => json(SESSIONS),
+      'PATCH /api/edit': (call) => {
+        locked = (JSON.parse(call.body ?? '{}') as { locked: boolean }).locked;
+        return json({ ...ALICE, locked });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp(<SettingsPage />);
+    const box = await screen.findByRole('checkbox', { name: 'Approve followers' });
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    await waitFor(() => expect(box).toBeChecked());
+    expect(server.callsTo('PATCH', '/api/edit')).toHaveLength(1);
+    expect(await screen.findByRole('link', { name: 'See follow requests' })).toHaveAttribute(
+      'href',
+      '/follow-requests',
+    );
+    await user.click(box);
+    await waitFor(() => expect(box).not.toBeChecked());
+    expect(locked).toBe(false);
+  });
 });
 
 describe('Settings: default post visibility', () => {
