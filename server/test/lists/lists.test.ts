@@ -54,7 +54,7 @@ describe('lists', () => {
     await follow(clients.alice, bob.id);
     const list = await createList(clients.alice, { title: 'Mine' });
     await addMember(clients.alice, list.id, bob.id);
-    const calls: [string, string, unknown?][] = [
+    const calls: ['GET' | 'PATCH' | 'DELETE' | 'PUT', string, unknown?][] = [
       ['GET', `/api/lists/${list.id}`],
       ['PATCH', `/api/lists/${list.id}`, { title: 'Taken' }],
       ['DELETE', `/api/lists/${list.id}`],

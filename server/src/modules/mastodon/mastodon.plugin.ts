@@ -14,6 +14,7 @@ import { groupedNotificationsRoutes } from './grouped-notifications.routes.ts';
 import { instanceRoutes } from './instance.routes.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonErrors } from './mastodon.errors.ts';
+import { listsRoutes } from './lists.routes.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { MastodonPresenter } from './presenter.ts';
@@ -72,6 +73,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(notificationsRoutes, context);
     await forms.register(groupedNotificationsRoutes, context);
     await forms.register(searchRoutes, context);
+    await forms.register(listsRoutes, context);
     await forms.register(emptyRoutes);
   });
   await app.register(streamingRoutes, context);
