@@ -35,7 +35,10 @@ export const listTitle = z
   .refine((t) => t.length > 0 && hasVisibleContent(t), 'Give the list a title')
   .refine((t) => fitsGraphemes(t, LIST_LIMITS.titleMax), `A title is at most ${LIST_LIMITS.titleMax} characters`)
   .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t), 'A title is one line without control characters')
-  .refine((t) => !hasTooManyMarks(t), `The title has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`);
+  .refine(
+    (t) => !hasTooManyMarks(t),
+    `The title has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,
+  );
 
 export const listRepliesPolicy = z.enum(LIST_REPLIES_POLICIES, {
   error: `repliesPolicy is one of ${LIST_REPLIES_POLICIES.join(', ')}`,

@@ -22,7 +22,8 @@ const addMember = async (client: TestClient, listId: string, userId: number | st
 };
 const timeline = async (client: TestClient, listId: string) =>
   (await getAll<Post>(client, `/api/lists/${listId}/posts`, 50)).map((p) => p.text);
-const home = async (client: TestClient) => (await getAll<Post>(client, '/api/timeline/following', 50)).map((p) => p.text);
+const home = async (client: TestClient) =>
+  (await getAll<Post>(client, '/api/timeline/following', 50)).map((p) => p.text);
 
 describe('lists', () => {
   const ctx = useTestApp();
@@ -178,7 +179,9 @@ describe('lists', () => {
       expect(members.map((u) => u.username)).toEqual(['carol']);
     }
     // carol blocks alice: the follow goes, and with it her place on alice's lists.
-    expect((await clients.carol.put(`/api/users/${(await clients.alice.get('/api/current')).json().id}/block`)).statusCode).toBe(200);
+    expect(
+      (await clients.carol.put(`/api/users/${(await clients.alice.get('/api/current')).json().id}/block`)).statusCode,
+    ).toBe(200);
     expect((await clients.alice.get(`/api/lists/${a.id}`)).json().memberCount).toBe(0);
     // Following again does not put anyone back.
     await follow(clients.alice, bob.id);
@@ -263,7 +266,9 @@ describe('lists', () => {
     expect(await timeline(clients.alice, lists.followed!.id)).toEqual(['carol root', 'bob root']);
 
     async function seedOne(authorId: number, text: string) {
-      const res = await ctx.db.db.execute(sql`insert into posts (author_id, text) values (${authorId}, ${text}) returning id`);
+      const res = await ctx.db.db.execute(
+        sql`insert into posts (author_id, text) values (${authorId}, ${text}) returning id`,
+      );
       return (res as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
     }
   });

@@ -106,13 +106,15 @@ describe('Mastodon lists', () => {
     expect(refused.json().error).toMatch(/only add people you follow/);
     expect(Object.keys(refused.json().details)).toEqual(['account_ids']);
     expect((await call('POST', `/api/v1/lists/${list.id}/accounts`, {})).statusCode).toBe(422);
-    expect(
-      (await call('POST', `/api/v1/lists/${list.id}/accounts`, { account_ids: ['999999'] })).statusCode,
-    ).toBe(404);
+    expect((await call('POST', `/api/v1/lists/${list.id}/accounts`, { account_ids: ['999999'] })).statusCode).toBe(404);
 
     await follow(clients.alice, bob.id);
     await follow(clients.alice, carol.id);
-    const added = await call('POST', `/api/v1/lists/${list.id}/accounts`, `account_ids[]=${bob.id}&account_ids[]=${carol.id}`);
+    const added = await call(
+      'POST',
+      `/api/v1/lists/${list.id}/accounts`,
+      `account_ids[]=${bob.id}&account_ids[]=${carol.id}`,
+    );
     expect([added.statusCode, added.json()]).toEqual([200, {}]);
     const accounts = await call('GET', `/api/v1/lists/${list.id}/accounts?limit=1`);
     expect(accounts.json().map((a: { username: string }) => a.username)).toEqual(['carol']);
@@ -130,7 +132,9 @@ describe('Mastodon lists', () => {
     const lists = await call('GET', `/api/v1/accounts/${bob.id}/lists`);
     expect(lists.json().map((l: { title: string }) => l.title)).toEqual(['People']);
     // Removing: in the body, or in the query string as some apps send a DELETE's parameters.
-    expect((await call('DELETE', `/api/v1/lists/${list.id}/accounts`, { account_ids: [String(bob.id)] })).statusCode).toBe(200);
+    expect(
+      (await call('DELETE', `/api/v1/lists/${list.id}/accounts`, { account_ids: [String(bob.id)] })).statusCode,
+    ).toBe(200);
     expect((await call('DELETE', `/api/v1/lists/${list.id}/accounts?account_ids[]=${carol.id}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/v1/lists/${list.id}/accounts`)).json()).toEqual([]);
     expect((await call('GET', `/api/v1/accounts/${bob.id}/lists`)).json()).toEqual([]);

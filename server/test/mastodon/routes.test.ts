@@ -92,8 +92,14 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   updateList: { url: (_w, ids) => `/api/v1/lists/${ids.list}`, body: { title: 'Renamed', exclusive: true } },
   deleteList: { url: (_w, ids) => `/api/v1/lists/${ids.list}` },
   listAccounts: { url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts` },
-  addListAccounts: { url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`, body: (w: World) => ({ account_ids: [bob(w)] }) },
-  removeListAccounts: { url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`, body: (w: World) => ({ account_ids: [bob(w)] }) },
+  addListAccounts: {
+    url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`,
+    body: (w: World) => ({ account_ids: [bob(w)] }),
+  },
+  removeListAccounts: {
+    url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`,
+    body: (w: World) => ({ account_ids: [bob(w)] }),
+  },
   listTimeline: { url: (_w, ids) => `/api/v1/timelines/list/${ids.list}` },
   accountLists: { url: (w) => `/api/v1/accounts/${bob(w)}/lists` },
   filtersV1: { url: () => '/api/v1/filters' },

@@ -12,8 +12,8 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { useTestApp } from '../helpers/app.ts';
 import {
   expectCodedClientError,
-  fingerprint,
   fillParams,
+  fingerprint,
   isProductWrite,
   listRoutes,
   queryRows,

@@ -141,7 +141,8 @@ describe('the live stream', () => {
 
   it("names the member's lists that show a new post (their replies policy applied), live and on resume", async () => {
     const { bob, carol, clients } = await seedTrio(ctx);
-    for (const who of [bob, carol]) expect((await clients.alice.put(`/api/users/${who.id}/follow`)).statusCode).toBe(200);
+    for (const who of [bob, carol])
+      expect((await clients.alice.put(`/api/users/${who.id}/follow`)).statusCode).toBe(200);
     const made = async (body: object) => (await clients.alice.post('/api/lists', body)).json<{ id: string }>().id;
     const all = await made({ title: 'all', repliesPolicy: 'followed' });
     const quiet = await made({ title: 'no replies', repliesPolicy: 'none' });

@@ -7,6 +7,9 @@ export const patterns = {
   home: '/',
   notifications: '/notifications',
   bookmarks: '/bookmarks',
+  /** The member's lists, and one list (`?tab=members` for its members). */
+  lists: '/lists',
+  list: '/lists/:id',
   settings: '/settings',
   /** Reports and moderation tools (moderators and admins). */
   moderation: '/moderation',
@@ -31,6 +34,9 @@ export const paths = {
   home: patterns.home,
   notifications: patterns.notifications,
   bookmarks: patterns.bookmarks,
+  lists: patterns.lists,
+  list: (id: string, tab?: 'posts' | 'members') =>
+    `${fill(patterns.list, { id })}${tab && tab !== 'posts' ? `?tab=${tab}` : ''}`,
   settings: patterns.settings,
   moderation: patterns.moderation,
   oauthAuthorize: patterns.oauthAuthorize,

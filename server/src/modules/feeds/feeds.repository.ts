@@ -2,8 +2,8 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
-import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
 import { excludedFromHome } from '../lists/lists.home.ts';
+import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
 import { postHiddenFrom } from '../safety/visibility.ts';
 import { firstEntryOnly } from '../timelines/timelines.repository.ts';
 

@@ -45,10 +45,7 @@ export async function findList(db: Executor, ownerId: number, id: number): Promi
 }
 
 export async function countLists(db: Executor, ownerId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(lists)
-    .where(eq(lists.ownerId, ownerId));
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(lists).where(eq(lists.ownerId, ownerId));
   return row?.n ?? 0;
 }
 

@@ -1,6 +1,6 @@
 import {
-  type List,
   LIST_LIMITS,
+  type List,
   type ListCandidate,
   type ListRepliesPolicy,
   type Post,
@@ -76,7 +76,11 @@ export class ListsService {
   async update(
     viewer: SessionUser,
     id: ListId,
-    values: { title?: string | undefined; repliesPolicy?: ListRepliesPolicy | undefined; exclusive?: boolean | undefined },
+    values: {
+      title?: string | undefined;
+      repliesPolicy?: ListRepliesPolicy | undefined;
+      exclusive?: boolean | undefined;
+    },
   ): Promise<List> {
     const me = viewer.userId;
     const changes = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));

@@ -2,8 +2,8 @@ import { desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
-import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
 import { excludedFromHome } from '../lists/lists.home.ts';
+import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
 import { postHiddenFrom } from '../safety/visibility.ts';
 
 /** Every post (reposts are not posts of their own here), newest first: a backward range scan of posts_created_at_id_idx. */
