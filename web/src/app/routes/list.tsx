@@ -52,7 +52,12 @@ function ListView({ list }: { list: List }) {
           <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
             Edit list
           </Button>
-          <Button variant="secondary" size="sm" className="text-danger" onClick={() => setDeleting(true)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="border-danger/60 text-danger! hover:bg-danger/10"
+            onClick={() => setDeleting(true)}
+          >
             Delete list
           </Button>
         </div>
