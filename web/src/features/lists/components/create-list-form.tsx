@@ -35,7 +35,11 @@ export function CreateListForm() {
   };
 
   return (
-    <form onSubmit={submit} className="flex items-start gap-3 border-b border-line px-4 pt-3" aria-label="New list">
+    <form
+      onSubmit={submit}
+      className="flex items-start gap-3 border-b border-line px-4 pt-3"
+      aria-label="Create a list"
+    >
       <div className="min-w-0 flex-1">
         <TextField
           label="New list"
