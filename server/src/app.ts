@@ -21,6 +21,7 @@ import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { listsRoutes } from './modules/lists/lists.routes.ts';
 import { mastodonPlugin } from './modules/mastodon/mastodon.plugin.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { mediaUploadRoutes } from './modules/media/media.upload.ts';
@@ -180,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(notificationsRoutes);
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
+    await api.register(listsRoutes);
     await api.register(moderationRoutes);
     await api.register(oauthConsentRoutes);
     await api.register(passwordResetRoutes);

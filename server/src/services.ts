@@ -15,6 +15,7 @@ import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
+import { ListsService } from './modules/lists/lists.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
@@ -54,6 +55,8 @@ export interface Services {
   follows: FollowsService;
   /** Blocks, mutes and muted words. */
   safety: SafetyService;
+  /** The member's lists: their members and timelines, exclusive lists. */
+  lists: ListsService;
   /** Reports, suspensions, roles and the audit log. */
   moderation: ModerationService;
   /** What the server tells other servers and apps about itself (NodeInfo: software, usage). */
@@ -117,6 +120,7 @@ export async function createServices(
     users,
     posts,
     bookmarks: new BookmarksService(db, events, posts),
+    lists: new ListsService(db, events),
     hashtags: new HashtagsService(db, events),
     search: new SearchService(db),
     follows,

@@ -52,6 +52,13 @@ export const api = {
   /** Forgotten passwords: ask for a link by email, then set a new password with its token. */
   passwordReset: '/api/password-reset',
   passwordResetConfirm: '/api/password-reset/confirm',
+  /** Lists (lists.ts): the member's lists, each one's members and timeline. */
+  lists: '/api/lists',
+  list: (id: string) => `/api/lists/${id}`,
+  listPosts: (id: string) => `/api/lists/${id}/posts`,
+  listMembers: (id: string) => `/api/lists/${id}/members`,
+  listMember: (id: string, userId: string) => `/api/lists/${id}/members/${userId}`,
+  listCandidates: (id: string) => `/api/lists/${id}/candidates`,
   /** Blocks and mutes (safety.ts). */
   block: (id: string) => `/api/users/${id}/block`,
   mute: (id: string) => `/api/users/${id}/mute`,

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtagParams, trendingHashtags } from './hashtags.ts';
+import {
+  createListBody,
+  list,
+  listCandidates,
+  listCandidatesQuery,
+  listList,
+  listMemberParams,
+  updateListBody,
+} from './lists.ts';
 import { mediaAttachment } from './media.ts';
 import {
   auditPage,
@@ -530,6 +539,70 @@ export const endpoints = defineEndpoints({
   },
   /** text/event-stream, not JSON: registered by hand (modules/stream/stream.routes.ts). */
   stream: { ...routes.stream, status: 200, answer: z.string(), errors: ['RATE_LIMITED'] },
+  // Lists: someone else's list answers NOT_FOUND, as one that does not exist.
+  lists: { ...routes.lists, status: 200, answer: listList, errors: ['UNAUTHENTICATED'] },
+  createList: {
+    ...routes.createList,
+    body: createListBody,
+    status: 201,
+    answer: list,
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
+  },
+  list: { ...routes.list, params: idParams, status: 200, answer: list, errors: ['UNAUTHENTICATED', 'NOT_FOUND'] },
+  updateList: {
+    ...routes.updateList,
+    params: idParams,
+    body: updateListBody,
+    status: 200,
+    answer: list,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  deleteList: {
+    ...routes.deleteList,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  listPosts: {
+    ...routes.listPosts,
+    params: idParams,
+    query: pageQuery,
+    status: 200,
+    answer: postPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
+  listMembers: {
+    ...routes.listMembers,
+    params: idParams,
+    query: pageQuery,
+    status: 200,
+    answer: page(user),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
+  addListMember: {
+    ...routes.addListMember,
+    params: listMemberParams,
+    status: 200,
+    answer: user,
+    // NOT_FOLLOWING: only people the member follows; LIMIT_REACHED: the list is full.
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'NOT_FOLLOWING', 'LIMIT_REACHED', ...WRITE],
+  },
+  removeListMember: {
+    ...routes.removeListMember,
+    params: listMemberParams,
+    status: 200,
+    answer: user,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  listCandidates: {
+    ...routes.listCandidates,
+    params: idParams,
+    query: listCandidatesQuery,
+    status: 200,
+    answer: listCandidates,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
 });
 
 export type Endpoints = typeof endpoints;

@@ -4,6 +4,7 @@ export * from './common.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './hashtags.ts';
+export * from './lists.ts';
 export * from './live.ts';
 export * from './media.ts';
 export * from './moderation.ts';

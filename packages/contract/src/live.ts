@@ -9,7 +9,13 @@ export type LiveTimeline = 'following' | 'everyone';
  * deletions; members also posts for Following and their own notifications.
  */
 export type LiveEvent =
-  | { type: 'post.created'; post: Post; timelines: LiveTimeline[] }
+  | {
+      type: 'post.created';
+      post: Post;
+      timelines: LiveTimeline[];
+      /** The ids of the member's lists whose timelines show it (left out when none). */
+      lists?: string[];
+    }
   | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
   /** Something new in the member's notifications: the dot and the list are asked again. */
   | { type: 'notification'; notificationType: string }

@@ -80,6 +80,16 @@ export const routes = {
   authorizedApps: { method: 'GET', path: api.oauthApps },
   revokeApp: { method: 'DELETE', path: api.oauthApp(ID) },
   stream: { method: 'GET', path: api.stream },
+  lists: { method: 'GET', path: api.lists },
+  createList: { method: 'POST', path: api.lists },
+  list: { method: 'GET', path: api.list(ID) },
+  updateList: { method: 'PATCH', path: api.list(ID) },
+  deleteList: { method: 'DELETE', path: api.list(ID) },
+  listPosts: { method: 'GET', path: api.listPosts(ID) },
+  listMembers: { method: 'GET', path: api.listMembers(ID) },
+  addListMember: { method: 'PUT', path: api.listMember(ID, ':userId') },
+  removeListMember: { method: 'DELETE', path: api.listMember(ID, ':userId') },
+  listCandidates: { method: 'GET', path: api.listCandidates(ID) },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 
 export type RouteName = keyof typeof routes;

@@ -1,5 +1,6 @@
 import {
   AUDIT_ACTIONS,
+  LIST_REPLIES_POLICIES,
   NOTIFICATION_TYPES,
   QUOTE_POLICIES,
   type QuotePolicy,
@@ -16,6 +17,7 @@ import {
   boolean,
   check,
   customType,
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -594,5 +596,58 @@ export const oauthTokens = pgTable(
     index('oauth_tokens_user_idx').on(t.userId, t.appId),
     index('oauth_tokens_app_idx').on(t.appId),
     index('oauth_tokens_code_idx').on(t.codeId),
+  ],
+);
+
+/**
+ * A member's list of people they follow: its own timeline (modules/lists), and when `exclusive` its
+ * members' posts leave the owner's Home. `replies_policy`: which replies of members it shows.
+ */
+export const lists = pgTable(
+  'lists',
+  {
+    id: id(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    /** One of the contract's LIST_REPLIES_POLICIES. */
+    repliesPolicy: text('replies_policy').notNull().default('list'),
+    exclusive: boolean('exclusive').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The owner's lists, oldest first; the members' foreign key (owner_id, list_id) points here.
+    unique('lists_owner_id_key').on(t.ownerId, t.id),
+    check(
+      'lists_replies_policy_check',
+      sql`${t.repliesPolicy} IN (${sql.raw(LIST_REPLIES_POLICIES.map((p) => `'${p}'`).join(', '))})`,
+    ),
+  ],
+);
+
+/**
+ * Who is on a list. Each row rests on the owner's follow of the member (a foreign key to follows):
+ * only people one follows can be added, and an unfollow — or a block, an account deleted, anything
+ * that removes the follow — takes them off the owner's lists in the same statement.
+ */
+export const listMembers = pgTable(
+  'list_members',
+  {
+    listId: bigint('list_id', { mode: 'number' }).notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.userId] }),
+    foreignKey({ columns: [t.ownerId, t.listId], foreignColumns: [lists.ownerId, lists.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.ownerId, t.userId], foreignColumns: [follows.followerId, follows.followeeId] }).onDelete(
+      'cascade',
+    ),
+    // The follow's cascade, "is this author on an exclusive list of the viewer's?" (Home), a person's lists.
+    index('list_members_owner_user_idx').on(t.ownerId, t.userId),
+    // The live stream: which lists a new post's author is on.
+    index('list_members_user_idx').on(t.userId),
   ],
 );

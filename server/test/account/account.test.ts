@@ -38,6 +38,9 @@ const PERSON_COLUMNS = [
   'audit_log.subject_user_id',
   'oauth_codes.user_id',
   'oauth_tokens.user_id',
+  'lists.owner_id',
+  'list_members.owner_id',
+  'list_members.user_id',
 ];
 
 describe('the account as a whole', () => {
@@ -60,6 +63,14 @@ describe('the account as a whole', () => {
     expect((await clients.alice.put(`/api/posts/${bobsPost.id}/bookmark`)).statusCode).toBe(200);
     await follow(clients.alice, bob.id);
     await follow(clients.bob, trio.alice.id);
+    // Her list with bob on it, and bob's with her on it.
+    for (const [owner, member] of [
+      [clients.alice, bob.id],
+      [clients.bob, trio.alice.id],
+    ] as const) {
+      const list = (await owner.post('/api/lists', { title: 'Friends' })).json<{ id: string }>().id;
+      expect((await owner.put(`/api/lists/${list}/members/${member}`)).statusCode).toBe(200);
+    }
     await like(clients.bob, aliceImagePost.id);
     const bobsReply = await createPost(clients.bob, 'bob replies to alice', aliceImagePost.id);
     expect((await clients.alice.put(`/api/users/${carol.id}/block`)).statusCode).toBe(200);

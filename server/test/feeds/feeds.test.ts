@@ -117,7 +117,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
 
   const ids = (pages: Page[]) => pages.map((p) => p.items.map((post) => post.id));
 
-  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks and mutes', async () => {
+  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks, mutes and exclusive lists', async () => {
     type Op =
       | { kind: 'post'; by: number }
       | { kind: 'reply'; by: number; to: number }
@@ -127,7 +127,8 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       | { kind: 'rename'; by: number }
       | { kind: 'read'; by: number }
       | { kind: 'block' | 'unblock' | 'mute' | 'unmute'; by: number; whom: number }
-      | { kind: 'muteWord'; by: number; word: number };
+      | { kind: 'muteWord'; by: number; word: number }
+      | { kind: 'exclusive' | 'unexclusive'; by: number; whom: number };
     const WORDS = ['kite', 'rain', 'moss'];
     const MEMBERS = 4;
     const who = fc.integer({ min: 0, max: MEMBERS - 1 });
@@ -157,6 +158,14 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
         weight: 1,
         arbitrary: fc.record({ kind: fc.constant('muteWord' as const), by: who, word: fc.nat(WORDS.length - 1) }),
       },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constantFrom('exclusive' as const, 'unexclusive' as const),
+          by: who,
+          whom: who,
+        }),
+      },
     );
 
     await fc.assert(
@@ -164,6 +173,12 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
         await reset();
         const people = [];
         for (let i = 0; i < MEMBERS; i++) people.push(await member(`m${i}`));
+        // Each has an exclusive list (modules/lists): its members leave their Home.
+        const exclusive: string[] = [];
+        for (const p of people) {
+          const res = await p.viaFeeds.post('/api/lists', { title: 'exclusive', exclusive: true });
+          exclusive.push(res.json<{ id: string }>().id);
+        }
         // Everyone reads once first, so their feeds exist (are built) while the ops happen.
         for (const p of people) await p.viaFeeds.get('/api/timeline/following');
         await drain();
@@ -197,6 +212,15 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             expect(res.statusCode, res.body).toBe(200);
             // Their feed was dropped: read it (queues its rebuild) and let it be built, so the posts
             // that follow are fanned out into it (where the fan-out must leave out what is hidden).
+            await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
+            await drain();
+          } else if (o.kind === 'exclusive' || o.kind === 'unexclusive') {
+            if (o.by === o.whom) continue;
+            const them = people[o.whom] as (typeof people)[number];
+            const url = `/api/lists/${exclusive[o.by]}/members/${them.id}`;
+            const res = await (o.kind === 'exclusive' ? me.viaFeeds.put(url) : me.viaFeeds.delete(url));
+            // 409: not following them (only people one follows go on a list).
+            expect([200, 409], res.body).toContain(res.statusCode);
             await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
             await drain();
           } else if (o.kind === 'muteWord') {

@@ -52,6 +52,9 @@ const EMPTY_ANSWERS = new Set([
   'POST /api/v1/notifications/{id}/dismiss 200',
   'POST /api/v2/notifications/{group_key}/dismiss 200',
   'POST /oauth/revoke 200',
+  'DELETE /api/v1/lists/{id} 200',
+  'POST /api/v1/lists/{id}/accounts 200',
+  'DELETE /api/v1/lists/{id}/accounts 200',
 ]);
 
 /** The validator of `method path` answering `status` (the path as the description writes it, e.g. /api/v1/statuses/{id}). */

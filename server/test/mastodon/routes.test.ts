@@ -16,8 +16,8 @@ import { mastodonCall } from './openapi.ts';
 type World = Awaited<ReturnType<typeof seedWorld>>;
 interface Call {
   /** The path with its parameters filled in (and a query when it needs one). */
-  url: (w: World, ids: { media: string; notification: string; group: string }) => string;
-  body?: object;
+  url: (w: World, ids: { media: string; notification: string; group: string; list: string }) => string;
+  body?: object | ((w: World) => object);
   upload?: boolean;
   status?: number;
 }
@@ -91,6 +91,21 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   describeMedia: { url: (_w, ids) => `/api/v1/media/${ids.media}`, body: { description: 'a photo' } },
   streamingHealth: { url: () => '/api/v1/streaming/health' },
   lists: { url: () => '/api/v1/lists' },
+  createList: { url: () => '/api/v1/lists', body: { title: 'Birds', replies_policy: 'followed' } },
+  list: { url: (_w, ids) => `/api/v1/lists/${ids.list}` },
+  updateList: { url: (_w, ids) => `/api/v1/lists/${ids.list}`, body: { title: 'Renamed', exclusive: true } },
+  deleteList: { url: (_w, ids) => `/api/v1/lists/${ids.list}` },
+  listAccounts: { url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts` },
+  addListAccounts: {
+    url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`,
+    body: (w: World) => ({ account_ids: [bob(w)] }),
+  },
+  removeListAccounts: {
+    url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`,
+    body: (w: World) => ({ account_ids: [bob(w)] }),
+  },
+  listTimeline: { url: (_w, ids) => `/api/v1/timelines/list/${ids.list}` },
+  accountLists: { url: (w) => `/api/v1/accounts/${bob(w)}/lists` },
   filtersV1: { url: () => '/api/v1/filters' },
   filters: { url: () => '/api/v2/filters' },
   announcements: { url: () => '/api/v1/announcements' },
@@ -153,7 +168,12 @@ describe('the Mastodon route table', () => {
       url: '/api/v2/notifications',
       headers: { authorization: `Bearer ${token}` },
     });
+    // A list of alice's with bob on it (alice follows him for it).
+    expect((await w.alice.put(`/api/users/${w.ids.bob}/follow`)).statusCode).toBe(200);
+    const list = (await w.alice.post('/api/lists', { title: 'Friends' })).json<{ id: string }>().id;
+    expect((await w.alice.put(`/api/lists/${list}/members/${w.ids.bob}`)).statusCode).toBe(200);
     const ids = {
+      list,
       media: uploaded.json<{ id: string }>().id,
       // The oldest notification, and the newest group: dismissing one leaves the other to dismiss.
       notification: notifications.json<{ id: string }[]>().at(-1)?.id ?? '',
@@ -170,6 +190,7 @@ describe('the Mastodon route table', () => {
       'dismissNotification',
       'clearNotifications',
       'deleteStatus',
+      'deleteList',
     ];
     const order = [...names.filter((n) => !last.includes(n)), ...last];
     for (const name of order) {
@@ -177,12 +198,13 @@ describe('the Mastodon route table', () => {
       const call = CALLS[name];
       const url = call.url(w, ids);
       const body = call.upload ? multipart([{ name: 'file', file: await photo(40, 30) }]) : null;
+      const json = typeof call.body === 'function' ? call.body(w) : call.body;
       const request = (headers: Record<string, string>) => {
         const options = {
           method: endpoint.method,
           url,
           headers: { ...headers, ...(body ? body.headers : {}) },
-          ...(body ? { payload: body.payload } : call.body ? { payload: call.body } : {}),
+          ...(body ? { payload: body.payload } : json ? { payload: json } : {}),
         };
         return NOT_VALIDATED.has(name) || NOT_JSON.has(name)
           ? inject(ctx.app, options)

@@ -87,6 +87,8 @@ const TABLES = [
   'oauth_apps',
   'oauth_codes',
   'oauth_tokens',
+  'lists',
+  'list_members',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -181,6 +183,9 @@ export interface World {
   bobPostReport: string;
   /** gus, a suspended account (the lift's target). */
   gusId: string;
+  /** bob's lists (he follows alice): one empty, one with alice on it. */
+  bobList: string;
+  bobListWithAlice: string;
   /** A Mastodon app alice authorized: its client id, its id, and alice's bearer token (read write follow). */
   oauth: { clientId: string; appId: string; aliceToken: string };
 }
@@ -222,6 +227,9 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
   ).id;
   await ok(await mo.put(`/api/moderation/users/${gusRow.id}/suspension`), 'suspension');
+  const bobList = (await ok(await clients.bob.post('/api/lists', { title: 'Empty' }), 'list')).id;
+  const bobListWithAlice = (await ok(await clients.bob.post('/api/lists', { title: 'Alice' }), 'list')).id;
+  await ok(await clients.bob.put(`/api/lists/${bobListWithAlice}/members/${alice.id}`), 'list member');
   const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow');
   const oauth = { clientId, appId, aliceToken };
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
@@ -241,6 +249,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     ids2: { mo: String(moRow.id), ada: String(adaRow.id), gus: String(gusRow.id) },
     bobPostReport,
     gusId: String(gusRow.id),
+    bobList,
+    bobListWithAlice,
     oauth,
   };
 }
@@ -475,6 +485,43 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'resource',
     url: (w) => `/api/muted-words/${w.aliceMutedWord}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/lists',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/lists',
+    body: () => ({ title: 'Birders' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/lists/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobList}`,
+    body: () => ({ title: 'Renamed', exclusive: true }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/lists/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobList}`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/lists/:id/members/:userId',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobList}/members/${w.ids.alice}`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/lists/:id/members/:userId',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobListWithAlice}/members/${w.ids.alice}`,
   },
   {
     method: 'POST',

@@ -139,6 +139,33 @@ describe('the live stream', () => {
     expect(await quoteSeen(replayedBob)).toMatchObject({ state: 'shown', post: { text: 'from alice' } });
   });
 
+  it("names the member's lists that show a new post (their replies policy applied), live and on resume", async () => {
+    const { bob, carol, clients } = await seedTrio(ctx);
+    for (const who of [bob, carol])
+      expect((await clients.alice.put(`/api/users/${who.id}/follow`)).statusCode).toBe(200);
+    const made = async (body: object) => (await clients.alice.post('/api/lists', body)).json<{ id: string }>().id;
+    const all = await made({ title: 'all', repliesPolicy: 'followed' });
+    const quiet = await made({ title: 'no replies', repliesPolicy: 'none' });
+    for (const list of [all, quiet]) {
+      expect((await clients.alice.put(`/api/lists/${list}/members/${bob.id}`)).statusCode).toBe(200);
+    }
+    const [aliceStream, carolStream] = [await stream(clients.alice), await stream(clients.carol)];
+    const root = await post(clients.bob, 'a root');
+    const reply = await post(clients.bob, 'a reply', root);
+    const fromCarol = await post(clients.carol, 'not on a list');
+    const listsOf = async (s: typeof aliceStream, id: string) =>
+      ((await s.next(isPost(id))).data as Extract<LiveEvent, { type: 'post.created' }>).lists;
+    expect(await listsOf(aliceStream, root)).toEqual([all, quiet]);
+    expect(await listsOf(aliceStream, reply)).toEqual([all]);
+    expect(await listsOf(aliceStream, fromCarol)).toBeUndefined();
+    // Nobody else learns of alice's lists.
+    expect(await listsOf(carolStream, root)).toBeUndefined();
+    // A reconnect's replay names them too.
+    const first = aliceStream.received.find(isPost(root));
+    const resumed = await stream(clients.alice, { 'last-event-id': String(first?.id) });
+    expect(await listsOf(resumed, reply)).toEqual([all]);
+  });
+
   it('tells everyone of a deletion', async () => {
     const { alice, clients } = await seedTrio(ctx);
     const id = await post(clients.alice, 'Oops');

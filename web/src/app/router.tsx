@@ -101,6 +101,20 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.lists,
+        lazy: page(
+          () => import('./routes/lists.tsx'),
+          (m) => m.ListsPage,
+        ),
+      },
+      {
+        path: patterns.list,
+        lazy: page(
+          () => import('./routes/list.tsx'),
+          (m) => m.ListPage,
+        ),
+      },
+      {
         path: patterns.user,
         lazy: page(
           () => import('./routes/user.tsx'),

@@ -9,6 +9,9 @@ export const patterns = {
   bookmarks: '/bookmarks',
   /** The requests to follow the member (when they approve followers). */
   followRequests: '/follow-requests',
+  /** The member's lists, and one list (`?tab=members` for its members). */
+  lists: '/lists',
+  list: '/lists/:id',
   settings: '/settings',
   /** Reports and moderation tools (moderators and admins). */
   moderation: '/moderation',
@@ -34,6 +37,9 @@ export const paths = {
   notifications: patterns.notifications,
   bookmarks: patterns.bookmarks,
   followRequests: patterns.followRequests,
+  lists: patterns.lists,
+  list: (id: string, tab?: 'posts' | 'members') =>
+    `${fill(patterns.list, { id })}${tab && tab !== 'posts' ? `?tab=${tab}` : ''}`,
   settings: patterns.settings,
   moderation: patterns.moderation,
   oauthAuthorize: patterns.oauthAuthorize,

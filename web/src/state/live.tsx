@@ -21,7 +21,7 @@ export function LiveSync() {
     return connectLive((event: LiveEvent) => {
       switch (event.type) {
         case 'post.created':
-          postArrived(queryClient, event.post, event.timelines);
+          postArrived(queryClient, event.post, event.timelines, event.lists);
           break;
         case 'post.deleted':
           postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });

@@ -8,7 +8,6 @@ import { route } from './mastodon.http.ts';
  */
 export async function emptyRoutes(app: FastifyInstance) {
   for (const endpoint of [
-    e.lists,
     e.filtersV1,
     e.filters,
     e.announcements,

@@ -6,7 +6,16 @@
  * registered routes and this table match.
  */
 import type { z } from 'zod';
-import { markersBody, muteBody, pageQuery, searchQuery, statusBody } from './mastodon.schemas.ts';
+import {
+  createListBody,
+  listAccountsBody,
+  markersBody,
+  muteBody,
+  pageQuery,
+  searchQuery,
+  statusBody,
+  updateListBody,
+} from './mastodon.schemas.ts';
 
 export interface MastodonEndpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -84,6 +93,19 @@ export const mastodonEndpoints = {
   bookmarks: get('/api/v1/bookmarks', 'read:bookmarks', { query: pageQuery }),
   favourites: get('/api/v1/favourites', 'read:favourites'),
 
+  // Lists (lists.routes.ts)
+  lists: get('/api/v1/lists', 'read:lists'),
+  createList: post('/api/v1/lists', 'write:lists', { body: createListBody }),
+  list: get('/api/v1/lists/:id', 'read:lists'),
+  updateList: { method: 'PUT', path: '/api/v1/lists/:id', scope: 'write:lists', body: updateListBody },
+  deleteList: { method: 'DELETE', path: '/api/v1/lists/:id', scope: 'write:lists' },
+  listAccounts: get('/api/v1/lists/:id/accounts', 'read:lists'),
+  addListAccounts: post('/api/v1/lists/:id/accounts', 'write:lists', { body: listAccountsBody }),
+  // account_ids[] in the body, or in the query string as some apps send a DELETE's parameters.
+  removeListAccounts: { method: 'DELETE', path: '/api/v1/lists/:id/accounts', scope: 'write:lists' },
+  listTimeline: get('/api/v1/timelines/list/:list_id', 'read:lists', { query: pageQuery }),
+  accountLists: get('/api/v1/accounts/:id/lists', 'read:lists'),
+
   // Notifications and the marker (notifications.routes.ts)
   notifications: get('/api/v1/notifications', 'read:notifications'),
   notification: get('/api/v1/notifications/:id', 'read:notifications'),
@@ -113,7 +135,6 @@ export const mastodonEndpoints = {
   streamingHealth: get('/api/v1/streaming/health', null),
 
   // What Pipit does not have yet answers well-formed and empty, behind its scope (empty.routes.ts).
-  lists: get('/api/v1/lists', 'read:lists'),
   filtersV1: get('/api/v1/filters', 'read:filters'),
   filters: get('/api/v2/filters', 'read:filters'),
   announcements: get('/api/v1/announcements', 'read'),

@@ -12,6 +12,7 @@ import { accountsRoutes, accountUploadRoutes } from './accounts.routes.ts';
 import { emptyRoutes } from './empty.routes.ts';
 import { groupedNotificationsRoutes } from './grouped-notifications.routes.ts';
 import { instanceRoutes } from './instance.routes.ts';
+import { listsRoutes } from './lists.routes.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonErrors } from './mastodon.errors.ts';
 import { mediaRoutes } from './media.routes.ts';
@@ -72,6 +73,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(notificationsRoutes, context);
     await forms.register(groupedNotificationsRoutes, context);
     await forms.register(searchRoutes, context);
+    await forms.register(listsRoutes, context);
     await forms.register(emptyRoutes);
   });
   await app.register(streamingRoutes, context);

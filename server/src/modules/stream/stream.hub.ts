@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
+import { findListsShowing } from '../lists/lists.repository.ts';
 import { hiddenFromVisitors, postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
 /** One open stream: who it is for, and how to write to it. */
@@ -182,10 +183,27 @@ export class StreamHub {
     const quotesHidden = new Set(
       userId === null ? await hiddenFromVisitors(this.db, quoted) : await postsHiddenFrom(this.db, userId, quoted),
     );
+    const lists =
+      userId === null
+        ? new Map<number, string[]>()
+        : listsByKey(
+            await findListsShowing(
+              this.db,
+              missed.flatMap((e) => (e.kind === 'post' ? [e.postId] : [])),
+              [userId],
+            ),
+            (row) => row.postId,
+          );
     for (const entry of missed) {
       if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
       const quoteHidden = entry.kind === 'post' && quotedIdOf(entry.post).some((id) => quotesHidden.has(id));
-      const event = this.eventFor(entry, client, (authorId) => followed.has(authorId), quoteHidden);
+      const event = this.eventFor(
+        entry,
+        client,
+        (authorId) => followed.has(authorId),
+        quoteHidden,
+        entry.kind === 'post' ? (lists.get(entry.postId) ?? []) : [],
+      );
       if (event && !client.send(frame(this.id(entry.seq), event))) return false;
     }
     return true;
@@ -207,6 +225,8 @@ export class StreamHub {
     let followers = new Set<number>();
     let hiding = new Set<number>();
     let quoteHiding = new Set<number>();
+    /** The lists of each online member that show the post (their list pages, Mastodon's `list` stream). */
+    let lists = new Map<number, string[]>();
     if (entry.kind === 'post' && this.perMember.size > 0) {
       const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
       followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
@@ -216,6 +236,7 @@ export class StreamHub {
       const [quotedId] = quotedIdOf(entry.post);
       if (quotedId !== undefined)
         quoteHiding = new Set(await readersHiding(this.db, quotedId, [...this.perMember.keys()]));
+      lists = listsByKey(await findListsShowing(this.db, [entry.postId], online), (row) => row.ownerId);
     }
     // Visitors get a quote of a post only they may see it (a followers-only one: unavailable).
     const [quotedId] = entry.kind === 'post' ? quotedIdOf(entry.post) : [];
@@ -234,10 +255,11 @@ export class StreamHub {
         client,
         () => client.userId !== null && followers.has(client.userId),
         quoteHidden,
+        client.userId === null ? [] : (lists.get(client.userId) ?? []),
       );
       if (!live) continue;
       if (live.type === 'post.created') {
-        const key = `${live.timelines.join()}${quoteHidden ? ':quote-unavailable' : ''}`;
+        const key = `${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
         else variants.set(key, live);
@@ -300,13 +322,15 @@ export class StreamHub {
 
   /**
    * The entry as `client` sees it, or null when it is none of their business; `quoteHidden`: the post
-   * it quotes is hidden from them, so its quote goes as unavailable.
+   * it quotes is hidden from them, so its quote goes as unavailable; `lists`: the ids of their lists
+   * that show it.
    */
   private eventFor(
     entry: Entry,
     client: StreamClient,
     followsAuthor: (authorId: number) => boolean,
     quoteHidden = false,
+    lists: string[] = [],
   ): LiveEvent | null {
     switch (entry.kind) {
       case 'post': {
@@ -319,6 +343,7 @@ export class StreamHub {
           timelines.unshift('following');
         }
         const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
+        if (lists.length > 0) return { type: 'post.created', post, timelines, lists };
         return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
       }
       case 'deleted':
@@ -327,6 +352,16 @@ export class StreamHub {
         return client.userId === entry.userId ? entry.event : null;
     }
   }
+}
+
+/** List ids grouped by `keyOf` (a post, or a list's owner), as the wire's strings. */
+function listsByKey<R extends { listId: number }>(rows: R[], keyOf: (row: R) => number): Map<number, string[]> {
+  const grouped = new Map<number, string[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    grouped.set(key, [...(grouped.get(key) ?? []), String(row.listId)]);
+  }
+  return grouped;
 }
 
 /** The post a new post's quote shows (its own, or a reposted quote's), when it shows one: [id], else []. */

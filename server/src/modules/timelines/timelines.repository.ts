@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-
 import type { Database, Executor } from '../../db/client.ts';
 import { follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { excludedFromHome } from '../lists/lists.home.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
 import { listed, postHiddenFrom } from '../safety/visibility.ts';
 
@@ -18,14 +19,28 @@ export function findEveryonePage(db: Executor, viewerId: number | null, cursor: 
  * someone they follow, else the earliest repost by one of them. True for the row `entry` (an SQL
  * alias of posts) unless it is a repost that an earlier entry of the viewer's home (`viewer`, an SQL
  * expression) already shows. Probes: posts' primary key, posts_repost_of_created_idx, follows' key.
+ * The members of the viewer's exclusive lists are not in their home (modules/lists).
  */
 export function firstEntryOnly(entry: SQL, viewer: SQL): SQL {
-  const home = sql`(e.author_id = ${viewer} or exists (select 1 from ${follows} hf where hf.follower_id = ${viewer} and hf.followee_id = e.author_id))`;
+  return firstEntryWhere(
+    entry,
+    (e) =>
+      sql`(${e}.author_id = ${viewer} or (exists (select 1 from ${follows} hf where hf.follower_id = ${viewer} and hf.followee_id = ${e}.author_id) and not ${excludedFromHome(viewer, sql`${e}.author_id`)}))`,
+  );
+}
+
+/**
+ * The same rule for any timeline whose entries are the posts (and reposts) of the authors `inFeed`
+ * holds for (`e`: an alias of posts): a repost shows unless the reposted post, or an earlier repost
+ * of it, is already an entry of that timeline (a list's: modules/lists).
+ */
+export function firstEntryWhere(entry: SQL, inFeed: (e: SQL) => SQL): SQL {
+  const e = sql`e`;
   return sql`(${entry}.repost_of_id is null or (
-    not exists (select 1 from ${posts} e where e.id = ${entry}.repost_of_id and ${home})
+    not exists (select 1 from ${posts} e where e.id = ${entry}.repost_of_id and ${inFeed(e)})
     and not exists (
       select 1 from ${posts} e
-      where e.repost_of_id = ${entry}.repost_of_id and (e.created_at, e.id) < (${entry}.created_at, ${entry}.id) and ${home}
+      where e.repost_of_id = ${entry}.repost_of_id and (e.created_at, e.id) < (${entry}.created_at, ${entry}.id) and ${inFeed(e)}
     )))`;
 }
 
@@ -99,24 +114,41 @@ export async function findFollowingKeys(
     .limit(n);
 }
 
-type Value = number | string | Placeholder;
+export type Value = number | string | Placeholder;
 
 /** The ids of the `n` newest posts of the viewer's home after the cursor (the method above); `skip` is n - 1. */
 function followingPageIds(viewerId: Value, cursor: { t: Value; id: Value } | null, n: Value, skip: Value) {
-  const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
   // Each post once, and none hidden from the viewer (a mute of a followed person, a muted word, a
   // repost of someone blocked): filtered where the posts are read, so the page bound stays exact.
   const once = sql`${firstEntryOnly(sql`p`, sql`${viewerId}::bigint`)} and not ${postHiddenFrom(sql`${viewerId}::bigint`, sql`p`)}`;
+  // The people they follow, but for the members of their exclusive lists (modules/lists), and themselves.
+  const authors = sql`select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
+      and not ${excludedFromHome(sql`${viewerId}::bigint`, follows.followeeId)}
+      union all select ${viewerId}::bigint`;
+  return newestOfAuthorsIds(authors, once, cursor, n, skip);
+}
+
+/**
+ * The ids of the `n` newest posts (newest first, after the cursor) by the authors `authors` selects
+ * (a column `author_id`) that pass `shown` (an SQL condition on the alias `p` of posts), read as
+ * findFollowingPage explains: each author's newest post first, then only the authors that reach the
+ * page, on posts_author_created_at_id_idx. `skip` is n - 1. Home and a list's timeline (modules/lists).
+ */
+export function newestOfAuthorsIds(
+  authors: SQL,
+  shown: SQL,
+  cursor: { t: Value; id: Value } | null,
+  n: Value,
+  skip: Value,
+): SQL {
+  const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
   return sql`
-    with authors as (
-      select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
-      union all select ${viewerId}::bigint
-    ),
+    with authors as (${authors}),
     newest as materialized (
       select a.author_id, latest.created_at from authors a
       cross join lateral (
         select p.created_at from ${posts} p
-        where p.author_id = a.author_id ${past} and ${once}
+        where p.author_id = a.author_id ${past} and ${shown}
         order by p.created_at desc, p.id desc
         limit 1
       ) latest
@@ -131,7 +163,7 @@ function followingPageIds(viewerId: Value, cursor: { t: Value; id: Value } | nul
     cross join bound
     cross join lateral (
       select p.id, p.created_at from ${posts} p
-      where p.author_id = w.author_id ${past} and p.created_at >= bound.t and ${once}
+      where p.author_id = w.author_id ${past} and p.created_at >= bound.t and ${shown}
       order by p.created_at desc, p.id desc
       limit ${n}
     ) f

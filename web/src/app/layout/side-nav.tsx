@@ -5,6 +5,7 @@ import {
   Bookmark,
   Feather,
   Home,
+  List,
   LogOut,
   type LucideIcon,
   Search,
@@ -140,6 +141,9 @@ export function SideNav() {
       )}
       <NavLink to={paths.bookmarks} onClick={membersOnly} className={itemClass}>
         {({ isActive }) => <ItemContent icon={Bookmark} label="Bookmarks" active={isActive} />}
+      </NavLink>
+      <NavLink to={paths.lists} onClick={membersOnly} className={itemClass}>
+        {({ isActive }) => <ItemContent icon={List} label="Lists" active={isActive} />}
       </NavLink>
       <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
         <ItemContent icon={User} label="Profile" active={onProfile} />
