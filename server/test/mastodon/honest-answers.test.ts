@@ -17,7 +17,7 @@ describe('answers apps can trust', () => {
   async function as(userId: number, scopes = 'read write follow') {
     const { token } = await authorizeApp(ctx.app, userId, scopes);
     return Object.assign(
-      async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => {
+      async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
         const res = await inject(ctx.app, {
           method,
           url,
@@ -118,6 +118,26 @@ describe('answers apps can trust', () => {
     // Only public and unlisted statuses can be reblogged.
     expect((await asBob('POST', `/api/v1/statuses/${made.private}/reblog`)).status).toBe(403);
     expect((await asBob('POST', `/api/v1/statuses/${made.unlisted}/reblog`)).status).toBe(200);
+  });
+
+  it('keeps the posting privacy of update_credentials as the default visibility of new statuses', async () => {
+    const { alice } = await seedTrio(ctx);
+    const call = await as(alice.id);
+    expect((await call('GET', '/api/v1/accounts/verify_credentials')).body).toMatchObject({
+      source: { privacy: 'public' },
+    });
+    const updated = await call('PATCH', '/api/v1/accounts/update_credentials', { source: { privacy: 'private' } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({ source: { privacy: 'private' } });
+    expect((await call('POST', '/api/v1/statuses', { status: 'by default' })).body).toMatchObject({
+      visibility: 'private',
+    });
+    const refused = await call('PATCH', '/api/v1/accounts/update_credentials', { source: { privacy: 'secret' } });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { error: string }).error).toContain('source[privacy]');
+    expect((await call('GET', '/api/v1/accounts/verify_credentials')).body).toMatchObject({
+      source: { privacy: 'private' },
+    });
   });
 
   it('pages search by offset, for people, statuses and hashtags', async () => {

@@ -34,7 +34,7 @@ export async function accountsRoutes(app: FastifyInstance, { config, present }: 
 
   route(app, e.verifyCredentials, async (request) => {
     const viewer = userOf(request);
-    return present.credentialAccount(viewer, await users.profile(viewer, viewer.userId as UserId));
+    return present.credentialAccount(viewer, await users.current(viewer.userId));
   });
 
   route(app, e.account, async (request, _reply, { params }) =>
@@ -171,6 +171,6 @@ export async function accountUploadRoutes(app: FastifyInstance, { present }: Mas
   route(app, e.updateCredentials, async (request) => {
     const viewer = userOf(request);
     await users.edit(viewer.userId, profileEdit(await readProfileForm(request)));
-    return present.credentialAccount(viewer, await users.profile(viewer, viewer.userId as UserId));
+    return present.credentialAccount(viewer, await users.current(viewer.userId));
   });
 }

@@ -1,4 +1,4 @@
-import type { MediaAttachment, Notification, Post, User } from '@pipit/contract';
+import type { CurrentUser, MediaAttachment, Notification, Post, User } from '@pipit/contract';
 import type { Services } from '../../services.ts';
 import type { SessionUser, Viewer } from '../sessions/sessions.service.ts';
 import { type Account, toAccount, toCredentialAccount } from './account.presenter.ts';
@@ -23,7 +23,7 @@ export class MastodonPresenter {
   }
 
   /** The person themselves (the requests waiting on them counted: one statement). */
-  async credentialAccount(viewer: SessionUser, user: User) {
+  async credentialAccount(viewer: SessionUser, user: CurrentUser) {
     return toCredentialAccount(this.publicUrl, user, await this.services.follows.requestCount(viewer));
   }
 

@@ -1,4 +1,4 @@
-import { type EditBody, editBody, LIMITS } from '@pipit/contract';
+import { type EditBody, editBody, LIMITS, type Visibility } from '@pipit/contract';
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../../lib/errors.ts';
 
@@ -19,7 +19,7 @@ const PROFILE_FORM_LIMITS = {
 const PICTURES = { avatar: 'profileImage', header: 'coverImage' } as const;
 type Picture = keyof typeof PICTURES;
 /** The text fields read: the name, the bio and "Approve followers". */
-const TEXT_FIELDS = new Set(['display_name', 'note', 'locked']);
+const TEXT_FIELDS = new Set(['display_name', 'note', 'locked', 'source[privacy]']);
 
 interface ProfileForm {
   fields: Record<string, unknown>;
@@ -63,6 +63,32 @@ export async function readProfileForm(request: FastifyRequest): Promise<ProfileF
 const TRUE = new Set(['true', '1', 't', 'on']);
 const FALSE = new Set(['false', '0', 'f', 'off']);
 
+/** Mastodon's posting privacy as Pipit's visibilities (private is followers only). */
+const VISIBILITY_OF: Record<string, Visibility> = {
+  public: 'public',
+  unlisted: 'unlisted',
+  private: 'followers',
+  direct: 'direct',
+};
+
+/**
+ * `source[privacy]` (the default visibility of new posts), as JSON (`source: {privacy}`), a form
+ * (`source[privacy]`, nested by the form reader or not) or a multipart field; anything else is refused.
+ */
+function privacyField(fields: Record<string, unknown>): { defaultVisibility?: Visibility } {
+  const source = fields.source;
+  const value =
+    source && typeof source === 'object' && 'privacy' in source
+      ? (source as { privacy: unknown }).privacy
+      : fields['source[privacy]'];
+  if (value === undefined || value === null || value === '') return {};
+  const visibility =
+    typeof value === 'string' && Object.hasOwn(VISIBILITY_OF, value) ? VISIBILITY_OF[value] : undefined;
+  if (!visibility)
+    throw invalid('source[privacy]', 'source[privacy] must be one of public, unlisted, private, direct.');
+  return { defaultVisibility: visibility };
+}
+
 function booleanField(name: string, value: unknown): boolean {
   if (typeof value === 'boolean') return value;
   const word = typeof value === 'string' || typeof value === 'number' ? String(value).toLowerCase() : '';
@@ -80,6 +106,7 @@ export function profileEdit({ fields, pictures }: ProfileForm): EditBody {
   const asDataUrl = (bytes: Buffer) => `data:application/octet-stream;base64,${bytes.toString('base64')}`;
   const parsed = editBody.safeParse({
     ...(fields.locked !== undefined ? { locked: booleanField('locked', fields.locked) } : {}),
+    ...privacyField(fields),
     ...(fields.display_name !== undefined ? { name: fields.display_name } : {}),
     ...(fields.note !== undefined ? { bio: fields.note } : {}),
     ...(pictures.avatar ? { profileImage: asDataUrl(pictures.avatar) } : {}),
