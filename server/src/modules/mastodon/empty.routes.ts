@@ -13,7 +13,6 @@ export async function emptyRoutes(app: FastifyInstance) {
     e.filters,
     e.followRequests,
     e.announcements,
-    e.conversations,
     e.followedTags,
     e.suggestionsV2,
     e.suggestions,
