@@ -6,6 +6,8 @@
 export const patterns = {
   home: '/',
   notifications: '/notifications',
+  /** The member's conversations: direct posts (mentioned people only) and their replies. */
+  messages: '/messages',
   bookmarks: '/bookmarks',
   settings: '/settings',
   /** Reports and moderation tools (moderators and admins). */
@@ -30,6 +32,7 @@ const fill = (pattern: string, params: Record<string, string>) =>
 export const paths = {
   home: patterns.home,
   notifications: patterns.notifications,
+  messages: patterns.messages,
   bookmarks: patterns.bookmarks,
   settings: patterns.settings,
   moderation: patterns.moderation,
