@@ -32,7 +32,7 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
   const remove = useRemoveConversation();
   const [confirming, setConfirming] = useState(false);
   const names = participantNames(conversation);
-  const faces = conversation.participants.length > 0 ? conversation.participants.slice(0, 3) : [lastPost.author];
+  const faces = conversation.participants.length > 0 ? conversation.participants.slice(0, 2) : [lastPost.author];
 
   const markRead = () => {
     if (unread) read.mutate(conversation.id);
@@ -55,12 +55,25 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
         unread && 'bg-accent/[0.06]',
       )}
     >
-      <div className="relative shrink-0">
-        <div className="flex -space-x-6">
-          {faces.map((person) => (
-            <Avatar key={person.id} user={person} link={false} className="rounded-full ring-2 ring-bg" />
-          ))}
-        </div>
+      {/* One face, or two overlapping in the same 48 px: the text column lines up on every row. */}
+      <div className="relative size-12 shrink-0">
+        {faces.length === 1 ? (
+          <Avatar user={faces[0] as (typeof faces)[number]} link={false} />
+        ) : (
+          faces
+            .slice(0, 2)
+            .map((person, i) => (
+              <Avatar
+                key={person.id}
+                user={person}
+                link={false}
+                className={cn(
+                  'absolute rounded-full [&_img]:size-8!',
+                  i === 0 ? 'top-0 left-0' : 'right-0 bottom-0 ring-2 ring-bg',
+                )}
+              />
+            ))
+        )}
         {unread && (
           <span
             data-testid="unread-dot"
