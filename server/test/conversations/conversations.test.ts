@@ -185,6 +185,19 @@ describe('conversations', () => {
     expect(held[0]?.n).toBe(1);
   });
 
+  it('shows the newest post left when the last is deleted, and leaves out a conversation with none left', async () => {
+    const { clients } = await seedTrio(ctx);
+    const root = await direct(clients.alice, '@bob first');
+    const answer = await direct(clients.bob, 'second', root.id);
+    expect((await clients.bob.delete(`/api/posts/${answer.id}`)).statusCode).toBe(204);
+    const [left] = await conversationsOf(clients.alice);
+    expect(left).toMatchObject({ id: root.id, lastPost: { id: root.id } });
+    expect((await clients.alice.delete(`/api/posts/${root.id}`)).statusCode).toBe(204);
+    expect(await conversationsOf(clients.alice)).toEqual([]);
+    expect(await conversationsOf(clients.bob)).toEqual([]);
+    expect(await unreadOf(clients.alice)).toBe(0);
+  });
+
   it('pages the latest first by cursor, each conversation once', async () => {
     const { clients } = await seedTrio(ctx);
     const ids: string[] = [];

@@ -26,6 +26,8 @@ export function LiveSync() {
           break;
         case 'post.deleted':
           postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });
+          // A conversation may have shown it as its last post (only an open Messages page asks again).
+          void conversationsChanged(queryClient);
           break;
         case 'notification':
           void notificationsChanged(queryClient);
