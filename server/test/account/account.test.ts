@@ -35,12 +35,14 @@ const PERSON_COLUMNS = [
   'audit_log.subject_user_id',
   'oauth_codes.user_id',
   'oauth_tokens.user_id',
+  'post_mentions.user_id',
+  'conversations.user_id',
 ];
 
 describe('the account as a whole', () => {
   const ctx = useTestApp();
 
-  /** Alice with a bit of everything: an image post, a reply, likes, a repost, follows, a bookmark, a block, a mute. */
+  /** Alice with a bit of everything: an image post, a reply, likes, a repost, follows, a bookmark, a block, a mute, a conversation. */
   async function busyAlice() {
     const trio = await seedTrio(ctx);
     const { clients, bob, carol } = trio;
@@ -59,6 +61,9 @@ describe('the account as a whole', () => {
     await follow(clients.bob, trio.alice.id);
     await like(clients.bob, aliceImagePost.id);
     const bobsReply = await createPost(clients.bob, 'bob replies to alice', aliceImagePost.id);
+    // A conversation: hers, and bob's with her in it.
+    const secret = await clients.bob.post('/api/posts', { text: '@alice just us', visibility: 'direct' });
+    expect(secret.statusCode, secret.body).toBe(201);
     expect((await clients.alice.put(`/api/users/${carol.id}/block`)).statusCode).toBe(200);
     expect((await clients.carol.put(`/api/users/${bob.id}/mute`, {})).statusCode).toBe(200);
     expect((await clients.alice.post('/api/muted-words', { phrase: 'noise' })).statusCode).toBe(201);
