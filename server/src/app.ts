@@ -18,6 +18,7 @@ import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
+import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(timelinesRoutes);
     await api.register(followsRoutes);
     await api.register(notificationsRoutes);
+    await api.register(conversationsRoutes);
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
     await api.register(listsRoutes);

@@ -11,6 +11,7 @@ import { AccountService } from './modules/account/account.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
+import { ConversationsService } from './modules/conversations/conversations.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
@@ -65,6 +66,8 @@ export interface Services {
   oauth: OAuthService;
   timelines: TimelinesService;
   notifications: NotificationsService;
+  /** Direct posts as conversations (written by posts, read here). */
+  conversations: ConversationsService;
   /** Live updates for the open streams of this process. */
   stream: StreamHub;
   /** Home feeds written ahead: with PostgreSQL and Redis (config.feeds), else null. */
@@ -130,6 +133,7 @@ export async function createServices(
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
+    conversations: new ConversationsService(db, events),
     stream,
     feeds: feeds?.service ?? null,
     async stop() {

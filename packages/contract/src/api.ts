@@ -40,6 +40,11 @@ export const api = {
   notifications: '/api/notifications',
   notificationsRead: '/api/notifications/read',
   notificationsUnread: '/api/notifications/unread',
+  /** Direct posts as conversations (conversations.ts): the list, its unread count, read and remove one. */
+  conversations: '/api/conversations',
+  conversationsUnread: '/api/conversations/unread',
+  conversation: (id: string) => `/api/conversations/${id}`,
+  conversationRead: (id: string) => `/api/conversations/${id}/read`,
   /** Settings (settings.ts). */
   changePassword: '/api/settings/password',
   changeEmail: '/api/settings/email',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
+import { conversationPage } from './conversations.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtagParams, trendingHashtags } from './hashtags.ts';
 import {
@@ -330,6 +331,35 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  conversations: {
+    ...routes.conversations,
+    query: pageQuery,
+    status: 200,
+    answer: conversationPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  unreadConversations: {
+    ...routes.unreadConversations,
+    status: 200,
+    answer: unreadCount,
+    errors: ['UNAUTHENTICATED'],
+  },
+  /** NOT_FOUND: no conversation of the viewer's by that id (never in it, or removed). */
+  readConversation: {
+    ...routes.readConversation,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  /** Removes it from the viewer's list only (a new post in it brings it back). */
+  removeConversation: {
+    ...routes.removeConversation,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   changePassword: {
     ...routes.changePassword,

@@ -21,6 +21,11 @@ export type LiveEvent =
   | { type: 'notification'; notificationType: string }
   /** The member read their notifications (in this tab or another): the dot clears everywhere. */
   | { type: 'notifications.read' }
+  /**
+   * One of the member's conversations changed (`id`): a new post in it (`post`), or they read or
+   * removed it (`read`, `removed`, in this tab or another). The list and its badge are asked again.
+   */
+  | { type: 'conversation'; id: string; change: 'post' | 'read' | 'removed' }
   /** The stream could not resume from Last-Event-ID (too old, or another server process): reload the lists. */
   | { type: 'reset' };
 

@@ -220,6 +220,49 @@ export const postMentions = pgTable(
   ],
 );
 
+/**
+ * Each direct post's conversation (modules/conversations): the root of its thread, which is its
+ * parent's root when the parent is a direct post, else the post itself. No key to the root: a
+ * conversation outlives the deletion of the post that started it.
+ */
+export const directThreads = pgTable(
+  'direct_threads',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    rootId: bigint('root_id', { mode: 'number' }).notNull(),
+  },
+  // A conversation's posts, newest first (its last post as a viewer sees it, its participants).
+  (t) => [index('direct_threads_root_post_idx').on(t.rootId, t.postId)],
+);
+
+/**
+ * One row per person in a conversation (the author and the people each direct post of it reaches),
+ * written with the post (PostsService.create). Deleting one's row hides the conversation from
+ * oneself until a new post in it brings it back; reading it clears `unread`.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rootId: bigint('root_id', { mode: 'number' }).notNull(),
+    /** The newest post that reached this person in it, and when it was written: the list's key. */
+    lastPostId: bigint('last_post_id', { mode: 'number' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+    unread: boolean('unread').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.rootId] }),
+    // A person's conversations, newest first, keyed on (updated_at, last_post_id).
+    index('conversations_user_updated_idx').on(t.userId, t.updatedAt, t.lastPostId),
+    // The unread count (the nav's badge): as small as what is unread.
+    index('conversations_user_unread_idx').on(t.userId).where(sql`${t.unread}`),
+  ],
+);
+
 export const likes = pgTable(
   'likes',
   {

@@ -41,12 +41,13 @@ const PERSON_COLUMNS = [
   'lists.owner_id',
   'list_members.owner_id',
   'list_members.user_id',
+  'conversations.user_id',
 ];
 
 describe('the account as a whole', () => {
   const ctx = useTestApp();
 
-  /** Alice with a bit of everything: an image post, a reply, likes, a repost, follows, a bookmark, a block, a mute. */
+  /** Alice with a bit of everything: an image post, a reply, likes, a repost, follows, a bookmark, a block, a mute, a conversation. */
   async function busyAlice() {
     const trio = await seedTrio(ctx);
     const { clients, bob, carol } = trio;
@@ -73,6 +74,9 @@ describe('the account as a whole', () => {
     }
     await like(clients.bob, aliceImagePost.id);
     const bobsReply = await createPost(clients.bob, 'bob replies to alice', aliceImagePost.id);
+    // A conversation: hers, and bob's with her in it.
+    const secret = await clients.bob.post('/api/posts', { text: '@alice just us', visibility: 'direct' });
+    expect(secret.statusCode, secret.body).toBe(201);
     expect((await clients.alice.put(`/api/users/${carol.id}/block`)).statusCode).toBe(200);
     expect((await clients.carol.put(`/api/users/${bob.id}/mute`, {})).statusCode).toBe(200);
     expect((await clients.alice.post('/api/muted-words', { phrase: 'noise' })).statusCode).toBe(201);

@@ -16,7 +16,10 @@ import { mastodonCall } from './openapi.ts';
 type World = Awaited<ReturnType<typeof seedWorld>>;
 interface Call {
   /** The path with its parameters filled in (and a query when it needs one). */
-  url: (w: World, ids: { media: string; notification: string; group: string; list: string }) => string;
+  url: (
+    w: World,
+    ids: { media: string; notification: string; group: string; list: string; conversation: string },
+  ) => string;
   body?: object | ((w: World) => object);
   upload?: boolean;
   status?: number;
@@ -89,6 +92,9 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   uploadMediaV1: { url: () => '/api/v1/media', upload: true },
   media: { url: (_w, ids) => `/api/v1/media/${ids.media}` },
   describeMedia: { url: (_w, ids) => `/api/v1/media/${ids.media}`, body: { description: 'a photo' } },
+  conversations: { url: () => '/api/v1/conversations?limit=5' },
+  readConversation: { url: (_w, ids) => `/api/v1/conversations/${ids.conversation}/read` },
+  removeConversation: { url: (_w, ids) => `/api/v1/conversations/${ids.conversation}` },
   streamingHealth: { url: () => '/api/v1/streaming/health' },
   lists: { url: () => '/api/v1/lists' },
   createList: { url: () => '/api/v1/lists', body: { title: 'Birds', replies_policy: 'followed' } },
@@ -109,7 +115,6 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   filtersV1: { url: () => '/api/v1/filters' },
   filters: { url: () => '/api/v2/filters' },
   announcements: { url: () => '/api/v1/announcements' },
-  conversations: { url: () => '/api/v1/conversations' },
   followedTags: { url: () => '/api/v1/followed_tags' },
   suggestionsV2: { url: () => '/api/v2/suggestions' },
   suggestions: { url: () => '/api/v1/suggestions' },
@@ -174,6 +179,7 @@ describe('the Mastodon route table', () => {
     expect((await w.alice.put(`/api/lists/${list}/members/${w.ids.bob}`)).statusCode).toBe(200);
     const ids = {
       list,
+      conversation: w.aliceConversation,
       media: uploaded.json<{ id: string }>().id,
       // The oldest notification, and the newest group: dismissing one leaves the other to dismiss.
       notification: notifications.json<{ id: string }[]>().at(-1)?.id ?? '',
@@ -186,6 +192,7 @@ describe('the Mastodon route table', () => {
     const names = Object.keys(mastodonEndpoints) as MastodonEndpointName[];
     // Destructive calls last (dismiss and clear before a notification is read; delete after the status is).
     const last: MastodonEndpointName[] = [
+      'removeConversation',
       'dismissNotificationGroup',
       'dismissNotification',
       'clearNotifications',

@@ -81,6 +81,9 @@ const TABLES = [
   'bookmarks',
   'follows',
   'follow_requests',
+  'post_mentions',
+  'direct_threads',
+  'conversations',
   'notifications',
   'reports',
   'audit_log',
@@ -166,6 +169,8 @@ export interface World {
   alicePost: string;
   /** bob's post, liked, bookmarked and reposted by alice. */
   bobPost: string;
+  /** alice's direct post to bob: their conversation (unread for bob), by id. */
+  aliceConversation: string;
   /** A second signed-in session of alice's (another browser), by id. */
   aliceOtherSession: string;
   /** frank, whom alice blocked and muted (a blocked person; the unblock and unmute calls' target). */
@@ -206,6 +211,9 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/repost`), 'repost');
   await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
+  const aliceConversation = (
+    await ok(await clients.alice.post('/api/posts', { text: '@bob just us', visibility: 'direct' }), 'direct post')
+  ).id;
   const frankRow = await insertUser(ctx.db, { username: 'frank' });
   const frank = await new TestClient(ctx).signInAs(frankRow.id);
   await ok(await clients.alice.put(`/api/users/${frankRow.id}/mute`, {}), 'mute');
@@ -239,6 +247,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     ids: { alice: String(alice.id), bob: String(bob.id), carol: String(carol.id) },
     alicePost,
     bobPost,
+    aliceConversation,
     aliceOtherSession: String(other?.id),
     frank,
     frankId: String(frankRow.id),
@@ -590,6 +599,20 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'resource',
     url: (w) => `/api/oauth/apps/${w.oauth.appId}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/conversations/:id/read',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/conversations/${w.aliceConversation}/read`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/conversations/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/conversations/${w.aliceConversation}`,
   },
   {
     method: 'POST',

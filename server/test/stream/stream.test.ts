@@ -203,6 +203,31 @@ describe('the live stream', () => {
     expect(bobStream.received.filter((r) => r.data.type === 'notifications.read')).toEqual([]);
   });
 
+  it('tells the people of a conversation when a direct post comes in, each of their tabs when one reads it, and nobody else', async () => {
+    const { clients } = await seedTrio(ctx);
+    const [aliceStream, bobStream, carolStream] = [
+      await stream(clients.alice),
+      await stream(clients.bob),
+      await stream(clients.carol),
+    ];
+    const res = await clients.alice.post('/api/posts', { text: '@bob just us', visibility: 'direct' });
+    expect(res.statusCode).toBe(201);
+    const id = res.json<{ id: string }>().id;
+    for (const s of [aliceStream, bobStream]) {
+      expect((await s.next((r) => r.data.type === 'conversation')).data).toEqual({
+        type: 'conversation',
+        id,
+        change: 'post',
+      });
+    }
+    expect((await clients.bob.post(`/api/conversations/${id}/read`)).statusCode).toBe(204);
+    const read = await bobStream.next((r) => r.data.type === 'conversation' && r.data.change === 'read');
+    expect(read.data).toEqual({ type: 'conversation', id, change: 'read' });
+    await hubIdle();
+    expect(carolStream.received.filter((r) => r.data.type === 'conversation')).toEqual([]);
+    expect(aliceStream.received.filter((r) => r.data.type === 'conversation')).toHaveLength(1);
+  });
+
   it('resumes from Last-Event-ID: what was missed, once, in order', async () => {
     const { clients } = await seedTrio(ctx);
     const first = await stream();

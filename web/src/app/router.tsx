@@ -52,6 +52,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.messages,
+        lazy: page(
+          () => import('./routes/messages.tsx'),
+          (m) => m.MessagesPage,
+        ),
+      },
+      {
         path: patterns.search,
         lazy: page(
           () => import('./routes/search.tsx'),

@@ -6,6 +6,8 @@
 export const patterns = {
   home: '/',
   notifications: '/notifications',
+  /** The member's conversations: direct posts (mentioned people only) and their replies. */
+  messages: '/messages',
   bookmarks: '/bookmarks',
   /** The requests to follow the member (when they approve followers). */
   followRequests: '/follow-requests',
@@ -35,6 +37,7 @@ const fill = (pattern: string, params: Record<string, string>) =>
 export const paths = {
   home: patterns.home,
   notifications: patterns.notifications,
+  messages: patterns.messages,
   bookmarks: patterns.bookmarks,
   followRequests: patterns.followRequests,
   lists: patterns.lists,

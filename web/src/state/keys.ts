@@ -80,6 +80,13 @@ export const notificationKeys = {
   unread: () => [...notificationKeys.all, 'unread'] as const,
 };
 
+/** The member's conversations (direct posts and their replies) and how many are unread. */
+export const conversationKeys = {
+  all: ['conversations'] as const,
+  list: () => [...conversationKeys.all, 'list'] as const,
+  unread: () => [...conversationKeys.all, 'unread'] as const,
+};
+
 /**
  * Optimistic state, kept apart from the server's answers and merged at render (state/shadow.ts):
  * one entry per post or person, wherever they are shown.

@@ -41,6 +41,7 @@ export class HashtagsService {
         case 'sessions.ended':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // Trending counts tagged posts and their authors, nothing else.
           break;
         default:

@@ -131,6 +131,11 @@ export const mastodonEndpoints = {
   media: get('/api/v1/media/:id', 'write:media'),
   describeMedia: { method: 'PUT', path: '/api/v1/media/:id', scope: 'write:media' },
 
+  // Conversations: direct posts and their replies (conversations.routes.ts)
+  conversations: get('/api/v1/conversations', 'read:statuses'),
+  readConversation: post('/api/v1/conversations/:id/read', 'write:conversations'),
+  removeConversation: { method: 'DELETE', path: '/api/v1/conversations/:id', scope: 'write:conversations' },
+
   // Streaming (streaming.routes.ts; its WebSocket takes the token its own way)
   streamingHealth: get('/api/v1/streaming/health', null),
 
@@ -138,7 +143,6 @@ export const mastodonEndpoints = {
   filtersV1: get('/api/v1/filters', 'read:filters'),
   filters: get('/api/v2/filters', 'read:filters'),
   announcements: get('/api/v1/announcements', 'read'),
-  conversations: get('/api/v1/conversations', 'read:statuses'),
   followedTags: get('/api/v1/followed_tags', 'read:follows'),
   suggestionsV2: get('/api/v2/suggestions', 'read'),
   suggestions: get('/api/v1/suggestions', 'read'),

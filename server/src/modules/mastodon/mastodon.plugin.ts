@@ -9,6 +9,7 @@ import { UPLOAD_LIMITS } from '../media/media.upload.ts';
 import { badToken, bearerToken } from '../oauth/bearer.ts';
 import type { TokenGrant } from '../oauth/oauth.service.ts';
 import { accountsRoutes, accountUploadRoutes } from './accounts.routes.ts';
+import { conversationsRoutes } from './conversations.routes.ts';
 import { emptyRoutes } from './empty.routes.ts';
 import { groupedNotificationsRoutes } from './grouped-notifications.routes.ts';
 import { instanceRoutes } from './instance.routes.ts';
@@ -71,6 +72,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(statusesRoutes, context);
     await forms.register(timelinesRoutes, context);
     await forms.register(notificationsRoutes, context);
+    await forms.register(conversationsRoutes, context);
     await forms.register(groupedNotificationsRoutes, context);
     await forms.register(searchRoutes, context);
     await forms.register(listsRoutes, context);

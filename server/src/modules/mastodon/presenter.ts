@@ -1,7 +1,8 @@
-import type { CurrentUser, MediaAttachment, Notification, Post, User } from '@pipit/contract';
+import type { Conversation, CurrentUser, MediaAttachment, Notification, Post, User } from '@pipit/contract';
 import type { Services } from '../../services.ts';
 import type { SessionUser, Viewer } from '../sessions/sessions.service.ts';
 import { type Account, toAccount, toCredentialAccount } from './account.presenter.ts';
+import { toConversation } from './conversation.presenter.ts';
 import { toMedia } from './media.presenter.ts';
 import { toNotification } from './notification.presenter.ts';
 import { toRelationship } from './relationship.presenter.ts';
@@ -68,6 +69,26 @@ export class MastodonPresenter {
       const account = accounts.get(n.actor.id);
       return account ? [toNotification(n, account, byNotification.get(n.id))] : [];
     });
+  }
+
+  /** Conversations with whole Accounts and Statuses (the people and the posts read once for the page). */
+  async conversations(viewer: SessionUser, items: readonly Conversation[]) {
+    const people = await this.services.users.many(
+      viewer,
+      items.flatMap((c) => c.participants.map((p) => Number(p.id))),
+    );
+    const accounts = new Map(people.map((user) => [user.id, this.account(user)]));
+    const statuses = await this.statuses(
+      viewer,
+      items.map((c) => c.lastPost),
+    );
+    return items.map((c, i) =>
+      toConversation(
+        c,
+        c.participants.flatMap((p) => accounts.get(p.id) ?? []),
+        statuses[i] ?? null,
+      ),
+    );
   }
 
   /** The viewer's Relationship to each person (whether each follows the viewer, whether each asked to: a statement each). */

@@ -54,11 +54,11 @@ function hasTag(text: string, tag: string): boolean {
 /**
  * Mastodon's streaming API over WebSocket (/api/v1/streaming): `user` (the home timeline and
  * notifications), `public`, `hashtag` and `list` (one's own: `list=:id`) streams, fed by the same live hub as the web's event stream
- * (modules/stream: who sees what applied there). Events are Mastodon's: `update` (a status),
- * `delete` (an id), `notification`.
+ * (modules/stream: who sees what applied there), and `direct` (the viewer's conversations). Events
+ * are Mastodon's: `update` (a status), `delete` (an id), `notification`, `conversation`.
  */
 export async function streamingRoutes(app: FastifyInstance, { config, present }: MastodonContext) {
-  const { oauth, stream: hub, notifications, lists } = app.services;
+  const { oauth, stream: hub, notifications, lists, conversations } = app.services;
   await app.register(websocket, {
     options: {
       maxPayload: 16 * 1024,
@@ -232,6 +232,14 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
         } else if (event.type === 'post.deleted') {
           for (const [key, stream] of subscribed)
             if (key !== 'user:notification') say({ stream, event: 'delete', payload: event.id });
+        } else if (event.type === 'conversation' && event.change === 'post' && viewer) {
+          // A new post in one of the viewer's conversations: the Conversation as it now stands.
+          const tags = subscribed.get('direct');
+          if (!tags) return;
+          const shown = await conversations.get(viewer, Number(event.id));
+          if (!shown) return;
+          const [conversation] = await present.conversations(viewer, [shown]);
+          say({ stream: tags, event: 'conversation', payload: JSON.stringify(conversation) });
         } else if (event.type === 'notification' && viewer) {
           // Sent on each personal stream subscribed (apps open both on one socket and listen on each).
           if (!subscribed.has('user') && !subscribed.has('user:notification')) return;

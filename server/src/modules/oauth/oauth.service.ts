@@ -99,6 +99,7 @@ export class OAuthService implements OtherCredentials {
         case 'feed.updated':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // A grant holds the token's scopes and who it speaks for: nothing else changes it.
           break;
         default:

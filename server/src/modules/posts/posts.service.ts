@@ -19,6 +19,7 @@ import { forbidden, invalid, postNotFound, userNotFound } from '../../lib/errors
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
+import { recordDirectPost } from '../conversations/conversations.service.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toUserView } from '../follows/follows.pack.ts';
 import { isFollowing } from '../follows/follows.repository.ts';
@@ -96,7 +97,14 @@ export class PostsService {
       quote,
     });
     try {
-      if (parentId === null && mentioned.length === 0 && media.length === 0 && quoteOfId === null) {
+      if (
+        parentId === null &&
+        mentioned.length === 0 &&
+        media.length === 0 &&
+        quoteOfId === null &&
+        // A direct post starts a conversation, written in the transaction below.
+        (body.visibility ?? viewer.defaultVisibility) !== 'direct'
+      ) {
         // No parent to lock, nobody to notify: the post, the count, its hashtags and the fan-out's outbox row in one statement.
         const visibility = body.visibility ?? viewer.defaultVisibility;
         const quotePolicy = quotePolicyFor(visibility, body.quotePolicy);
@@ -146,13 +154,10 @@ export class PostsService {
         await repo.addToPostsCount(tx, me, 1);
         const mentionedIds = await repo.findUserIdsByUsernames(tx, mentioned);
         // Its audience beyond the author's followers: whom it mentions, and the author it answers.
-        await repo.insertMentions(
-          tx,
-          post.id,
-          [...new Set([...mentionedIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])])].filter(
-            (id) => id !== me,
-          ),
+        const reached = [...new Set([...mentionedIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])])].filter(
+          (id) => id !== me,
         );
+        await repo.insertMentions(tx, post.id, reached);
         const attached = await this.media.attachWithin(tx, me, post.id, media);
         const view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
@@ -179,6 +184,16 @@ export class PostsService {
           { actorId: me, postId: post.id },
           candidates.filter((c) => !outside.has(c.userId)),
         );
+        if (visibility === 'direct') {
+          // Its conversation, for the author and whoever it reaches (not those it is hidden from: a block, a mute).
+          const hiding = new Set(await readersHiding(tx, post.id, reached));
+          await recordDirectPost(
+            tx,
+            outbox,
+            { id: post.id, authorId: me, parentId, createdAt: post.createdAt },
+            reached.filter((id) => !hiding.has(id)),
+          );
+        }
         return view;
       });
     } catch (error) {

@@ -78,6 +78,7 @@ export class SessionsService {
         case 'feed.updated':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // A session holds who the person is and their role: nothing else changes it.
           break;
         default:

@@ -28,7 +28,7 @@ export interface StreamClient {
 type Entry =
   | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
-  /** For one member only: a notification for them, or their notifications read. */
+  /** For one member only: a notification for them, their notifications read, a conversation of theirs changed. */
   | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
 
 export type OpenResult = { ok: true; close: () => void } | { ok: false; reason: 'member' | 'address' };
@@ -300,6 +300,13 @@ export class StreamHub {
         };
       case 'notifications.read':
         return { seq: ++this.seq, kind: 'personal', userId: event.userId, event: { type: 'notifications.read' } };
+      case 'conversation.updated':
+        return {
+          seq: ++this.seq,
+          kind: 'personal',
+          userId: event.userId,
+          event: { type: 'conversation', id: String(event.rootId), change: event.change },
+        };
       case 'post.liked':
       case 'post.unliked':
       case 'post.bookmarked':
@@ -401,6 +408,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'feed.updated':
     case 'notifications.read':
     case 'notification.created':
+    case 'conversation.updated':
       return null;
     default:
       exhaustive(event);
