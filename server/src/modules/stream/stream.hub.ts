@@ -286,6 +286,8 @@ export class StreamHub {
       case 'post.unbookmarked':
       case 'user.followed':
       case 'user.unfollowed':
+      case 'hashtag.followed':
+      case 'hashtag.unfollowed':
       case 'user.updated':
       case 'visibility.changed':
       case 'user.suspended':
@@ -361,6 +363,8 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'post.unbookmarked':
     case 'user.followed':
     case 'user.unfollowed':
+    case 'hashtag.followed':
+    case 'hashtag.unfollowed':
     case 'user.updated':
     case 'visibility.changed':
     case 'feed.updated':
