@@ -14,7 +14,6 @@ export async function emptyRoutes(app: FastifyInstance) {
     e.followRequests,
     e.announcements,
     e.conversations,
-    e.followedTags,
     e.suggestionsV2,
     e.suggestions,
     e.trends,

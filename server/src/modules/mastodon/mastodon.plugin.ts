@@ -20,6 +20,7 @@ import { MastodonPresenter } from './presenter.ts';
 import { searchRoutes } from './search.routes.ts';
 import { statusesRoutes } from './statuses.routes.ts';
 import { streamingRoutes } from './streaming.routes.ts';
+import { tagsRoutes } from './tags.routes.ts';
 import { timelinesRoutes } from './timelines.routes.ts';
 
 declare module 'fastify' {
@@ -72,6 +73,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(notificationsRoutes, context);
     await forms.register(groupedNotificationsRoutes, context);
     await forms.register(searchRoutes, context);
+    await forms.register(tagsRoutes, context);
     await forms.register(emptyRoutes);
   });
   await app.register(streamingRoutes, context);
