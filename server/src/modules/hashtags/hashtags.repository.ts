@@ -1,9 +1,10 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type Database, type Executor, preparedOnce } from '../../db/client.ts';
+import { bigintArray, type Database, type Executor, executeRows, preparedOnce } from '../../db/client.ts';
 import { followedTags, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
 import { postHiddenFrom, visiblePosts } from '../safety/visibility.ts';
+import { joinsHomeByTag } from '../timelines/timelines.repository.ts';
 
 /** Records a new post's hashtags (stored form), with its author and its exact time, in its transaction. */
 export async function insertPostHashtags(db: Executor, postId: number, tags: readonly string[]): Promise<void> {
@@ -119,4 +120,35 @@ export async function findFollowedTagKey(db: Executor, userId: number, id: numbe
     .from(followedTags)
     .where(and(eq(followedTags.userId, userId), eq(followedTags.id, id)));
   return row ? { t: row.t, id: row.id } : null;
+}
+
+/**
+ * Of `readerIds`, those whose home the post `postId` joins through a hashtag they follow (the live
+ * stream: post_hashtags' key, then followed_tags_tag_idx per tag of the post).
+ */
+export async function tagFollowersAmong(db: Executor, postId: number, readerIds: readonly number[]): Promise<number[]> {
+  if (readerIds.length === 0) return [];
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select distinct ft.user_id::text as id
+      from ${postHashtags} ph
+      join ${followedTags} ft on ft.tag = ph.tag and ft.user_id = any(${bigintArray([...readerIds])}::bigint[])
+      join ${posts} p on p.id = ph.post_id
+      where ph.post_id = ${postId} and ${joinsHomeByTag(sql`p`)}`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** Of `postIds`, those that join `userId`'s home through a hashtag they follow (a stream's resume). */
+export async function postsJoiningByTag(db: Executor, userId: number, postIds: readonly number[]): Promise<number[]> {
+  if (postIds.length === 0) return [];
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select distinct ph.post_id::text as id
+      from ${postHashtags} ph
+      join ${followedTags} ft on ft.tag = ph.tag and ft.user_id = ${userId}
+      join ${posts} p on p.id = ph.post_id
+      where ph.post_id = any(${bigintArray([...postIds])}::bigint[]) and ${joinsHomeByTag(sql`p`)}`,
+  );
+  return rows.map((row) => Number(row.id));
 }
