@@ -37,6 +37,7 @@ async function othersRows(db: DbHandle, w: World): Promise<string> {
     rows(db, `SELECT id, author_id, text, parent_id FROM posts WHERE author_id IN (${a}, ${b}) ORDER BY id`),
     rows(db, `SELECT user_id, post_id FROM likes WHERE user_id IN (${a}, ${b}) ORDER BY 1, 2`),
     rows(db, `SELECT follower_id, followee_id FROM follows WHERE follower_id IN (${a}, ${b}) ORDER BY 1, 2`),
+    rows(db, `SELECT user_id, tag FROM followed_tags WHERE user_id IN (${a}, ${b}) ORDER BY 1, 2`),
     // New notifications for them (carol liked or followed) are expected; their existing ones must not move.
     rows(
       db,
@@ -172,7 +173,7 @@ describe('who may do what', () => {
     );
     expect(membersOnly.map((e) => e.path)).toContain('/api/oauth/apps');
     for (const url of membersOnly.map((e) =>
-      e.path === '/api/moderation/accounts' ? `${e.path}?filter=team` : e.path,
+      e.path === '/api/moderation/accounts' ? `${e.path}?filter=team` : e.path.replace(':tag', 'birds'),
     )) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);

@@ -29,15 +29,10 @@ function hasTagFollowedBy(post: SQL, viewer: SQL): SQL {
   return sql`exists (select 1 from ${postHashtags} th join ${followedTags} tf on tf.tag = th.tag and tf.user_id = ${viewer} where th.post_id = ${post}.id)`;
 }
 
-/**
- * True when the post row `post` is in the viewer's home through a followed hashtag rather than its
- * author: public (joinsHomeByTag), tagged with one they follow, and by someone who is neither the
- * viewer nor followed by them (those posts are in the home already, through their author).
- */
-function inHomeByTag(post: SQL, viewer: SQL): SQL {
+/** True when the post row `post` is by someone neither the viewer nor followed by them (not in their home through its author). */
+function notThroughAuthor(post: SQL, viewer: SQL): SQL {
   return sql`(${post}.author_id <> ${viewer}
-    and not exists (select 1 from ${follows} tfo where tfo.follower_id = ${viewer} and tfo.followee_id = ${post}.author_id)
-    and ${joinsHomeByTag(post)} and ${hasTagFollowedBy(post, viewer)})`;
+    and not exists (select 1 from ${follows} tfo where tfo.follower_id = ${viewer} and tfo.followee_id = ${post}.author_id))`;
 }
 
 /**
@@ -165,9 +160,10 @@ function followingPageIds(
   // Each post once, and none hidden from the viewer (a mute of a followed person, a muted word, a
   // repost of someone blocked): filtered where the posts are read, so the page bound stays exact.
   const once = sql`${firstEntryOnly(sql`p`, viewer)} and not ${postHiddenFrom(viewer, sql`p`)}`;
-  // A tag's posts: public, not by the viewer or someone followed (those come through their author),
-  // not hidden. Tagged posts are never reposts, so the first-entry rule has nothing to say of them.
-  const byTag = sql`${inHomeByTag(sql`p`, viewer)} and not ${postHiddenFrom(viewer, sql`p`)}`;
+  // A tag's posts (read from a followed tag's range): public, not by the viewer or someone followed
+  // (those come through their author), not hidden. Tagged posts are never reposts, so the first-entry
+  // rule has nothing to say of them.
+  const byTag = sql`${notThroughAuthor(sql`p`, viewer)} and ${joinsHomeByTag(sql`p`)} and not ${postHiddenFrom(viewer, sql`p`)}`;
 
   const people = sql`
     authors as (
