@@ -80,6 +80,9 @@ function readManifest(dataset: string, target: Target): Manifest {
 async function removeBenchmarkWrites(exec: (sql: string) => Promise<unknown>, manifest: Manifest) {
   const ids = manifest.members.map((m) => m.userId).join(',');
   await exec(`DELETE FROM posts WHERE id > ${manifest.spec.posts}`);
+  // The approve scenario's locked members and what it may have left waiting (lists stay: the same each run).
+  await exec(`UPDATE users SET locked = false WHERE id IN (${ids})`);
+  await exec(`DELETE FROM follow_requests WHERE target_id IN (${ids})`);
   await exec(
     `UPDATE users u SET posts_count = (SELECT count(*) FROM posts p WHERE p.author_id = u.id AND p.repost_of_id IS NULL) WHERE u.id IN (${ids})`,
   );

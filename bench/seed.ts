@@ -36,6 +36,8 @@ import {
   hashtagLines,
   LIKE_COLUMNS,
   likeLines,
+  MENTION_COLUMNS,
+  mentionLines,
   NOTIFICATION_COLUMNS,
   notificationLines,
   POST_COLUMNS,
@@ -104,6 +106,7 @@ async function load(dataset: Dataset, target: Target, passwordHash: string, veri
     await timed(timings, 'copy follows', () => db.copy('follows', FOLLOW_COLUMNS, followLines(dataset)));
     await timed(timings, 'copy posts', () => db.copy('posts', POST_COLUMNS, postLines(dataset)));
     await timed(timings, 'copy hashtags', () => db.copy('post_hashtags', HASHTAG_COLUMNS, hashtagLines(dataset)));
+    await timed(timings, 'copy mentions', () => db.copy('post_mentions', MENTION_COLUMNS, mentionLines(dataset)));
     await timed(timings, 'copy likes', () => db.copy('likes', LIKE_COLUMNS, likeLines(dataset)));
     await timed(timings, 'copy notifications', () =>
       db.copy('notifications', NOTIFICATION_COLUMNS, notificationLines(dataset)),

@@ -39,6 +39,16 @@ async function seed(url: string) {
   const bob = await person(url, 'bob', 'Bob Builder');
   const carol = await person(url, 'carol_montgomery_fitzgerald', LONG_NAME);
   const dave = await person(url, 'dave', 'Dave');
+  // Posts for fewer people than everyone, older than the rest (Home's top stays as it was): each
+  // shows its visibility.
+  const fern = await person(url, 'fern', 'Fern Private');
+  await alice.client.follow(fern.user.id);
+  const fernsFriendsPost = await fern.client.postWith({
+    text: 'Only for the people who follow me: the bakery on Elm Street is open again.',
+    visibility: 'followers',
+  });
+  await fern.client.postWith({ text: '@alice the meeting moved to 3pm, see you there.', visibility: 'direct' });
+  await fern.client.postWith({ text: 'A quiet note, off Everyone and the hashtag pages.', visibility: 'unlisted' });
 
   await alice.client.edit({
     bio: 'Product designer. Birds, bikes and bread. Building calm software at Pipit.',
@@ -94,7 +104,16 @@ async function seed(url: string) {
   const gone = await person(url, 'gone_rogue', 'Gone Rogue');
   await gone.client.post('I was here once.');
   await alice.client.suspend(gone.user.id);
-  return { alice, bob, carol, dave, longPost, reply, imagePost, gone };
+  // A locked account ("Approve followers") with one request waiting, from carol.
+  const lena = await person(url, 'lena', 'Lena Lindqvist');
+  await lena.client.edit({
+    bio: 'Notes for friends. I approve followers.',
+    profileImage: dataUrl(await demoPicture(400, 400, '#fbbf24', '#b45309')),
+    locked: true,
+  });
+  await lena.client.post('Only for the people I know.');
+  await carol.client.follow(lena.user.id);
+  return { alice, bob, carol, dave, fern, fernsFriendsPost, longPost, reply, imagePost, gone, lena };
 }
 
 async function ready(page: Page) {
@@ -136,9 +155,15 @@ async function main() {
     // A separate session of alice's for the browser: the seeding client keeps its own.
     const aliceSession = new ApiClient(server.url);
     await aliceSession.signIn('alice@example.com');
+    const lenaSession = new ApiClient(server.url);
+    await lenaSession.signIn('lena@example.com');
     const signedInAs = async (viewport: { width: number; height: number }, colorScheme?: 'light' | 'dark') => {
       const alice = await newPerson(browser, server.url, { viewport, ...(colorScheme ? { colorScheme } : {}) });
       await alice.context.addCookies(aliceSession.browserCookies());
+      // A returning member's browser: index.html's boot script then asks for Following early. Guessing
+      // a visitor, it asks for Everyone, which a member's Home never takes: that response stays unread,
+      // its request open, and the page never reaches network idle (ready()).
+      await alice.context.addInitScript(() => localStorage.setItem('pipit.member', '1'));
       return alice;
     };
 
@@ -185,6 +210,28 @@ async function main() {
       await shot(a, 'home', w);
       await visible(postCard(await openFeedTab(a, 'Everyone'), 'Lovely thread, Alice.'));
       await shot(a, 'home-everyone', w);
+
+      await composer(a).box.fill('Weekend plans, just for friends');
+      await a.getByRole('button', { name: 'Visibility: Public' }).click();
+      await visible(a.getByRole('menu', { name: 'Who can see and quote this' }));
+      await shot(a, 'composer-visibility-menu', w);
+      await a.keyboard.press('Escape');
+      await composer(a).box.fill('');
+      // Her own profile: a mentioned-only post shows on a profile to its author alone.
+      const fern = await newPerson(browser, server.url, { viewport });
+      await fern.context.addCookies(world.fern.client.browserCookies());
+      await fern.context.addInitScript(() => localStorage.setItem('pipit.member', '1'));
+      current = fern.page;
+      await fern.page.goto(`/users/${world.fern.user.id}`);
+      await visible(fern.page.getByRole('main').getByRole('img', { name: 'Mentioned people only' }));
+      await shot(fern.page, 'visibility-badges', w);
+      await fern.context.close();
+      current = a;
+      await a.goto(`/posts/${world.fernsFriendsPost.id}`);
+      await a.getByRole('button', { name: 'Visibility: Followers only' }).click();
+      await visible(a.getByRole('menuitemradio', { name: 'Public' }));
+      await shot(a, 'reply-visibility-menu', w);
+      await a.keyboard.press('Escape');
 
       await a.goto(`/posts/${world.longPost.id}`);
       await visible(a.getByText('Lovely thread, Alice.'));
@@ -336,6 +383,13 @@ async function main() {
       await visible(a.getByRole('list', { name: 'Blocked accounts' }).getByText('Erin Elsewhere'));
       await a.evaluate(() => window.scrollBy(0, -60));
       await shot(a, 'settings-safety', w);
+      await a.getByRole('heading', { name: 'Posts' }).scrollIntoViewIfNeeded();
+      await a
+        .getByRole('group', { name: 'Default post visibility' })
+        .getByRole('radio', { name: 'Followers only' })
+        .check();
+      await a.evaluate(() => window.scrollBy(0, -60));
+      await shot(a, 'settings-default-visibility', w);
 
       await a.goto(`/users/${world.bob.user.id}`);
       await a.getByRole('button', { name: 'More' }).click();
@@ -350,6 +404,34 @@ async function main() {
       await a.goto(`/users/${world.dave.user.id}`);
       await visible(a.getByRole('main').getByText('No posts yet'));
       await shot(a, 'profile-empty', w);
+
+      // A locked account: Follow becomes Requested (then withdrawn, for the other width's picture).
+      await a.goto(`/users/${world.lena.user.id}`);
+      await a.getByRole('main').getByRole('button', { name: 'Follow', exact: true }).click();
+      await visible(a.getByRole('main').getByRole('button', { name: 'Requested', exact: true }));
+      await ready(a);
+      await shot(a, 'profile-locked-requested', w);
+      await a.getByRole('main').getByRole('button', { name: 'Requested', exact: true }).hover();
+      await a.getByRole('main').getByRole('button', { name: 'Cancel request', exact: true }).click();
+      await visible(a.getByRole('main').getByRole('button', { name: 'Follow', exact: true }));
+      const lena = await newPerson(browser, server.url, { viewport });
+      await lena.context.addCookies(lenaSession.browserCookies());
+      const l = lena.page;
+      current = l;
+      await l.goto('/follow-requests');
+      await visible(l.getByRole('button', { name: 'Approve @carol_montgomery_fitzgerald' }));
+      await ready(l);
+      await shot(l, 'follow-requests', w);
+      await l.goto('/settings');
+      await l.getByRole('heading', { name: 'Privacy' }).scrollIntoViewIfNeeded();
+      await visible(l.getByRole('checkbox', { name: 'Approve followers' }));
+      await l.evaluate(() => window.scrollBy(0, -60));
+      await shot(l, 'settings-privacy', w);
+      await l.goto('/notifications');
+      await visible(l.getByText('asked to follow you'));
+      await shot(l, 'notifications-follow-request', w);
+      await lena.context.close();
+      current = a;
 
       await a.goto('/moderation');
       await visible(a.getByRole('article', { name: /Spam · a post by @cheap_watches/ }));
@@ -452,6 +534,10 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | settings-safety | Settings, further down: muted words, muted accounts (until when) and blocked accounts |
 | hashtag-follow, hashtag-following | a hashtag's page with Follow, and with Following once followed |
 | followed-hashtags-empty, followed-hashtags | Settings → Followed hashtags: none yet, then two |
+| settings-privacy | Settings → Privacy: "Approve followers" on, with the link to the requests |
+| profile-locked-requested | a locked account's profile (lock by the name) after alice pressed Follow: 'Requested' |
+| follow-requests | the locked account's Follow requests page with one request (Approve / Reject) |
+| notifications-follow-request | the locked account's notifications: '… asked to follow you' (opens the requests page) |
 | profile-more-menu | the More menu on someone's profile: Mute and Block |
 | block-confirm | the confirmation before blocking someone |
 | home-light, profile-light, settings-light | the light theme (a light system, nothing chosen) |
@@ -475,6 +561,10 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | compose-modal | the modal the 'Tweet' button opens |
 | sign-out-confirm | (390 only) Logout on a phone asks 'Sign out of Pipit?' |
 | notifications | alice's notifications: follows, likes, replies, a mention (unread at 1280, read at 390) |
+| composer-visibility-menu | Home's composer with its visibility menu open: the four, each with its meaning, and who can quote |
+| visibility-badges | Fern's own profile: a followers-only, a mentioned-only and an unlisted post, each with its icon; Repost disabled on the first two |
+| reply-visibility-menu | the reply composer under a followers-only post: it starts there; Public and Unlisted are refused with the reason |
+| settings-default-visibility | Settings' "Default post visibility", Followers only chosen (Save enabled) |
 `,
     );
   } catch (error) {

@@ -38,15 +38,68 @@ export function* followLines(d: Dataset): Generator<string> {
   }
 }
 
-export const POST_COLUMNS = ['id', 'author_id', 'parent_id', 'text', 'reply_count', 'like_count', 'created_at'];
+export const POST_COLUMNS = [
+  'id',
+  'author_id',
+  'parent_id',
+  'text',
+  'reply_count',
+  'like_count',
+  'created_at',
+  'visibility',
+  'quote_policy',
+];
+
+/** The contract's VISIBILITIES by index, and the quote policy each allows at most. */
+const VISIBILITY = ['public', 'unlisted', 'followers', 'direct'] as const;
+const QUOTE_POLICY = ['anyone', 'anyone', 'followers', 'nobody'] as const;
+
+const visibilities = new WeakMap<Dataset, Uint8Array>();
+
+/**
+ * Each post's visibility (an index of VISIBILITY), as a fediverse server's mix: 85 % public, 8 %
+ * unlisted, 5 % followers only, 2 % direct, drawn from the post's id (one seed, one data set); a reply
+ * is never wider than its parent (the server's rule).
+ */
+export function postVisibilities(d: Dataset): Uint8Array {
+  const known = visibilities.get(d);
+  if (known) return known;
+  const out = new Uint8Array(d.postAuthor.length);
+  for (let i = 0; i < out.length; i++) {
+    const roll = Math.imul(i + 1, 2654435761) >>> 0;
+    const pick = roll % 100;
+    let v = pick < 85 ? 0 : pick < 93 ? 1 : pick < 98 ? 2 : 3;
+    const parent = d.postParent[i] as number;
+    if (parent) v = Math.max(v, out[parent - 1] as number);
+    out[i] = v;
+  }
+  visibilities.set(d, out);
+  return out;
+}
 
 export function* postLines(d: Dataset): Generator<string> {
   const texts = postTexts(d);
+  const vis = postVisibilities(d);
   for (let i = 0; i < d.postAuthor.length; i++) {
     const parent = d.postParent[i] as number;
+    const v = vis[i] as number;
     yield `${i + 1}\t${d.postAuthor[i]}\t${parent || '\\N'}\t${texts.next().value}\t${d.postReplyCount[i]}\t${
       d.postLikeCount[i]
-    }\t${ts(d.postAt[i] as number)}\n`;
+    }\t${ts(d.postAt[i] as number)}\t${VISIBILITY[v]}\t${QUOTE_POLICY[v]}\n`;
+  }
+}
+
+export const MENTION_COLUMNS = ['post_id', 'user_id'];
+
+/** Whom each post mentions and, for a reply, whom it answers (the author left out), as the server writes them. */
+export function* mentionLines(d: Dataset): Generator<string> {
+  for (let i = 0; i < d.postAuthor.length; i++) {
+    const author = d.postAuthor[i] as number;
+    const mentioned = d.postMention[i] as number;
+    const parent = d.postParent[i] as number;
+    const answered = parent ? (d.postAuthor[parent - 1] as number) : 0;
+    if (mentioned && mentioned !== author) yield `${i + 1}\t${mentioned}\n`;
+    if (answered && answered !== author && answered !== mentioned) yield `${i + 1}\t${answered}\n`;
   }
 }
 
@@ -55,9 +108,11 @@ export const HASHTAG_COLUMNS = ['tag', 'post_id', 'author_id', 'created_at'];
 /** The hashtags of the posts' texts, as the server stores them (modules/hashtags): a tag's page reads these. */
 export function* hashtagLines(d: Dataset): Generator<string> {
   const texts = postTexts(d);
+  const vis = postVisibilities(d);
   for (let i = 0; i < d.postAuthor.length; i++) {
     const text = texts.next().value as string;
-    if (!text.includes('#')) continue;
+    // Hashtag pages and trends list public posts only.
+    if (!text.includes('#') || vis[i] !== 0) continue;
     for (const tag of extractHashtags(text))
       yield `${tag}\t${i + 1}\t${d.postAuthor[i]}\t${ts(d.postAt[i] as number)}\n`;
   }

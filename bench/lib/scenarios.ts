@@ -35,6 +35,30 @@ function burstSql(members: Manifest['members']): string {
     FROM generate_series(1, ${BURST_POSTS}) AS g`;
 }
 
+/** The bench lists' ids (one per member, above any id the app draws) and their size. */
+export const LIST_ID0 = 900_000_000;
+export const LIST_SIZE = 50;
+
+/** One list per member, of the first LIST_SIZE people they follow (kept between runs: the same every time). */
+function listsSql(members: Manifest['members']): string {
+  const rows = members.map((m, i) => `(${LIST_ID0 + i}, ${m.userId})`).join(', ');
+  return `INSERT INTO lists (id, owner_id, title) OVERRIDING SYSTEM VALUE
+      SELECT v.id, v.owner, 'Bench list' FROM (VALUES ${rows}) AS v(id, owner) ON CONFLICT DO NOTHING;
+    INSERT INTO list_members (list_id, owner_id, user_id)
+      SELECT v.id, f.follower_id, f.followee_id FROM (VALUES ${rows}) AS v(id, owner)
+      CROSS JOIN LATERAL (SELECT follower_id, followee_id FROM follows WHERE follower_id = v.owner
+        ORDER BY followee_id LIMIT ${LIST_SIZE}) f
+      ON CONFLICT DO NOTHING`;
+}
+
+/** The second half of the members approve followers; no request or follow between the pairs is left over. */
+function lockedSql(members: Manifest['members']): string {
+  const half = Math.floor(members.length / 2);
+  const targets = members.slice(half).map((m) => m.userId);
+  return `UPDATE users SET locked = true WHERE id IN (${targets.join(',')});
+    DELETE FROM follow_requests WHERE target_id IN (${targets.join(',')})`;
+}
+
 export interface ScenarioContext {
   manifest: Manifest;
   authSecret: string;
@@ -125,6 +149,41 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
     },
   };
 
+  // Lists (issue 27): each member gets one list of LIST_SIZE of the people they follow (ids LIST_ID0 + i).
+  const listOf = (client: number) => String(LIST_ID0 + (client % members.length));
+  const listFirstPage: Scenario = {
+    name: 'list-first-page',
+    title: `A list's timeline, first page (${LIST_SIZE} people followed)`,
+    write: false,
+    requests: (client) => [{ method: 'GET', path: api.listPosts(listOf(client)), headers: headersOf(client) }],
+    sample: { method: 'GET', url: api.listPosts(listOf(0)), headers: headersOf(0) },
+    prepare: listsSql(members),
+  };
+
+  // A locked account's approve path (issue 27): connection c's requester asks to follow its target (a
+  // locked member), the target approves, the requester unfollows; the three calls in a loop, pairs apart.
+  const half = Math.floor(members.length / 2);
+  const approveFollow: Scenario = {
+    name: 'approve-follow',
+    title: 'Locked account: request, approve, unfollow (3 calls)',
+    write: true,
+    requests: (client) => {
+      const requester = client % half;
+      const target = half + (client % half);
+      const asRequester = headersOf(requester);
+      const asTarget = { ...headersOf(target), 'content-type': 'application/json' };
+      const requesterId = String(members[requester]?.userId);
+      const targetId = String(members[target]?.userId);
+      return [
+        { method: 'PUT', path: api.follow(targetId), headers: asRequester },
+        { method: 'POST', path: api.approveFollowRequest(requesterId), headers: asTarget, body: '{}' },
+        { method: 'DELETE', path: api.follow(targetId), headers: asRequester },
+      ];
+    },
+    sample: null,
+    prepare: lockedSql(members),
+  };
+
   const profile = String(t.profileUserId);
   const thread = String(t.threadPostId);
   return [
@@ -192,6 +251,8 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
       ),
       prepare: burstSql(members),
     },
+    listFirstPage,
+    approveFollow,
     // The same burst still in front (no second one): a rare word's page and the typeahead after it.
     read(
       'search-rare-burst',

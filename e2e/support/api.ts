@@ -2,7 +2,7 @@
  * A small HTTP client for seeding data through the public API, speaking the same protocol as the
  * web app: a cookie jar, the CSRF token of /api/auth/csrf in X-CSRF-Token, credentials sign-in.
  */
-import type { CurrentUser, MediaAttachment, Post, User } from '@pipit/contract';
+import type { CreatePostBody, CurrentUser, MediaAttachment, Post, User } from '@pipit/contract';
 import { CookieJar } from '../../server/test/helpers/cookie-jar.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -108,6 +108,8 @@ export class ApiClient {
     bio?: string | null;
     profileImage?: string | null;
     coverImage?: string | null;
+    defaultVisibility?: CurrentUser['defaultVisibility'];
+    locked?: boolean;
   }): Promise<CurrentUser> {
     return this.call('PATCH', '/api/edit', fields);
   }
@@ -119,6 +121,11 @@ export class ApiClient {
       { text, ...(parentId ? { parentId } : {}), ...(media ? { media } : {}) },
       [201],
     );
+  }
+
+  /** POST /api/posts with any of its fields (visibility, quote policy, …). */
+  postWith(body: CreatePostBody): Promise<Post> {
+    return this.call('POST', '/api/posts', body, [201]);
   }
 
   quote(text: string, quoteOfId: string): Promise<Post> {

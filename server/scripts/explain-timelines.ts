@@ -346,7 +346,8 @@ async function buildCases(db: Database, pool: pg.Pool, s: Seeded): Promise<Case[
     { name: 'Following, follows nobody', run: (db) => count(timelines.findFollowingPage(db, s.loner, null, limit)) },
     {
       name: 'Replies of a 5,000-reply post',
-      run: (db) => count(posts.findPostPage(db, s.typical, posts.byParent(s.hotPost), null, 'oldest', limit)),
+      run: (db) =>
+        count(posts.findPostPage(db, s.typical, posts.byParent(s.hotPost, s.typical), null, 'oldest', limit)),
     },
     {
       name: "A prolific author's posts",
@@ -408,7 +409,13 @@ async function buildCases(db: Database, pool: pg.Pool, s: Seeded): Promise<Case[
       write: true,
       run: async (db) => {
         await posts.bumpPostCount(db, s.hotPost, 'replyCount', 1);
-        await posts.insertPost(db, { authorId: s.loner, parentId: s.hotPost, text: 'hello @u1' });
+        await posts.insertPost(db, {
+          authorId: s.loner,
+          parentId: s.hotPost,
+          text: 'hello @u1',
+          visibility: 'public',
+          quotePolicy: 'anyone',
+        });
         await posts.addToPostsCount(db, s.loner, 1);
         return 1;
       },

@@ -11,10 +11,12 @@ import { AccountService } from './modules/account/account.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
+import { ConversationsService } from './modules/conversations/conversations.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
+import { ListsService } from './modules/lists/lists.service.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
@@ -54,6 +56,8 @@ export interface Services {
   follows: FollowsService;
   /** Blocks, mutes and muted words. */
   safety: SafetyService;
+  /** The member's lists: their members and timelines, exclusive lists. */
+  lists: ListsService;
   /** Reports, suspensions, roles and the audit log. */
   moderation: ModerationService;
   /** What the server tells other servers and apps about itself (NodeInfo: software, usage). */
@@ -62,6 +66,8 @@ export interface Services {
   oauth: OAuthService;
   timelines: TimelinesService;
   notifications: NotificationsService;
+  /** Direct posts as conversations (written by posts, read here). */
+  conversations: ConversationsService;
   /** Live updates for the open streams of this process. */
   stream: StreamHub;
   /** Home feeds written ahead: with PostgreSQL and Redis (config.feeds), else null. */
@@ -85,7 +91,8 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
-  const users = new UsersService(db, media, jobs, events, config.publicUrl, config.adminEmails);
+  const follows = new FollowsService(db, events, notifier);
+  const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
   const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
@@ -116,15 +123,17 @@ export async function createServices(
     users,
     posts,
     bookmarks: new BookmarksService(db, events, posts),
+    lists: new ListsService(db, events),
     hashtags: new HashtagsService(db, events),
     search: new SearchService(db),
-    follows: new FollowsService(db, events, notifier),
+    follows,
     safety,
     moderation: new ModerationService(db, events, posts, sessions),
     nodeinfo: new NodeInfoService(db, events),
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
+    conversations: new ConversationsService(db, events),
     stream,
     feeds: feeds?.service ?? null,
     async stop() {

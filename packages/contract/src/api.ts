@@ -25,6 +25,10 @@ export const api = {
   userPosts: (id: string) => `/api/users/${id}/posts`,
   follow: (id: string) => `/api/users/${id}/follow`,
   followers: (id: string) => `/api/users/${id}/followers`,
+  /** The requests to follow the signed-in member (a locked account), newest first; approve or reject each. */
+  followRequests: '/api/follow-requests',
+  approveFollowRequest: (id: string) => `/api/follow-requests/${id}/approve`,
+  rejectFollowRequest: (id: string) => `/api/follow-requests/${id}/reject`,
   following: (id: string) => `/api/users/${id}/following`,
   hashtagPosts: (tag: string) => `/api/hashtags/${encodeURIComponent(tag)}/posts`,
   trendingHashtags: '/api/hashtags/trending',
@@ -40,6 +44,11 @@ export const api = {
   notifications: '/api/notifications',
   notificationsRead: '/api/notifications/read',
   notificationsUnread: '/api/notifications/unread',
+  /** Direct posts as conversations (conversations.ts): the list, its unread count, read and remove one. */
+  conversations: '/api/conversations',
+  conversationsUnread: '/api/conversations/unread',
+  conversation: (id: string) => `/api/conversations/${id}`,
+  conversationRead: (id: string) => `/api/conversations/${id}/read`,
   /** Settings (settings.ts). */
   changePassword: '/api/settings/password',
   changeEmail: '/api/settings/email',
@@ -52,6 +61,13 @@ export const api = {
   /** Forgotten passwords: ask for a link by email, then set a new password with its token. */
   passwordReset: '/api/password-reset',
   passwordResetConfirm: '/api/password-reset/confirm',
+  /** Lists (lists.ts): the member's lists, each one's members and timeline. */
+  lists: '/api/lists',
+  list: (id: string) => `/api/lists/${id}`,
+  listPosts: (id: string) => `/api/lists/${id}/posts`,
+  listMembers: (id: string) => `/api/lists/${id}/members`,
+  listMember: (id: string, userId: string) => `/api/lists/${id}/members/${userId}`,
+  listCandidates: (id: string) => `/api/lists/${id}/candidates`,
   /** Blocks and mutes (safety.ts). */
   block: (id: string) => `/api/users/${id}/block`,
   mute: (id: string) => `/api/users/${id}/mute`,

@@ -72,3 +72,13 @@ export function hasTooManyMarks(text: string): boolean {
   tooManyMarks ??= new RegExp(`\\p{M}{${MAX_COMBINING_MARKS + 1}}`, 'u');
   return tooManyMarks.test(text);
 }
+
+/**
+ * Who may see a post. `public`: anyone, everywhere. `unlisted`: anyone with the link, the author's
+ * profile and their followers' Home, but never Everyone, hashtag pages, trends or others' search.
+ * `followers`: the author's followers and the people it mentions. `direct`: the people it mentions
+ * only (a reply also counts the author it answers). Ordered from widest to narrowest.
+ */
+export const VISIBILITIES = ['public', 'unlisted', 'followers', 'direct'] as const;
+export const visibility = z.enum(VISIBILITIES);
+export type Visibility = z.infer<typeof visibility>;

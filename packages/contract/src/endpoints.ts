@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
+import { conversationPage } from './conversations.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtag, hashtagParams, trendingHashtags } from './hashtags.ts';
+import {
+  createListBody,
+  list,
+  listCandidates,
+  listCandidatesQuery,
+  listList,
+  listMemberParams,
+  updateListBody,
+} from './lists.ts';
 import { mediaAttachment } from './media.ts';
 import {
   auditPage,
@@ -129,7 +139,8 @@ export const endpoints = defineEndpoints({
     body: createPostBody,
     status: 201,
     answer: post,
-    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    // FORBIDDEN: a quote the quoted post's author does not allow (its quote policy).
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'FORBIDDEN', ...WRITE],
   },
   /** multipart/form-data (UPLOAD_FIELDS), not JSON: no body schema; modules/media reads the parts. */
   uploadMedia: {
@@ -174,7 +185,8 @@ export const endpoints = defineEndpoints({
     params: idParams,
     status: 200,
     answer: post,
-    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+    // FORBIDDEN: a followers-only or direct post (only public and unlisted ones are reposted).
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'FORBIDDEN', ...WRITE],
   },
   unrepostPost: {
     ...routes.unrepostPost,
@@ -235,6 +247,28 @@ export const endpoints = defineEndpoints({
     answer: page(user),
     errors: ['INVALID_INPUT', 'NOT_FOUND'],
   },
+  followRequests: {
+    ...routes.followRequests,
+    query: pageQuery,
+    status: 200,
+    answer: page(user),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  // Both answer the requester as the owner now sees them; NOT_FOUND: no request from them is waiting.
+  approveFollowRequest: {
+    ...routes.approveFollowRequest,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  rejectFollowRequest: {
+    ...routes.rejectFollowRequest,
+    params: idParams,
+    status: 200,
+    answer: user,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
   hashtagPosts: {
     ...routes.hashtagPosts,
     params: hashtagParams,
@@ -256,8 +290,8 @@ export const endpoints = defineEndpoints({
     params: hashtagParams,
     status: 200,
     answer: hashtag,
-    // HASHTAG_LIMIT_REACHED: already following MAX_FOLLOWED_HASHTAGS tags.
-    errors: ['UNAUTHENTICATED', 'HASHTAG_LIMIT_REACHED', ...WRITE],
+    // LIMIT_REACHED: already following MAX_FOLLOWED_HASHTAGS tags.
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
   },
   unfollowHashtag: {
     ...routes.unfollowHashtag,
@@ -326,6 +360,35 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  conversations: {
+    ...routes.conversations,
+    query: pageQuery,
+    status: 200,
+    answer: conversationPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  unreadConversations: {
+    ...routes.unreadConversations,
+    status: 200,
+    answer: unreadCount,
+    errors: ['UNAUTHENTICATED'],
+  },
+  /** NOT_FOUND: no conversation of the viewer's by that id (never in it, or removed). */
+  readConversation: {
+    ...routes.readConversation,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  /** Removes it from the viewer's list only (a new post in it brings it back). */
+  removeConversation: {
+    ...routes.removeConversation,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
   changePassword: {
     ...routes.changePassword,
@@ -535,6 +598,70 @@ export const endpoints = defineEndpoints({
   },
   /** text/event-stream, not JSON: registered by hand (modules/stream/stream.routes.ts). */
   stream: { ...routes.stream, status: 200, answer: z.string(), errors: ['RATE_LIMITED'] },
+  // Lists: someone else's list answers NOT_FOUND, as one that does not exist.
+  lists: { ...routes.lists, status: 200, answer: listList, errors: ['UNAUTHENTICATED'] },
+  createList: {
+    ...routes.createList,
+    body: createListBody,
+    status: 201,
+    answer: list,
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
+  },
+  list: { ...routes.list, params: idParams, status: 200, answer: list, errors: ['UNAUTHENTICATED', 'NOT_FOUND'] },
+  updateList: {
+    ...routes.updateList,
+    params: idParams,
+    body: updateListBody,
+    status: 200,
+    answer: list,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  deleteList: {
+    ...routes.deleteList,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  listPosts: {
+    ...routes.listPosts,
+    params: idParams,
+    query: pageQuery,
+    status: 200,
+    answer: postPage,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
+  listMembers: {
+    ...routes.listMembers,
+    params: idParams,
+    query: pageQuery,
+    status: 200,
+    answer: page(user),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
+  addListMember: {
+    ...routes.addListMember,
+    params: listMemberParams,
+    status: 200,
+    answer: user,
+    // NOT_FOLLOWING: only people the member follows; LIMIT_REACHED: the list is full.
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'NOT_FOLLOWING', 'LIMIT_REACHED', ...WRITE],
+  },
+  removeListMember: {
+    ...routes.removeListMember,
+    params: listMemberParams,
+    status: 200,
+    answer: user,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  listCandidates: {
+    ...routes.listCandidates,
+    params: idParams,
+    query: listCandidatesQuery,
+    status: 200,
+    answer: listCandidates,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
 });
 
 export type Endpoints = typeof endpoints;

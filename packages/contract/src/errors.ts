@@ -17,7 +17,10 @@ export const ERROR_CODES = [
   'EMAIL_TAKEN',
   'USERNAME_TAKEN',
   'CANNOT_FOLLOW_SELF',
-  'HASHTAG_LIMIT_REACHED',
+  /** A list member must be someone the list's owner follows. */
+  'NOT_FOLLOWING',
+  /** A per-member limit (lists, a list's members) is reached. */
+  'LIMIT_REACHED',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',

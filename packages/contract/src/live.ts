@@ -9,12 +9,23 @@ export type LiveTimeline = 'following' | 'everyone';
  * deletions; members also posts for Following and their own notifications.
  */
 export type LiveEvent =
-  | { type: 'post.created'; post: Post; timelines: LiveTimeline[] }
+  | {
+      type: 'post.created';
+      post: Post;
+      timelines: LiveTimeline[];
+      /** The ids of the member's lists whose timelines show it (left out when none). */
+      lists?: string[];
+    }
   | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
   /** Something new in the member's notifications: the dot and the list are asked again. */
   | { type: 'notification'; notificationType: string }
   /** The member read their notifications (in this tab or another): the dot clears everywhere. */
   | { type: 'notifications.read' }
+  /**
+   * One of the member's conversations changed (`id`): a new post in it (`post`), or they read or
+   * removed it (`read`, `removed`, in this tab or another). The list and its badge are asked again.
+   */
+  | { type: 'conversation'; id: string; change: 'post' | 'read' | 'removed' }
   /** The stream could not resume from Last-Event-ID (too old, or another server process): reload the lists. */
   | { type: 'reset' };
 

@@ -3,7 +3,16 @@ import { idSchema, page } from './common.ts';
 import { post } from './posts.ts';
 import { userSummary } from './users.ts';
 
-export const NOTIFICATION_TYPES = ['like', 'reply', 'follow', 'mention', 'quote', 'repost'] as const;
+export const NOTIFICATION_TYPES = [
+  'like',
+  'reply',
+  'follow',
+  'mention',
+  'quote',
+  'repost',
+  /** Someone asked to follow a locked account (the owner approves or rejects it on the Follow requests page). */
+  'follow_request',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notification = z.object({
@@ -12,7 +21,7 @@ export const notification = z.object({
   createdAt: z.string(),
   read: z.boolean(),
   actor: userSummary,
-  /** The liked post, the reply, the post that mentions or quotes me; null for follows or a deleted post. */
+  /** The liked post, the reply, the post that mentions or quotes me; null for follows, follow requests or a deleted post. */
   post: post.nullable(),
 });
 export type Notification = z.infer<typeof notification>;

@@ -7,7 +7,11 @@ import {
   idSchema,
   MAX_COMBINING_MARKS,
   page,
+  VISIBILITIES,
+  type Visibility,
+  visibility,
 } from './common.ts';
+
 import { mediaAttachment, postMediaInput } from './media.ts';
 import { LIMITS, userSummary } from './users.ts';
 
@@ -31,6 +35,17 @@ export const postText = z
   .refine((t) => fitsGraphemes(t, LIMITS.postMax), `Post must be at most ${LIMITS.postMax} characters`)
   .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t.replace(/\r?\n/g, '')), 'Post must not contain control characters');
 
+/** True when `a` shows a post to more people than `b` (a reply may never be wider than its parent). */
+export const widerThan = (a: Visibility, b: Visibility) => VISIBILITIES.indexOf(a) < VISIBILITIES.indexOf(b);
+
+/** Who may quote a post: anyone who sees it, the author's followers, nobody (the author always may). */
+export const QUOTE_POLICIES = ['anyone', 'followers', 'nobody'] as const;
+export const quotePolicy = z.enum(QUOTE_POLICIES);
+export type QuotePolicy = z.infer<typeof quotePolicy>;
+
+/** Only public and unlisted posts can be reposted: a repost shows the post to the reposter's followers. */
+export const repostable = (v: Visibility) => v === 'public' || v === 'unlisted';
+
 export const createPostBody = z
   .strictObject({
     text: postText,
@@ -40,6 +55,13 @@ export const createPostBody = z
     media: postMediaInput.optional(),
     /** Set when this post quotes another (shown embedded under it). */
     quoteOfId: idSchema.optional(),
+    /**
+     * Who may see it; default: the author's default (Settings), and for a reply the parent's when
+     * that is narrower. A reply may not be wider than its parent (INVALID_INPUT).
+     */
+    visibility: visibility.optional(),
+    /** Who may quote it (default anyone; a followers-only post at most followers, a direct one nobody). */
+    quotePolicy: quotePolicy.optional(),
   })
   .refine((body) => body.text.length > 0 || (body.media?.length ?? 0) > 0, {
     message: 'Post must not be empty',
@@ -89,6 +111,10 @@ export const post = z.object({
   bookmarkedByMe: z.boolean(),
   /** Its images in grid order (none: []). */
   media: z.array(mediaAttachment),
+  /** Who may see it (VISIBILITIES); a repost entry carries the reposted post's. */
+  visibility: visibility,
+  /** Who may quote it. */
+  quotePolicy: quotePolicy,
   /** For a quote: what it shows of the quoted post (`postQuote`); null for other posts. */
   quote: postQuote.nullable(),
   /**

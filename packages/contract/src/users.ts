@@ -5,6 +5,7 @@ import {
   hasVisibleContent,
   idSchema,
   MAX_COMBINING_MARKS,
+  visibility,
 } from './common.ts';
 
 export const LIMITS = {
@@ -146,6 +147,10 @@ export const editBody = z.strictObject({
   bio: bioField.nullable().optional(),
   profileImage: imageField.optional(),
   coverImage: imageField.optional(),
+  /** The visibility the composer starts with (posts.ts VISIBILITIES). */
+  defaultVisibility: visibility.optional(),
+  /** "Approve followers": following them becomes a request they approve. Turning it off approves every waiting request. */
+  locked: z.boolean().optional(),
 });
 export type EditBody = z.infer<typeof editBody>;
 
@@ -172,6 +177,10 @@ export const user = userSummary.extend({
   postsCount: z.number().int(),
   /** Whether the signed-in viewer follows this person (false for visitors and for oneself). */
   isFollowing: z.boolean(),
+  /** "Approve followers" is on: following them sends a request (followRequested) until they approve it. */
+  locked: z.boolean(),
+  /** Whether the viewer asked to follow this locked account and is waiting (never together with isFollowing). */
+  followRequested: z.boolean(),
   /** Whether the viewer blocked this person (never whether the person blocked the viewer). */
   isBlocking: z.boolean(),
   /** Whether the viewer muted this person (a mute that ran out is none). */
@@ -187,6 +196,8 @@ export const currentUser = user.extend({
   /** What the person may do beyond a member's (moderation.ts). */
   role: z.enum(ROLES),
   hasNotification: z.boolean(),
+  /** The visibility the composer starts with (Settings). */
+  defaultVisibility: visibility,
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

@@ -1,10 +1,23 @@
-import { AUDIT_ACTIONS, NOTIFICATION_TYPES, REPORT_CATEGORIES, REPORT_OUTCOMES, ROLES } from '@pipit/contract';
+import {
+  AUDIT_ACTIONS,
+  LIST_REPLIES_POLICIES,
+  NOTIFICATION_TYPES,
+  QUOTE_POLICIES,
+  type QuotePolicy,
+  REPORT_CATEGORIES,
+  REPORT_OUTCOMES,
+  ROLES,
+  VISIBILITIES,
+  type Visibility,
+} from '@pipit/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   check,
   customType,
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -24,6 +37,9 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
+const VISIBILITY_SQL = VISIBILITIES.map((v) => `'${v}'`).join(', ');
+const QUOTE_POLICY_SQL = QUOTE_POLICIES.map((v) => `'${v}'`).join(', ');
+
 export const users = pgTable(
   'users',
   {
@@ -42,6 +58,10 @@ export const users = pgTable(
     role: text('role').notNull().default('member'),
     /** Set while a moderator's suspension holds: no sign-in, nothing of theirs shown (modules/safety/visibility.ts). */
     suspendedAt: timestamp('suspended_at', { withTimezone: true, mode: 'date' }),
+    /** The visibility the composer starts with (the contract's VISIBILITIES). */
+    defaultVisibility: text('default_visibility').$type<Visibility>().notNull().default('public'),
+    /** "Approve followers": following them asks first (follow_requests) until they approve. */
+    locked: boolean('locked').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -50,6 +70,7 @@ export const users = pgTable(
     index('users_suspended_idx').on(t.id).where(sql`${t.suspendedAt} IS NOT NULL`),
     // The moderation team list.
     index('users_staff_idx').on(t.role, t.id).where(sql`${t.role} <> 'member'`),
+    check('users_default_visibility_check', sql`${t.defaultVisibility} IN (${sql.raw(VISIBILITY_SQL)})`),
     check('users_role_check', sql`${t.role} IN (${sql.raw(ROLES.map((r) => `'${r}'`).join(', '))})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
@@ -130,6 +151,13 @@ export const posts = pgTable(
     replyCount: integer('reply_count').notNull().default(0),
     likeCount: integer('like_count').notNull().default(0),
     repostCount: integer('repost_count').notNull().default(0),
+    /**
+     * Who may see it (the contract's VISIBILITIES; modules/safety/visibility.ts `inAudience`). A repost's
+     * row carries the reposted post's (only public and unlisted posts are reposted).
+     */
+    visibility: text('visibility').$type<Visibility>().notNull().default('public'),
+    /** Who may quote it (the contract's QUOTE_POLICIES). */
+    quotePolicy: text('quote_policy').$type<QuotePolicy>().notNull().default('anyone'),
     createdAt: createdAt(),
     /**
      * The text's words for search ('simple' configuration: no language assumed, words as written,
@@ -151,6 +179,8 @@ export const posts = pgTable(
     index('posts_repost_of_created_idx').on(t.repostOfId, t.createdAt, t.id).where(sql`${t.repostOfId} IS NOT NULL`),
     // Search: the stored words of each post (a rare word's posts in a few index pages).
     index('posts_search_vector_idx').using('gin', t.searchVector),
+    check('posts_visibility_check', sql`${t.visibility} IN (${sql.raw(VISIBILITY_SQL)})`),
+    check('posts_quote_policy_check', sql`${t.quotePolicy} IN (${sql.raw(QUOTE_POLICY_SQL)})`),
     check('posts_counts_nonnegative', sql`${t.replyCount} >= 0 AND ${t.likeCount} >= 0 AND ${t.repostCount} >= 0`),
   ],
 );
@@ -167,6 +197,71 @@ export const feedOutbox = pgTable('feed_outbox', {
     .primaryKey()
     .references(() => posts.id, { onDelete: 'cascade' }),
 });
+
+/**
+ * The people a post mentions (its @usernames that name someone), and for a reply the author it
+ * answers: who a followers-only post also reaches, and the whole audience of a direct one
+ * (modules/safety/visibility.ts `inAudience`); a direct post's conversation (modules/conversations).
+ */
+export const postMentions = pgTable(
+  'post_mentions',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.userId] }),
+    // "The posts that mention me": a person's conversations, and the cascade of a deleted account.
+    index('post_mentions_user_post_idx').on(t.userId, t.postId),
+  ],
+);
+
+/**
+ * Each direct post's conversation (modules/conversations): the root of its thread, which is its
+ * parent's root when the parent is a direct post, else the post itself. No key to the root: a
+ * conversation outlives the deletion of the post that started it.
+ */
+export const directThreads = pgTable(
+  'direct_threads',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    rootId: bigint('root_id', { mode: 'number' }).notNull(),
+  },
+  // A conversation's posts, newest first (its last post as a viewer sees it, its participants).
+  (t) => [index('direct_threads_root_post_idx').on(t.rootId, t.postId)],
+);
+
+/**
+ * One row per person in a conversation (the author and the people each direct post of it reaches),
+ * written with the post (PostsService.create). Deleting one's row hides the conversation from
+ * oneself until a new post in it brings it back; reading it clears `unread`.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rootId: bigint('root_id', { mode: 'number' }).notNull(),
+    /** The newest post that reached this person in it, and when it was written: the list's key. */
+    lastPostId: bigint('last_post_id', { mode: 'number' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+    unread: boolean('unread').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.rootId] }),
+    // A person's conversations, newest first, keyed on (updated_at, last_post_id).
+    index('conversations_user_updated_idx').on(t.userId, t.updatedAt, t.lastPostId),
+    // The unread count (the nav's badge): as small as what is unread.
+    index('conversations_user_unread_idx').on(t.userId).where(sql`${t.unread}`),
+  ],
+);
 
 export const likes = pgTable(
   'likes',
@@ -307,6 +402,29 @@ export const follows = pgTable(
     index('follows_follower_created_idx').on(t.followerId, t.createdAt, t.followeeId),
     index('follows_followee_created_idx').on(t.followeeId, t.createdAt, t.followerId),
     check('follows_not_self', sql`${t.followerId} <> ${t.followeeId}`),
+  ],
+);
+
+/**
+ * `requester` asked to follow `target`, whose account is locked: a follow once the target approves
+ * (modules/follows). At most one per pair; never alongside a follow of the same pair, nor across a block.
+ */
+export const followRequests = pgTable(
+  'follow_requests',
+  {
+    requesterId: bigint('requester_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    targetId: bigint('target_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.requesterId, t.targetId] }),
+    // The owner's requests, newest first (and all of them when "Approve followers" is turned off).
+    index('follow_requests_target_created_idx').on(t.targetId, t.createdAt, t.requesterId),
+    check('follow_requests_not_self', sql`${t.requesterId} <> ${t.targetId}`),
   ],
 );
 
@@ -546,5 +664,58 @@ export const oauthTokens = pgTable(
     index('oauth_tokens_user_idx').on(t.userId, t.appId),
     index('oauth_tokens_app_idx').on(t.appId),
     index('oauth_tokens_code_idx').on(t.codeId),
+  ],
+);
+
+/**
+ * A member's list of people they follow: its own timeline (modules/lists), and when `exclusive` its
+ * members' posts leave the owner's Home. `replies_policy`: which replies of members it shows.
+ */
+export const lists = pgTable(
+  'lists',
+  {
+    id: id(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    /** One of the contract's LIST_REPLIES_POLICIES. */
+    repliesPolicy: text('replies_policy').notNull().default('list'),
+    exclusive: boolean('exclusive').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The owner's lists, oldest first; the members' foreign key (owner_id, list_id) points here.
+    unique('lists_owner_id_key').on(t.ownerId, t.id),
+    check(
+      'lists_replies_policy_check',
+      sql`${t.repliesPolicy} IN (${sql.raw(LIST_REPLIES_POLICIES.map((p) => `'${p}'`).join(', '))})`,
+    ),
+  ],
+);
+
+/**
+ * Who is on a list. Each row rests on the owner's follow of the member (a foreign key to follows):
+ * only people one follows can be added, and an unfollow — or a block, an account deleted, anything
+ * that removes the follow — takes them off the owner's lists in the same statement.
+ */
+export const listMembers = pgTable(
+  'list_members',
+  {
+    listId: bigint('list_id', { mode: 'number' }).notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listId, t.userId] }),
+    foreignKey({ columns: [t.ownerId, t.listId], foreignColumns: [lists.ownerId, lists.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.ownerId, t.userId], foreignColumns: [follows.followerId, follows.followeeId] }).onDelete(
+      'cascade',
+    ),
+    // The follow's cascade, "is this author on an exclusive list of the viewer's?" (Home), a person's lists.
+    index('list_members_owner_user_idx').on(t.ownerId, t.userId),
+    // The live stream: which lists a new post's author is on.
+    index('list_members_user_idx').on(t.userId),
   ],
 );

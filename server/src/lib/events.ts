@@ -54,6 +54,8 @@ export type DomainEvent =
   /** Sessions of the person ended (signed out, or every session revoked): cached sessions go. */
   | { type: 'sessions.ended'; userId: number }
   | { type: 'notifications.read'; userId: number }
+  /** A conversation of the person changed: a direct post in it reached them, or they read or removed it. */
+  | { type: 'conversation.updated'; userId: number; rootId: number; change: 'post' | 'read' | 'removed' }
   | {
       type: 'notification.created';
       userId: number;

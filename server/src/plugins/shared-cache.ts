@@ -79,6 +79,7 @@ const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
   'sessions.ended': false,
   'notifications.read': false,
   'notification.created': false,
+  'conversation.updated': false,
 };
 
 /** Visitors' cached pages are dropped by the events that change them (published after each commit). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MediaAttachment, Post } from '@pipit/contract';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, seedTrio, type TestClient, useTestApp } from '../helpers/app.ts';
+import { insertUser, PASSWORD, seedTrio, TestClient, useTestApp } from '../helpers/app.ts';
 import { imageUpload } from '../helpers/multipart.ts';
 import { createPost, follow, like } from '../helpers/social.ts';
 import { photo } from '../media/fixtures.ts';
@@ -19,10 +19,13 @@ const PERSON_COLUMNS = [
   'bookmarks.user_id',
   'follows.follower_id',
   'follows.followee_id',
+  'follow_requests.requester_id',
+  'follow_requests.target_id',
   'notifications.user_id',
   'notifications.actor_id',
   'media_attachments.owner_id',
   'post_hashtags.author_id',
+  'post_mentions.user_id',
   'blocks.blocker_id',
   'blocks.blocked_id',
   'mutes.muter_id',
@@ -35,12 +38,16 @@ const PERSON_COLUMNS = [
   'audit_log.subject_user_id',
   'oauth_codes.user_id',
   'oauth_tokens.user_id',
+  'lists.owner_id',
+  'list_members.owner_id',
+  'list_members.user_id',
+  'conversations.user_id',
 ];
 
 describe('the account as a whole', () => {
   const ctx = useTestApp();
 
-  /** Alice with a bit of everything: an image post, a reply, likes, a repost, follows, a bookmark, a block, a mute. */
+  /** Alice with a bit of everything: an image post, a reply, likes, a repost, follows, a bookmark, a block, a mute, a conversation. */
   async function busyAlice() {
     const trio = await seedTrio(ctx);
     const { clients, bob, carol } = trio;
@@ -57,11 +64,29 @@ describe('the account as a whole', () => {
     expect((await clients.alice.put(`/api/posts/${bobsPost.id}/bookmark`)).statusCode).toBe(200);
     await follow(clients.alice, bob.id);
     await follow(clients.bob, trio.alice.id);
+    // Her list with bob on it, and bob's with her on it.
+    for (const [owner, member] of [
+      [clients.alice, bob.id],
+      [clients.bob, trio.alice.id],
+    ] as const) {
+      const list = (await owner.post('/api/lists', { title: 'Friends' })).json<{ id: string }>().id;
+      expect((await owner.put(`/api/lists/${list}/members/${member}`)).statusCode).toBe(200);
+    }
     await like(clients.bob, aliceImagePost.id);
     const bobsReply = await createPost(clients.bob, 'bob replies to alice', aliceImagePost.id);
+    // A conversation: hers, and bob's with her in it.
+    const secret = await clients.bob.post('/api/posts', { text: '@alice just us', visibility: 'direct' });
+    expect(secret.statusCode, secret.body).toBe(201);
     expect((await clients.alice.put(`/api/users/${carol.id}/block`)).statusCode).toBe(200);
     expect((await clients.carol.put(`/api/users/${bob.id}/mute`, {})).statusCode).toBe(200);
     expect((await clients.alice.post('/api/muted-words', { phrase: 'noise' })).statusCode).toBe(201);
+    // A request of hers waits on a locked account, and one waits on her (she approves followers).
+    const dana = await insertUser(ctx.db, { username: 'dana' });
+    const danaClient = await new TestClient(ctx).signInAs(dana.id);
+    expect((await danaClient.patch('/api/edit', { locked: true })).statusCode).toBe(200);
+    expect(await follow(clients.alice, dana.id)).toMatchObject({ followRequested: true });
+    expect((await clients.alice.patch('/api/edit', { locked: true })).statusCode).toBe(200);
+    expect(await follow(danaClient, trio.alice.id)).toMatchObject({ followRequested: true });
     // She reports and is reported; as a moderator she closed a report (the audit log names her).
     expect((await clients.alice.post(`/api/users/${bob.id}/report`, { category: 'spam' })).statusCode).toBe(201);
     const aboutHer = await clients.bob.post(`/api/posts/${aliceImagePost.id}/report`, { category: 'spam' });

@@ -117,7 +117,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
 
   const ids = (pages: Page[]) => pages.map((p) => p.items.map((post) => post.id));
 
-  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks, mutes and followed hashtags', async () => {
+  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks, mutes, exclusive lists and followed hashtags', async () => {
     type Op =
       | { kind: 'post'; by: number }
       | { kind: 'reply'; by: number; to: number }
@@ -128,7 +128,8 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       | { kind: 'read'; by: number }
       | { kind: 'block' | 'unblock' | 'mute' | 'unmute'; by: number; whom: number }
       | { kind: 'muteWord'; by: number; word: number }
-      | { kind: 'followTag' | 'unfollowTag'; by: number; tag: number };
+      | { kind: 'followTag' | 'unfollowTag'; by: number; tag: number }
+      | { kind: 'exclusive' | 'unexclusive'; by: number; whom: number };
     const WORDS = ['kite', 'rain', 'moss'];
     // Every other post carries one of these; followed tags' posts are merged at read (never fanned out).
     const TAGS = ['birds', 'owls'];
@@ -168,6 +169,14 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
           tag: fc.nat(TAGS.length - 1),
         }),
       },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constantFrom('exclusive' as const, 'unexclusive' as const),
+          by: who,
+          whom: who,
+        }),
+      },
     );
 
     await fc.assert(
@@ -175,6 +184,12 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
         await reset();
         const people = [];
         for (let i = 0; i < MEMBERS; i++) people.push(await member(`m${i}`));
+        // Each has an exclusive list (modules/lists): its members leave their Home.
+        const exclusive: string[] = [];
+        for (const p of people) {
+          const res = await p.viaFeeds.post('/api/lists', { title: 'exclusive', exclusive: true });
+          exclusive.push(res.json<{ id: string }>().id);
+        }
         // Everyone reads once first, so their feeds exist (are built) while the ops happen.
         for (const p of people) await p.viaFeeds.get('/api/timeline/following');
         await drain();
@@ -209,6 +224,15 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             expect(res.statusCode, res.body).toBe(200);
             // Their feed was dropped: read it (queues its rebuild) and let it be built, so the posts
             // that follow are fanned out into it (where the fan-out must leave out what is hidden).
+            await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
+            await drain();
+          } else if (o.kind === 'exclusive' || o.kind === 'unexclusive') {
+            if (o.by === o.whom) continue;
+            const them = people[o.whom] as (typeof people)[number];
+            const url = `/api/lists/${exclusive[o.by]}/members/${them.id}`;
+            const res = await (o.kind === 'exclusive' ? me.viaFeeds.put(url) : me.viaFeeds.delete(url));
+            // 409: not following them (only people one follows go on a list).
+            expect([200, 409], res.body).toContain(res.statusCode);
             await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
             await drain();
           } else if (o.kind === 'muteWord') {
@@ -477,6 +501,35 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     await ben.viaFeeds.delete(`/api/users/${ana.id}/follow`);
     expect(await texts()).toEqual(['by cal']);
     expect(kept.id).toBeTruthy();
+  });
+
+  it("bring a locked account's posts in when its owner approves a request, and when she turns approving off", async () => {
+    await reset();
+    const [lena, ben, cal] = [await member('lena'), await member('ben'), await member('cal')];
+    await lena.viaFeeds.patch('/api/edit', { locked: true });
+    await lena.viaFeeds.post('/api/posts', { text: 'by lena' });
+    for (const asker of [ben, cal]) {
+      expect((await asker.viaFeeds.put(`/api/users/${lena.id}/follow`)).json()).toMatchObject({
+        followRequested: true,
+      });
+      // A feed kept while the request waits: the approval must reach it.
+      await asker.viaFeeds.get('/api/timeline/following');
+    }
+    await drain();
+    const texts = async (who: typeof ben) =>
+      (await allPages(who.viaFeeds)).flatMap((p) => p.items.map((post) => post.text));
+    expect(await texts(ben)).toEqual([]);
+
+    expect((await lena.viaFeeds.post(`/api/follow-requests/${ben.id}/approve`)).statusCode).toBe(200);
+    await drain();
+    expect(await texts(ben)).toEqual(['by lena']);
+    expect(ids(await allPages(ben.viaFeeds))).toEqual(ids(await allPages(ben.viaQuery)));
+    expect(await texts(cal)).toEqual([]);
+
+    expect((await lena.viaFeeds.patch('/api/edit', { locked: false })).statusCode).toBe(200);
+    await drain();
+    expect(await texts(cal)).toEqual(['by lena']);
+    expect(ids(await allPages(cal.viaFeeds))).toEqual(ids(await allPages(cal.viaQuery)));
   });
 
   it('leave out of the feed, as it is written, posts hidden by a mute, a muted word or a block', async () => {

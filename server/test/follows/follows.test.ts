@@ -21,6 +21,8 @@ describe('follows', () => {
       followingCount: 0,
       postsCount: 0,
       isFollowing: true,
+      locked: false,
+      followRequested: false,
       isBlocking: false,
       isMuting: false,
       suspended: false,

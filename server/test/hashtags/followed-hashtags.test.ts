@@ -92,7 +92,7 @@ describe('followed hashtags', () => {
     expect((await clients.bob.put('/api/hashtags/tag0/follow')).statusCode).toBe(200);
     const over = await clients.bob.put('/api/hashtags/onemore/follow');
     expect(over.statusCode).toBe(409);
-    expect(over.json()).toMatchObject({ code: 'HASHTAG_LIMIT_REACHED' });
+    expect(over.json()).toMatchObject({ code: 'LIMIT_REACHED' });
     expect(over.json().message).toContain(String(MAX_FOLLOWED_HASHTAGS));
     // At the limit, following one already followed still answers it; after an unfollow there is room.
     expect((await clients.bob.put('/api/hashtags/tag5/follow')).statusCode).toBe(200);

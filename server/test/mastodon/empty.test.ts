@@ -9,12 +9,10 @@ import { expectValid, mastodonCall, templateOf } from './openapi.ts';
 
 /** Path, and whether it needs a person's token (the others answer anyone). */
 const EMPTY: [string, boolean][] = [
-  ['/api/v1/lists', true],
   ['/api/v1/filters', true],
   ['/api/v2/filters', true],
   ['/api/v1/follow_requests', true],
   ['/api/v1/announcements', true],
-  ['/api/v1/conversations', true],
   ['/api/v2/suggestions', true],
   ['/api/v1/suggestions', true],
   ['/api/v1/domain_blocks', true],

@@ -17,7 +17,7 @@ describe('answers apps can trust', () => {
   async function as(userId: number, scopes = 'read write follow') {
     const { token } = await authorizeApp(ctx.app, userId, scopes);
     return Object.assign(
-      async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => {
+      async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
         const res = await inject(ctx.app, {
           method,
           url,
@@ -37,14 +37,15 @@ describe('answers apps can trust', () => {
     const call = await as(alice.id);
     const before = await fingerprint(ctx.db, ctx.config.mediaDir);
     const refused: [object, string][] = [
-      [{ status: 'for my followers', visibility: 'private' }, 'visibility'],
-      [{ status: 'only for @bob', visibility: 'direct' }, 'visibility'],
-      [{ status: 'quietly', visibility: 'unlisted' }, 'visibility'],
+      [{ status: 'for my circle', visibility: 'limited' }, 'visibility'],
+      [{ status: 'for nobody', visibility: 'secret' }, 'visibility'],
       [{ status: 'later', scheduled_at: new Date(Date.now() + 86_400_000).toISOString() }, 'scheduled_at'],
       [{ status: 'which?', poll: { options: ['a', 'b'], expires_in: 3600 } }, 'poll'],
       [{ status: 'behind a warning', spoiler_text: 'spoilers' }, 'spoiler_text'],
       [{ status: 'a sensitive one', sensitive: true }, 'sensitive'],
-      [{ status: 'no quotes please', quote_approval_policy: 'nobody' }, 'quote_approval_policy'],
+      [{ status: 'quotes by my friends', quote_approval_policy: 'following' }, 'quote_approval_policy'],
+      // A followers-only post can be quoted by followers at most: anyone is more than it can honour.
+      [{ status: 'quote me', visibility: 'private', quote_approval_policy: 'public' }, 'quote_approval_policy'],
     ];
     for (const [body, field] of refused) {
       const res = await call('POST', '/api/v1/statuses', body);
@@ -59,7 +60,7 @@ describe('answers apps can trust', () => {
         authorization: `Bearer ${call.token}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
-      payload: 'status=hello&visibility=private',
+      payload: 'status=hello&visibility=limited',
     });
     expect(form.statusCode).toBe(422);
     expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);
@@ -74,6 +75,69 @@ describe('answers apps can trust', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ visibility: 'public', spoiler_text: '', sensitive: false, poll: null });
+  });
+
+  it('publishes each Mastodon visibility as asked, to exactly its audience, and says so in the status', async () => {
+    const { alice, bob, carol } = await seedTrio(ctx);
+    const asAlice = await as(alice.id);
+    const asBob = await as(bob.id);
+    const asCarol = await as(carol.id);
+    // Bob follows Alice; Carol does not.
+    expect((await asBob('POST', `/api/v1/accounts/${alice.id}/follow`)).status).toBe(200);
+    const made: Record<string, string> = {};
+    for (const [visibility, quotePolicy] of [
+      ['public', 'public'],
+      ['unlisted', 'followers'],
+      ['private', 'followers'],
+      ['direct', 'nobody'],
+    ] as const) {
+      const res = await asAlice('POST', '/api/v1/statuses', {
+        status: `${visibility} note for @${carol.username === 'carol' ? 'nobody' : 'x'}`,
+        visibility,
+        quote_approval_policy: quotePolicy,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ visibility, quote_approval: { manual: [] } });
+      made[visibility] = (res.body as { id: string }).id;
+    }
+    const dm = await asAlice('POST', '/api/v1/statuses', {
+      status: `just for @${carol.username}`,
+      visibility: 'direct',
+    });
+    expect(dm.body).toMatchObject({ visibility: 'direct', quote_approval: { automatic: [], current_user: 'denied' } });
+    const ids = (res: { body: unknown }) => (res.body as { id: string }[]).map((s) => s.id);
+    // The public timeline lists the public one only; Bob's home has all but the direct one he is not in.
+    expect(ids(await asCarol('GET', '/api/v1/timelines/public'))).toEqual([made.public]);
+    expect(ids(await asBob('GET', '/api/v1/timelines/home'))).toEqual([made.private, made.unlisted, made.public]);
+    // A status outside one's audience answers as absent; one's mention lets one in.
+    expect((await asCarol('GET', `/api/v1/statuses/${made.private}`)).status).toBe(404);
+    expect((await asBob('GET', `/api/v1/statuses/${made.direct}`)).status).toBe(404);
+    expect((await asCarol('GET', `/api/v1/statuses/${(dm.body as { id: string }).id}`)).status).toBe(200);
+    // Alice's profile shows Carol what she may see: not the followers-only or direct posts.
+    expect(ids(await asCarol('GET', `/api/v1/accounts/${alice.id}/statuses`))).toEqual([made.unlisted, made.public]);
+    // Only public and unlisted statuses can be reblogged.
+    expect((await asBob('POST', `/api/v1/statuses/${made.private}/reblog`)).status).toBe(403);
+    expect((await asBob('POST', `/api/v1/statuses/${made.unlisted}/reblog`)).status).toBe(200);
+  });
+
+  it('keeps the posting privacy of update_credentials as the default visibility of new statuses', async () => {
+    const { alice } = await seedTrio(ctx);
+    const call = await as(alice.id);
+    expect((await call('GET', '/api/v1/accounts/verify_credentials')).body).toMatchObject({
+      source: { privacy: 'public' },
+    });
+    const updated = await call('PATCH', '/api/v1/accounts/update_credentials', { source: { privacy: 'private' } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({ source: { privacy: 'private' } });
+    expect((await call('POST', '/api/v1/statuses', { status: 'by default' })).body).toMatchObject({
+      visibility: 'private',
+    });
+    const refused = await call('PATCH', '/api/v1/accounts/update_credentials', { source: { privacy: 'secret' } });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { error: string }).error).toContain('source[privacy]');
+    expect((await call('GET', '/api/v1/accounts/verify_credentials')).body).toMatchObject({
+      source: { privacy: 'private' },
+    });
   });
 
   it('pages search by offset, for people, statuses and hashtags', async () => {

@@ -52,6 +52,9 @@ const EMPTY_ANSWERS = new Set([
   'POST /api/v1/notifications/{id}/dismiss 200',
   'POST /api/v2/notifications/{group_key}/dismiss 200',
   'POST /oauth/revoke 200',
+  'DELETE /api/v1/lists/{id} 200',
+  'POST /api/v1/lists/{id}/accounts 200',
+  'DELETE /api/v1/lists/{id}/accounts 200',
 ]);
 
 /** The validator of `method path` answering `status` (the path as the description writes it, e.g. /api/v1/statuses/{id}). */
@@ -101,8 +104,11 @@ export function templateOf(requestPath: string): string {
 
 /** Mastodon paths the description lacks: the old name of trends/tags; the WebSocket endpoint (a plain GET is refused). */
 const NOT_IN_DESCRIPTION = new Set(['/api/v1/trends', '/api/v1/streaming']);
-/** Where the description is wrong: GET /api/v1/filters declares one filter, Mastodon answers a list. */
-const WRONG_IN_DESCRIPTION = new Set(['GET /api/v1/filters']);
+/**
+ * Where the description is wrong: GET /api/v1/filters declares one filter, Mastodon answers a list;
+ * DELETE /api/v1/conversations/:id declares no body, Mastodon answers `{}` (its tests check it).
+ */
+const WRONG_IN_DESCRIPTION = new Set(['GET /api/v1/filters', 'DELETE /api/v1/conversations/{id}']);
 const isMastodonPath = (path: string) =>
   /^\/api\/v[12]\//.test(path) ||
   path.startsWith('/oauth/') ||

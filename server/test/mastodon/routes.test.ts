@@ -16,8 +16,11 @@ import { mastodonCall } from './openapi.ts';
 type World = Awaited<ReturnType<typeof seedWorld>>;
 interface Call {
   /** The path with its parameters filled in (and a query when it needs one). */
-  url: (w: World, ids: { media: string; notification: string; group: string }) => string;
-  body?: object;
+  url: (
+    w: World,
+    ids: { media: string; notification: string; group: string; list: string; conversation: string },
+  ) => string;
+  body?: object | ((w: World) => object);
   upload?: boolean;
   status?: number;
 }
@@ -42,6 +45,10 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   relationships: { url: (w) => `/api/v1/accounts/relationships?id[]=${bob(w)}&id[]=${w.ids.carol}` },
   familiarFollowers: { url: (w) => `/api/v1/accounts/familiar_followers?id[]=${bob(w)}` },
   follow: { url: (w) => `/api/v1/accounts/${w.ids.carol}/follow` },
+  // No request waits on alice here: authorize and reject answer 404 (their success: follow-requests.test.ts).
+  followRequests: { url: () => '/api/v1/follow_requests' },
+  authorizeFollowRequest: { url: (w) => `/api/v1/follow_requests/${bob(w)}/authorize`, status: 404 },
+  rejectFollowRequest: { url: (w) => `/api/v1/follow_requests/${bob(w)}/reject`, status: 404 },
   unfollow: { url: (w) => `/api/v1/accounts/${w.ids.carol}/unfollow` },
   block: { url: (w) => `/api/v1/accounts/${w.ids.carol}/block` },
   unblock: { url: (w) => `/api/v1/accounts/${w.ids.carol}/unblock` },
@@ -85,13 +92,29 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   uploadMediaV1: { url: () => '/api/v1/media', upload: true },
   media: { url: (_w, ids) => `/api/v1/media/${ids.media}` },
   describeMedia: { url: (_w, ids) => `/api/v1/media/${ids.media}`, body: { description: 'a photo' } },
+  conversations: { url: () => '/api/v1/conversations?limit=5' },
+  readConversation: { url: (_w, ids) => `/api/v1/conversations/${ids.conversation}/read` },
+  removeConversation: { url: (_w, ids) => `/api/v1/conversations/${ids.conversation}` },
   streamingHealth: { url: () => '/api/v1/streaming/health' },
   lists: { url: () => '/api/v1/lists' },
+  createList: { url: () => '/api/v1/lists', body: { title: 'Birds', replies_policy: 'followed' } },
+  list: { url: (_w, ids) => `/api/v1/lists/${ids.list}` },
+  updateList: { url: (_w, ids) => `/api/v1/lists/${ids.list}`, body: { title: 'Renamed', exclusive: true } },
+  deleteList: { url: (_w, ids) => `/api/v1/lists/${ids.list}` },
+  listAccounts: { url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts` },
+  addListAccounts: {
+    url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`,
+    body: (w: World) => ({ account_ids: [bob(w)] }),
+  },
+  removeListAccounts: {
+    url: (_w, ids) => `/api/v1/lists/${ids.list}/accounts`,
+    body: (w: World) => ({ account_ids: [bob(w)] }),
+  },
+  listTimeline: { url: (_w, ids) => `/api/v1/timelines/list/${ids.list}` },
+  accountLists: { url: (w) => `/api/v1/accounts/${bob(w)}/lists` },
   filtersV1: { url: () => '/api/v1/filters' },
   filters: { url: () => '/api/v2/filters' },
-  followRequests: { url: () => '/api/v1/follow_requests' },
   announcements: { url: () => '/api/v1/announcements' },
-  conversations: { url: () => '/api/v1/conversations' },
   tag: { url: () => '/api/v1/tags/Birds' },
   followTag: { url: () => '/api/v1/tags/birds/follow' },
   unfollowTag: { url: () => '/api/v1/tags/owls/unfollow' },
@@ -153,7 +176,13 @@ describe('the Mastodon route table', () => {
       url: '/api/v2/notifications',
       headers: { authorization: `Bearer ${token}` },
     });
+    // A list of alice's with bob on it (alice follows him for it).
+    expect((await w.alice.put(`/api/users/${w.ids.bob}/follow`)).statusCode).toBe(200);
+    const list = (await w.alice.post('/api/lists', { title: 'Friends' })).json<{ id: string }>().id;
+    expect((await w.alice.put(`/api/lists/${list}/members/${w.ids.bob}`)).statusCode).toBe(200);
     const ids = {
+      list,
+      conversation: w.aliceConversation,
       media: uploaded.json<{ id: string }>().id,
       // The oldest notification, and the newest group: dismissing one leaves the other to dismiss.
       notification: notifications.json<{ id: string }[]>().at(-1)?.id ?? '',
@@ -166,10 +195,12 @@ describe('the Mastodon route table', () => {
     const names = Object.keys(mastodonEndpoints) as MastodonEndpointName[];
     // Destructive calls last (dismiss and clear before a notification is read; delete after the status is).
     const last: MastodonEndpointName[] = [
+      'removeConversation',
       'dismissNotificationGroup',
       'dismissNotification',
       'clearNotifications',
       'deleteStatus',
+      'deleteList',
     ];
     const order = [...names.filter((n) => !last.includes(n)), ...last];
     for (const name of order) {
@@ -177,12 +208,13 @@ describe('the Mastodon route table', () => {
       const call = CALLS[name];
       const url = call.url(w, ids);
       const body = call.upload ? multipart([{ name: 'file', file: await photo(40, 30) }]) : null;
+      const json = typeof call.body === 'function' ? call.body(w) : call.body;
       const request = (headers: Record<string, string>) => {
         const options = {
           method: endpoint.method,
           url,
           headers: { ...headers, ...(body ? body.headers : {}) },
-          ...(body ? { payload: body.payload } : call.body ? { payload: call.body } : {}),
+          ...(body ? { payload: body.payload } : json ? { payload: json } : {}),
         };
         return NOT_VALIDATED.has(name) || NOT_JSON.has(name)
           ? inject(ctx.app, options)

@@ -56,11 +56,43 @@ describe('posts written together', () => {
     // Two statements may be on their way at once: the first two posts go alone, the next three wait and
     // go together — where the one by nobody (no such author) makes the statement fail.
     const writes = [
-      insertTopLevelPost(db, { authorId: alice.id, text: 'one', tags: [] }, false),
-      insertTopLevelPost(db, { authorId: bob.id, text: 'two', tags: [] }, false),
-      insertTopLevelPost(db, { authorId: alice.id, text: 'three', tags: ['three'] }, false),
-      insertTopLevelPost(db, { authorId: 999_999, text: 'by nobody', tags: [] }, false),
-      insertTopLevelPost(db, { authorId: bob.id, text: 'five', tags: [] }, false),
+      insertTopLevelPost(
+        db,
+        { authorId: alice.id, text: 'one', tags: [], visibility: 'public' as const, quotePolicy: 'anyone' as const },
+        false,
+      ),
+      insertTopLevelPost(
+        db,
+        { authorId: bob.id, text: 'two', tags: [], visibility: 'public' as const, quotePolicy: 'anyone' as const },
+        false,
+      ),
+      insertTopLevelPost(
+        db,
+        {
+          authorId: alice.id,
+          text: 'three',
+          tags: ['three'],
+          visibility: 'public' as const,
+          quotePolicy: 'anyone' as const,
+        },
+        false,
+      ),
+      insertTopLevelPost(
+        db,
+        {
+          authorId: 999_999,
+          text: 'by nobody',
+          tags: [],
+          visibility: 'public' as const,
+          quotePolicy: 'anyone' as const,
+        },
+        false,
+      ),
+      insertTopLevelPost(
+        db,
+        { authorId: bob.id, text: 'five', tags: [], visibility: 'public' as const, quotePolicy: 'anyone' as const },
+        false,
+      ),
     ];
     const settled = await Promise.allSettled(writes);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);

@@ -29,6 +29,8 @@ describe('posts', () => {
         repostedByMe: false,
         bookmarkedByMe: false,
         media: [],
+        visibility: 'public',
+        quotePolicy: 'anyone',
         quote: null,
         repostedBy: null,
       });

@@ -12,6 +12,7 @@ import type { DbHandle } from '../../src/db/client.ts';
 import { useTestApp } from '../helpers/app.ts';
 import {
   expectCodedClientError,
+  fillParams,
   fingerprint,
   isProductWrite,
   listRoutes,
@@ -172,8 +173,9 @@ describe('who may do what', () => {
       (e) => e.method === 'GET' && (e.errors as readonly string[]).includes('UNAUTHENTICATED'),
     );
     expect(membersOnly.map((e) => e.path)).toContain('/api/oauth/apps');
+    // Path parameters filled with an id (a visitor asking for list 1 is refused before anything is looked up).
     for (const url of membersOnly.map((e) =>
-      e.path === '/api/moderation/accounts' ? `${e.path}?filter=team` : e.path.replace(':tag', 'birds'),
+      e.path === '/api/moderation/accounts' ? `${e.path}?filter=team` : fillParams(e.path, '1'),
     )) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);

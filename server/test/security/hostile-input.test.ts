@@ -155,6 +155,8 @@ const NON_STRING_FIELDS: Record<string, (value: unknown) => boolean> = {
   // A mute's length: whole seconds from a minute to a year, or null (until unmuted).
   durationSeconds: (value) =>
     value === null || (Number.isInteger(value) && (value as number) >= 60 && (value as number) <= 31_536_000),
+  // A list's "hide its members from Home".
+  exclusive: (value) => typeof value === 'boolean',
 };
 const accepts = (field: string, value: unknown) => NON_STRING_FIELDS[field]?.(value) ?? false;
 

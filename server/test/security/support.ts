@@ -81,12 +81,18 @@ const TABLES = [
   'likes',
   'bookmarks',
   'follows',
+  'follow_requests',
+  'post_mentions',
+  'direct_threads',
+  'conversations',
   'notifications',
   'reports',
   'audit_log',
   'oauth_apps',
   'oauth_codes',
   'oauth_tokens',
+  'lists',
+  'list_members',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -164,6 +170,8 @@ export interface World {
   alicePost: string;
   /** bob's post, liked, bookmarked and reposted by alice. */
   bobPost: string;
+  /** alice's direct post to bob: their conversation (unread for bob), by id. */
+  aliceConversation: string;
   /** A second signed-in session of alice's (another browser), by id. */
   aliceOtherSession: string;
   /** frank, whom alice blocked and muted (a blocked person; the unblock and unmute calls' target). */
@@ -173,7 +181,7 @@ export interface World {
   aliceMutedWord: string;
   /** A live password-reset token of carol's (as her email would carry it). */
   carolResetToken: string;
-  /** mo, a moderator; ada, an admin. */
+  /** mo, a moderator (who approves followers: ada's request waits on him); ada, an admin. */
   mo: TestClient;
   ada: TestClient;
   ids2: { mo: string; ada: string; gus: string };
@@ -181,6 +189,9 @@ export interface World {
   bobPostReport: string;
   /** gus, a suspended account (the lift's target). */
   gusId: string;
+  /** bob's lists (he follows alice): one empty, one with alice on it. */
+  bobList: string;
+  bobListWithAlice: string;
   /** A Mastodon app alice authorized: its client id, its id, and alice's bearer token (read write follow). */
   oauth: { clientId: string; appId: string; aliceToken: string };
 }
@@ -201,6 +212,9 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/repost`), 'repost');
   await ok(await clients.bob.put(`/api/users/${alice.id}/follow`), 'follow');
+  const aliceConversation = (
+    await ok(await clients.alice.post('/api/posts', { text: '@bob just us', visibility: 'direct' }), 'direct post')
+  ).id;
   const frankRow = await insertUser(ctx.db, { username: 'frank' });
   const frank = await new TestClient(ctx).signInAs(frankRow.id);
   await ok(await clients.alice.put(`/api/users/${frankRow.id}/mute`, {}), 'mute');
@@ -218,10 +232,15 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const gusRow = await insertUser(ctx.db, { username: 'gus' });
   const mo = await new TestClient(ctx).signInAs(moRow.id);
   const ada = await new TestClient(ctx).signInAs(adaRow.id);
+  await ok(await mo.patch('/api/edit', { locked: true }), 'approve followers');
+  await ok(await ada.put(`/api/users/${moRow.id}/follow`), 'follow request');
   const bobPostReport = (
     await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
   ).id;
   await ok(await mo.put(`/api/moderation/users/${gusRow.id}/suspension`), 'suspension');
+  const bobList = (await ok(await clients.bob.post('/api/lists', { title: 'Empty' }), 'list')).id;
+  const bobListWithAlice = (await ok(await clients.bob.post('/api/lists', { title: 'Alice' }), 'list')).id;
+  await ok(await clients.bob.put(`/api/lists/${bobListWithAlice}/members/${alice.id}`), 'list member');
   const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow');
   const oauth = { clientId, appId, aliceToken };
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
@@ -231,6 +250,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     ids: { alice: String(alice.id), bob: String(bob.id), carol: String(carol.id) },
     alicePost,
     bobPost,
+    aliceConversation,
     aliceOtherSession: String(other?.id),
     frank,
     frankId: String(frankRow.id),
@@ -241,6 +261,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     ids2: { mo: String(moRow.id), ada: String(adaRow.id), gus: String(gusRow.id) },
     bobPostReport,
     gusId: String(gusRow.id),
+    bobList,
+    bobListWithAlice,
     oauth,
   };
 }
@@ -387,6 +409,20 @@ export const WRITE_CALLS: WriteCall[] = [
   },
   {
     method: 'POST',
+    route: '/api/follow-requests/:id/approve',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/follow-requests/${w.ids2.ada}/approve`,
+  },
+  {
+    method: 'POST',
+    route: '/api/follow-requests/:id/reject',
+    owner: 'mo',
+    scope: 'resource',
+    url: (w) => `/api/follow-requests/${w.ids2.ada}/reject`,
+  },
+  {
+    method: 'POST',
     route: '/api/settings/password',
     owner: 'alice',
     scope: 'self',
@@ -478,6 +514,43 @@ export const WRITE_CALLS: WriteCall[] = [
   },
   {
     method: 'POST',
+    route: '/api/lists',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/lists',
+    body: () => ({ title: 'Birders' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/lists/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobList}`,
+    body: () => ({ title: 'Renamed', exclusive: true }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/lists/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobList}`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/lists/:id/members/:userId',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobList}/members/${w.ids.alice}`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/lists/:id/members/:userId',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/lists/${w.bobListWithAlice}/members/${w.ids.alice}`,
+  },
+  {
+    method: 'POST',
     route: '/api/posts/:id/report',
     owner: 'alice',
     scope: 'self',
@@ -543,6 +616,20 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'resource',
     url: (w) => `/api/oauth/apps/${w.oauth.appId}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/conversations/:id/read',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/conversations/${w.aliceConversation}/read`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/conversations/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/conversations/${w.aliceConversation}`,
   },
   {
     method: 'POST',

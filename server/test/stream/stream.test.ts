@@ -159,6 +159,33 @@ describe('the live stream', () => {
     expect(await quoteSeen(replayedBob)).toMatchObject({ state: 'shown', post: { text: 'from alice' } });
   });
 
+  it("names the member's lists that show a new post (their replies policy applied), live and on resume", async () => {
+    const { bob, carol, clients } = await seedTrio(ctx);
+    for (const who of [bob, carol])
+      expect((await clients.alice.put(`/api/users/${who.id}/follow`)).statusCode).toBe(200);
+    const made = async (body: object) => (await clients.alice.post('/api/lists', body)).json<{ id: string }>().id;
+    const all = await made({ title: 'all', repliesPolicy: 'followed' });
+    const quiet = await made({ title: 'no replies', repliesPolicy: 'none' });
+    for (const list of [all, quiet]) {
+      expect((await clients.alice.put(`/api/lists/${list}/members/${bob.id}`)).statusCode).toBe(200);
+    }
+    const [aliceStream, carolStream] = [await stream(clients.alice), await stream(clients.carol)];
+    const root = await post(clients.bob, 'a root');
+    const reply = await post(clients.bob, 'a reply', root);
+    const fromCarol = await post(clients.carol, 'not on a list');
+    const listsOf = async (s: typeof aliceStream, id: string) =>
+      ((await s.next(isPost(id))).data as Extract<LiveEvent, { type: 'post.created' }>).lists;
+    expect(await listsOf(aliceStream, root)).toEqual([all, quiet]);
+    expect(await listsOf(aliceStream, reply)).toEqual([all]);
+    expect(await listsOf(aliceStream, fromCarol)).toBeUndefined();
+    // Nobody else learns of alice's lists.
+    expect(await listsOf(carolStream, root)).toBeUndefined();
+    // A reconnect's replay names them too.
+    const first = aliceStream.received.find(isPost(root));
+    const resumed = await stream(clients.alice, { 'last-event-id': String(first?.id) });
+    expect(await listsOf(resumed, reply)).toEqual([all]);
+  });
+
   it('tells everyone of a deletion', async () => {
     const { alice, clients } = await seedTrio(ctx);
     const id = await post(clients.alice, 'Oops');
@@ -194,6 +221,31 @@ describe('the live stream', () => {
     }
     await hubIdle();
     expect(bobStream.received.filter((r) => r.data.type === 'notifications.read')).toEqual([]);
+  });
+
+  it('tells the people of a conversation when a direct post comes in, each of their tabs when one reads it, and nobody else', async () => {
+    const { clients } = await seedTrio(ctx);
+    const [aliceStream, bobStream, carolStream] = [
+      await stream(clients.alice),
+      await stream(clients.bob),
+      await stream(clients.carol),
+    ];
+    const res = await clients.alice.post('/api/posts', { text: '@bob just us', visibility: 'direct' });
+    expect(res.statusCode).toBe(201);
+    const id = res.json<{ id: string }>().id;
+    for (const s of [aliceStream, bobStream]) {
+      expect((await s.next((r) => r.data.type === 'conversation')).data).toEqual({
+        type: 'conversation',
+        id,
+        change: 'post',
+      });
+    }
+    expect((await clients.bob.post(`/api/conversations/${id}/read`)).statusCode).toBe(204);
+    const read = await bobStream.next((r) => r.data.type === 'conversation' && r.data.change === 'read');
+    expect(read.data).toEqual({ type: 'conversation', id, change: 'read' });
+    await hubIdle();
+    expect(carolStream.received.filter((r) => r.data.type === 'conversation')).toEqual([]);
+    expect(aliceStream.received.filter((r) => r.data.type === 'conversation')).toHaveLength(1);
   });
 
   it('resumes from Last-Event-ID: what was missed, once, in order', async () => {

@@ -45,11 +45,14 @@ describe('GET /api/current', () => {
       followingCount: 2,
       postsCount: 7,
       isFollowing: false,
+      locked: false,
+      followRequested: false,
       isBlocking: false,
       isMuting: false,
       suspended: false,
       role: 'member',
       hasNotification: false,
+      defaultVisibility: 'public',
     });
     expect(res.body).not.toContain('argon2');
     expect(res.headers['cache-control']).toBe('private, no-store');

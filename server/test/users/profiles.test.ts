@@ -29,6 +29,8 @@ describe('GET /api/users/:id', () => {
       followingCount: 3,
       postsCount: 40,
       isFollowing: false,
+      locked: false,
+      followRequested: false,
       isBlocking: false,
       isMuting: false,
       suspended: false,

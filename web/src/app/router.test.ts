@@ -17,6 +17,8 @@ describe('route paths', () => {
       [patterns.home, paths.home, {}],
       [patterns.notifications, paths.notifications, {}],
       [patterns.bookmarks, paths.bookmarks, {}],
+      [patterns.lists, paths.lists, {}],
+      [patterns.list, paths.list('l1'), { id: 'l1' }],
       [patterns.settings, paths.settings, {}],
       [patterns.moderation, paths.moderation, {}],
       [patterns.oauthAuthorize, paths.oauthAuthorize, {}],

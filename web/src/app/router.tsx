@@ -52,6 +52,13 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.messages,
+        lazy: page(
+          () => import('./routes/messages.tsx'),
+          (m) => m.MessagesPage,
+        ),
+      },
+      {
         path: patterns.search,
         lazy: page(
           () => import('./routes/search.tsx'),
@@ -87,10 +94,31 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.followRequests,
+        lazy: page(
+          () => import('./routes/follow-requests.tsx'),
+          (m) => m.FollowRequestsPage,
+        ),
+      },
+      {
         path: patterns.bookmarks,
         lazy: page(
           () => import('./routes/bookmarks.tsx'),
           (m) => m.BookmarksPage,
+        ),
+      },
+      {
+        path: patterns.lists,
+        lazy: page(
+          () => import('./routes/lists.tsx'),
+          (m) => m.ListsPage,
+        ),
+      },
+      {
+        path: patterns.list,
+        lazy: page(
+          () => import('./routes/list.tsx'),
+          (m) => m.ListPage,
         ),
       },
       {

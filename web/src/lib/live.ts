@@ -6,6 +6,7 @@ const TYPES = Object.keys({
   'post.deleted': true,
   notification: true,
   'notifications.read': true,
+  conversation: true,
   reset: true,
 } satisfies Record<LiveEventType, true>);
 

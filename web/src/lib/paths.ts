@@ -6,7 +6,14 @@
 export const patterns = {
   home: '/',
   notifications: '/notifications',
+  /** The member's conversations: direct posts (mentioned people only) and their replies. */
+  messages: '/messages',
   bookmarks: '/bookmarks',
+  /** The requests to follow the member (when they approve followers). */
+  followRequests: '/follow-requests',
+  /** The member's lists, and one list (`?tab=members` for its members). */
+  lists: '/lists',
+  list: '/lists/:id',
   settings: '/settings',
   /** Reports and moderation tools (moderators and admins). */
   moderation: '/moderation',
@@ -30,7 +37,12 @@ const fill = (pattern: string, params: Record<string, string>) =>
 export const paths = {
   home: patterns.home,
   notifications: patterns.notifications,
+  messages: patterns.messages,
   bookmarks: patterns.bookmarks,
+  followRequests: patterns.followRequests,
+  lists: patterns.lists,
+  list: (id: string, tab?: 'posts' | 'members') =>
+    `${fill(patterns.list, { id })}${tab && tab !== 'posts' ? `?tab=${tab}` : ''}`,
   settings: patterns.settings,
   moderation: patterns.moderation,
   oauthAuthorize: patterns.oauthAuthorize,

@@ -6,6 +6,8 @@
  */
 
 export type TimelineKind = 'following' | 'everyone';
+/** A live feed: a home timeline, or one of the member's lists (`list:<id>`). */
+export type FeedKind = TimelineKind | `list:${string}`;
 
 export const viewerKeys = {
   all: ['viewer'] as const,
@@ -26,6 +28,8 @@ export const postKeys = {
   timeline: (kind: TimelineKind) => [...postKeys.lists(), 'timeline', kind] as const,
   /** The viewer's bookmarks, newest bookmark first. */
   bookmarks: () => [...postKeys.lists(), 'bookmarks'] as const,
+  /** One of the viewer's lists' timeline. */
+  listTimeline: (id: string) => [...postKeys.lists(), 'list-timeline', id] as const,
   /** Posts matching a search. */
   search: (q: string) => [...postKeys.lists(), 'search', q] as const,
   /** A hashtag's posts, newest first (the tag in its stored form). */
@@ -52,6 +56,8 @@ export const userKeys = {
   search: (q: string, limit: number) => [...userKeys.lists(), 'search', q, limit] as const,
   /** Who follows a person, or whom they follow. */
   people: (id: string, which: PeopleKind) => [...userKeys.lists(), which, id] as const,
+  /** The requests waiting on the viewer, newest first. */
+  followRequests: () => [...userKeys.lists(), 'follow-requests'] as const,
 };
 
 export type PeopleKind = 'followers' | 'following';
@@ -59,13 +65,30 @@ export type PeopleKind = 'followers' | 'following';
 /** New posts pushed by the live stream, held until the reader asks to see them (state/posts.ts). */
 export const liveKeys = {
   all: ['live'] as const,
-  pending: (kind: TimelineKind) => [...liveKeys.all, 'pending', kind] as const,
+  pending: (kind: FeedKind) => [...liveKeys.all, 'pending', kind] as const,
+};
+
+/** The viewer's lists (state/lists.ts). */
+export const listKeys = {
+  all: ['lists'] as const,
+  mine: () => [...listKeys.all, 'mine'] as const,
+  detail: (id: string) => [...listKeys.all, 'detail', id] as const,
+  members: (id: string) => [...listKeys.all, 'members', id] as const,
+  /** People the viewer follows, by what was typed, marked when on the list. */
+  candidates: (id: string, q: string) => [...listKeys.all, 'candidates', id, q] as const,
 };
 
 export const notificationKeys = {
   all: ['notifications'] as const,
   list: () => [...notificationKeys.all, 'list'] as const,
   unread: () => [...notificationKeys.all, 'unread'] as const,
+};
+
+/** The member's conversations (direct posts and their replies) and how many are unread. */
+export const conversationKeys = {
+  all: ['conversations'] as const,
+  list: () => [...conversationKeys.all, 'list'] as const,
+  unread: () => [...conversationKeys.all, 'unread'] as const,
 };
 
 /**

@@ -2,6 +2,7 @@ import type { LiveEvent } from '@pipit/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { connectLive } from '../lib/live.ts';
+import { conversationsChanged } from './conversations.ts';
 import { notificationKeys } from './keys.ts';
 import { notificationsChanged, notificationsRead } from './notifications.ts';
 import { postArrived, postRemoved, postsMissed } from './posts.ts';
@@ -21,10 +22,12 @@ export function LiveSync() {
     return connectLive((event: LiveEvent) => {
       switch (event.type) {
         case 'post.created':
-          postArrived(queryClient, event.post, event.timelines);
+          postArrived(queryClient, event.post, event.timelines, event.lists);
           break;
         case 'post.deleted':
           postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });
+          // A conversation may have shown it as its last post (only an open Messages page asks again).
+          void conversationsChanged(queryClient);
           break;
         case 'notification':
           void notificationsChanged(queryClient);
@@ -33,9 +36,13 @@ export function LiveSync() {
         case 'notifications.read':
           void notificationsRead(queryClient);
           break;
+        case 'conversation':
+          void conversationsChanged(queryClient);
+          break;
         case 'reset':
           postsMissed(queryClient);
           void notificationsChanged(queryClient);
+          void conversationsChanged(queryClient);
           break;
       }
     });

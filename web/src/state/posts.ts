@@ -10,7 +10,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
-import { liveKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
+import { type FeedKind, liveKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
 import { onePage, pagedQuery } from './paged.ts';
 
 /**
@@ -215,15 +215,27 @@ export function authorsChanged(queryClient: QueryClient) {
 const inList = (data: PostPages | undefined, id: string) =>
   Boolean(data?.pages.some((page) => page.items.some((p) => p.id === id)));
 
+/** The cached list of a live feed: a home timeline, or a list's. */
+export const feedKey = (kind: FeedKind) =>
+  kind.startsWith('list:')
+    ? postKeys.listTimeline(kind.slice('list:'.length))
+    : postKeys.timeline(kind as TimelineKind);
+
 /**
  * Someone else's post, pushed live. It never moves what the reader is looking at: for the timelines
- * it belongs to it waits in `liveKeys.pending` until "Show new posts"; a reply joins the end of its
- * parent's loaded replies and counts there.
+ * (and the viewer's lists) it belongs to it waits in `liveKeys.pending` until "Show new posts"; a
+ * reply joins the end of its parent's loaded replies and counts there.
  */
-export function postArrived(queryClient: QueryClient, post: Post, timelines: readonly TimelineKind[]) {
-  for (const kind of timelines) {
-    if (!queryClient.getQueryData(postKeys.timeline(kind))) continue; // Not loaded: its first fetch will have it.
-    if (inList(queryClient.getQueryData<PostPages>(postKeys.timeline(kind)), post.id)) continue;
+export function postArrived(
+  queryClient: QueryClient,
+  post: Post,
+  timelines: readonly TimelineKind[],
+  lists: readonly string[] = [],
+) {
+  const feeds: FeedKind[] = [...timelines, ...lists.map((id) => `list:${id}` as const)];
+  for (const kind of feeds) {
+    if (!queryClient.getQueryData(feedKey(kind))) continue; // Not loaded: its first fetch will have it.
+    if (inList(queryClient.getQueryData<PostPages>(feedKey(kind)), post.id)) continue;
     queryClient.setQueryData<Post[]>(liveKeys.pending(kind), (pending = []) =>
       pending.some((p) => p.id === post.id) ? pending : [post, ...pending],
     );
@@ -242,14 +254,14 @@ export function postRemoved(queryClient: QueryClient, post: PostRef) {
 }
 
 /** New posts waiting above a timeline. */
-export const usePendingPosts = (kind: TimelineKind) =>
+export const usePendingPosts = (kind: FeedKind) =>
   useQuery<Post[]>({ queryKey: liveKeys.pending(kind), queryFn: skipToken, staleTime: Number.POSITIVE_INFINITY })
     .data ?? [];
 
 /** The reader asked to see them: they go on top of the timeline, newest first. */
-export function showPendingPosts(queryClient: QueryClient, kind: TimelineKind) {
+export function showPendingPosts(queryClient: QueryClient, kind: FeedKind) {
   const pending = queryClient.getQueryData<Post[]>(liveKeys.pending(kind)) ?? [];
-  for (const post of [...pending].reverse()) prependPost(queryClient, postKeys.timeline(kind), post);
+  for (const post of [...pending].reverse()) prependPost(queryClient, feedKey(kind), post);
   queryClient.setQueryData<Post[]>(liveKeys.pending(kind), []);
 }
 

@@ -20,6 +20,8 @@ export interface PostShadow {
 }
 export interface UserShadow {
   isFollowing?: boolean;
+  /** A request to follow a locked account, asked or withdrawn. */
+  followRequested?: boolean;
 }
 export interface HashtagShadow {
   following?: boolean;
@@ -66,10 +68,12 @@ export function applyPostShadow(post: Post, shadow: PostShadow | undefined): Pos
   return out;
 }
 
-export function applyUserShadow<U extends Pick<User, 'isFollowing'> & Partial<Pick<User, 'followersCount'>>>(
-  user: U,
-  shadow: UserShadow | undefined,
-): U {
+export function applyUserShadow<
+  U extends Pick<User, 'isFollowing'> & Partial<Pick<User, 'followersCount' | 'followRequested'>>,
+>(user: U, shadow: UserShadow | undefined): U {
+  if (shadow?.followRequested !== undefined && shadow.followRequested !== user.followRequested) {
+    user = { ...user, followRequested: shadow.followRequested };
+  }
   if (shadow?.isFollowing === undefined || shadow.isFollowing === user.isFollowing) return user;
   const followersCount =
     user.followersCount === undefined ? undefined : bump(user.followersCount, shadow.isFollowing ? 1 : -1);
@@ -88,9 +92,9 @@ export function usePostView(post: Post): Post {
 }
 
 /** The person as the viewer sees them now (following, followers count). */
-export function useUserView<U extends Pick<User, 'id' | 'isFollowing'> & Partial<Pick<User, 'followersCount'>>>(
-  user: U,
-): U {
+export function useUserView<
+  U extends Pick<User, 'id' | 'isFollowing'> & Partial<Pick<User, 'followersCount' | 'followRequested'>>,
+>(user: U): U {
   const shadow = useShadow<UserShadow>(shadowKeys.user(user.id));
   return useMemo(() => applyUserShadow(user, shadow), [user, shadow]);
 }

@@ -40,6 +40,12 @@ export const peopleQueryOptions = (id: string, which: PeopleKind) =>
 
 export const usePeople = (id: string, which: PeopleKind) => useInfiniteQuery(peopleQueryOptions(id, which));
 
+/** GET /api/follow-requests: the people asking to follow the viewer, newest first, cursor-paged. */
+export const followRequestsQueryOptions = () =>
+  pagedQuery(userKeys.followRequests(), (cursor) => call('followRequests', { query: { cursor } }));
+
+export const useFollowRequests = () => useInfiniteQuery(followRequestsQueryOptions());
+
 /**
  * The viewer followed or unfollowed `user` (the server's answer): their profile takes it, Who To
  * Follow drops someone just followed and asks for someone to take their place, and the viewer's

@@ -25,6 +25,8 @@ export const makeUser = (overrides: Partial<User> = {}): User => ({
   followingCount: 0,
   postsCount: 0,
   isFollowing: false,
+  locked: false,
+  followRequested: false,
   isBlocking: false,
   isMuting: false,
   suspended: false,
@@ -44,12 +46,15 @@ export const ALICE: CurrentUser = {
   followingCount: 3,
   postsCount: 4,
   isFollowing: false,
+  locked: false,
+  followRequested: false,
   isBlocking: false,
   isMuting: false,
   suspended: false,
   email: 'alice@example.com',
   role: 'member',
   hasNotification: false,
+  defaultVisibility: 'public',
 };
 
 const authorOf = (user: UserSummary) => ({
@@ -79,6 +84,8 @@ export function makePost(
     repostedByMe: false,
     bookmarkedByMe: false,
     media: [],
+    visibility: 'public',
+    quotePolicy: 'anyone',
     quote: null,
     repostedBy: null,
     ...rest,

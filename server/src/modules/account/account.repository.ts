@@ -58,11 +58,12 @@ export async function findArchive(db: Executor, userId: number) {
     parent_id: string | null;
     quote_of_id: string | null;
     repost_of_id: string | null;
+    visibility: string;
     media: { key: string; alt: string | null; width: number; height: number }[] | null;
   }>(
     db,
     sql`select p.id::text as id, p.text, p.created_at, p.parent_id::text as parent_id, p.quote_of_id::text as quote_of_id,
-      p.repost_of_id::text as repost_of_id,
+      p.repost_of_id::text as repost_of_id, p.visibility,
       (select json_agg(json_build_object('key', m.key, 'alt', m.alt, 'width', m.width, 'height', m.height) order by m.position)
          from ${mediaAttachments} m where m.post_id = p.id) as media
     from ${posts} p where p.author_id = ${userId} order by p.created_at, p.id`,

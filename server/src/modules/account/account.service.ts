@@ -72,6 +72,7 @@ export class AccountService {
         createdAt: new Date(p.created_at).toISOString(),
         replyTo: p.parent_id,
         quoteOf: p.quote_of_id,
+        visibility: p.visibility,
         repostOf: p.repost_of_id,
         images: (p.media ?? []).map((m) => ({ file: `media/${m.key}`, alt: m.alt, width: m.width, height: m.height })),
       })),

@@ -2,6 +2,7 @@ import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { feedOutbox, followedTags, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { excludedFromHome } from '../lists/lists.home.ts';
 import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
 import { postHiddenFrom } from '../safety/visibility.ts';
 import { firstEntryOnly } from '../timelines/timelines.repository.ts';
@@ -101,6 +102,7 @@ export async function findPulledPage(
   const list = bigintArray(pulled);
   const authors: SQL = sql`${posts.authorId} in (
     select f.followee_id from ${follows} f where f.follower_id = ${viewerId} and f.followee_id = any(${list}::bigint[])
+      and not ${excludedFromHome(sql`${viewerId}::bigint`, sql`f.followee_id`)}
     union all select ${viewerId}::bigint where ${viewerId}::bigint = any(${list}::bigint[]))`;
   const once = firstEntryOnly(sql`"posts"`, sql`${viewerId}::bigint`);
   return findPostPage(db, viewerId, sql`${authors} and ${once}`, cursor, 'newest', limit);
@@ -108,9 +110,9 @@ export async function findPulledPage(
 
 /**
  * Of the (post, reader) pairs a fan-out would write, those whose home shows the post, in one
- * statement: not hidden from the reader (a block or a mute: modules/safety/visibility.ts), and for a
- * repost only where no earlier entry of theirs shows the reposted post (timelines.repository
- * `firstEntryOnly`).
+ * statement: not hidden from the reader (a block or a mute: modules/safety/visibility.ts), not by a
+ * member of one of the reader's exclusive lists (modules/lists), and for a repost only where no
+ * earlier entry of theirs shows the reposted post (timelines.repository `firstEntryOnly`).
  */
 export async function readersShowing(
   db: Executor,
@@ -126,7 +128,8 @@ export async function readersShowing(
     select r.id::text as post_id, x.reader_id::text as reader_id
     from unnest(${postIds}::bigint[], ${readerIds}::bigint[]) as x(post_id, reader_id)
     join ${posts} r on r.id = x.post_id
-    where ${firstEntryOnly(sql`r`, sql`x.reader_id`)} and not ${postHiddenFrom(sql`x.reader_id`, sql`r`)}`,
+    where ${firstEntryOnly(sql`r`, sql`x.reader_id`)} and not ${postHiddenFrom(sql`x.reader_id`, sql`r`)}
+      and not ${excludedFromHome(sql`x.reader_id`, sql`r.author_id`)}`,
   );
   return rows.map((row) => ({ postId: Number(row.post_id), readerId: Number(row.reader_id) }));
 }

@@ -178,6 +178,7 @@ export class FeedsService {
         case 'sessions.ended':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // Feeds hold post ids of followed people: counts, profiles and the rest are read with each page.
           break;
         default:
@@ -522,6 +523,7 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     case 'sessions.ended':
     case 'notifications.read':
     case 'notification.created':
+    case 'conversation.updated':
       // Nothing a kept first page shows.
       break;
     default:

@@ -1,9 +1,9 @@
 import type { User } from '@pipit/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
-import { AppError, forbidden, userNotFound } from '../../lib/errors.ts';
-import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import { AppError, forbidden, notFound, userNotFound } from '../../lib/errors.ts';
+import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { isOutOfReach, lockPair } from '../safety/safety.repository.ts';
@@ -13,6 +13,7 @@ import { toUserView } from './follows.pack.ts';
 import * as repo from './follows.repository.ts';
 
 const cannotFollowSelf = () => new AppError('CANNOT_FOLLOW_SELF', 'You cannot follow yourself.');
+const noRequest = () => notFound('No request from this person is waiting.');
 
 export class FollowsService {
   constructor(
@@ -23,7 +24,9 @@ export class FollowsService {
 
   /**
    * Follows someone (once, however often asked): the follow, both counters and the 'follow'
-   * notification (through the notifier) in one transaction. Answers the followed person as the viewer now sees them.
+   * notification (through the notifier) in one transaction. When they approve followers (a locked
+   * account), a request instead, with a 'follow_request' notification: it becomes the follow when
+   * they approve it. Answers the person as the viewer now sees them (followRequested while waiting).
    */
   async follow(viewer: SessionUser, followeeId: UserId): Promise<User> {
     const me = viewer.userId;
@@ -32,10 +35,18 @@ export class FollowsService {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         await lockPair(tx, me, followeeId);
         if (await isOutOfReach(tx, me, followeeId)) throw forbidden('You cannot follow this account.');
-        if (!(await repo.insertFollow(tx, me, followeeId))) return;
-        await repo.addToFollowCounts(tx, me, followeeId, 1);
-        outbox.add({ type: 'user.followed', followerId: me, followeeId });
-        await this.notifier.notify(tx, outbox, { actorId: me, postId: null }, [{ userId: followeeId, type: 'follow' }]);
+        await repo.lockFollowsOf(tx, followeeId, 'shared');
+        const locked = await repo.isLocked(tx, followeeId);
+        if (locked === null) throw userNotFound();
+        if (locked) {
+          if (await repo.followExists(tx, me, followeeId)) return; // Following already: nothing to ask.
+          if (!(await repo.insertFollowRequest(tx, me, followeeId))) return;
+          await this.notifier.notify(tx, outbox, { actorId: me, postId: null }, [
+            { userId: followeeId, type: 'follow_request' },
+          ]);
+          return;
+        }
+        await this.addFollow(tx, outbox, me, followeeId);
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw userNotFound();
@@ -44,17 +55,105 @@ export class FollowsService {
     return this.profile(viewer, followeeId);
   }
 
-  /** Stops following (a no-op when not following), removing the notification the follow created. */
+  /**
+   * Stops following (a no-op when not following), removing the notification the follow created; a
+   * request still waiting is withdrawn the same way (the "Requested" button's undo).
+   */
   async unfollow(viewer: SessionUser, followeeId: UserId): Promise<User> {
     const me = viewer.userId;
     if (followeeId === me) throw cannotFollowSelf();
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      if (await repo.deleteFollowRequest(tx, me, followeeId)) {
+        await this.notifier.withdraw(tx, { userId: followeeId, actorId: me, type: 'follow_request', postId: null });
+      }
       if (!(await repo.deleteFollow(tx, me, followeeId))) return;
       await repo.addToFollowCounts(tx, me, followeeId, -1);
       outbox.add({ type: 'user.unfollowed', followerId: me, followeeId });
       await this.notifier.withdraw(tx, { userId: followeeId, actorId: me, type: 'follow', postId: null });
     });
     return this.profile(viewer, followeeId);
+  }
+
+  /** The requests waiting on the viewer (a locked account), newest first. */
+  async requests(viewer: SessionUser, page: PageRequest): Promise<Page<User>> {
+    return listPage(
+      page,
+      (cursor: Cursor | null, limit: number) => repo.findFollowRequestsPage(this.db, viewer.userId, cursor, limit),
+      toUserView,
+    );
+  }
+
+  /** How many requests wait on the viewer (Mastodon's source.follow_requests_count). */
+  async requestCount(viewer: SessionUser): Promise<number> {
+    return repo.countFollowRequests(this.db, viewer.userId);
+  }
+
+  /** Of `ids`, those whose request to follow the viewer waits (Mastodon's requested_by). */
+  async requestersAmong(viewer: SessionUser, ids: readonly number[]): Promise<Set<number>> {
+    return repo.findRequestersAmong(this.db, viewer.userId, ids);
+  }
+
+  /**
+   * Approves `requesterId`'s request: in one transaction the request and its notification go and the
+   * follow is made as any follow is (counters, `user.followed`, so the requester's home takes the
+   * viewer's posts). Like Mastodon, nobody is notified of it: the owner did it, and the requester sees
+   * the follow. NOT_FOUND when no request from them waits (withdrawn, rejected, their account deleted).
+   */
+  async approve(viewer: SessionUser, requesterId: UserId): Promise<User> {
+    const me = viewer.userId;
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      await lockPair(tx, me, requesterId);
+      if (!(await repo.deleteFollowRequest(tx, requesterId, me))) throw noRequest();
+      await this.notifier.withdraw(tx, { userId: me, actorId: requesterId, type: 'follow_request', postId: null });
+      // A suspended requester's request is not listed; it cannot be approved either.
+      if (await isOutOfReach(tx, me, requesterId)) throw noRequest();
+      await this.addFollow(tx, outbox, requesterId, me, false);
+    });
+    return this.profile(viewer, requesterId);
+  }
+
+  /** Rejects `requesterId`'s request (it and its notification go; they are not told). NOT_FOUND as approve. */
+  async reject(viewer: SessionUser, requesterId: UserId): Promise<User> {
+    const me = viewer.userId;
+    await commitThenPublish(this.db, this.events, async (tx) => {
+      if (!(await repo.deleteFollowRequest(tx, requesterId, me))) throw noRequest();
+      await this.notifier.withdraw(tx, { userId: me, actorId: requesterId, type: 'follow_request', postId: null });
+    });
+    return this.profile(viewer, requesterId);
+  }
+
+  /**
+   * Approves every request waiting on `userId`, inside the caller's transaction (turning "Approve
+   * followers" off, before the setting is written): the follows and counters in two statements, a
+   * `user.followed` each for the home feeds, the requests' notifications withdrawn. First, before any
+   * row is locked, it waits for follows of theirs under way, and holds off new ones until the commit.
+   */
+  async approveAllWithin(tx: Executor, outbox: Outbox, userId: number): Promise<void> {
+    await repo.lockFollowsOf(tx, userId, 'exclusive');
+    const requesters = await repo.deleteFollowRequestsTo(tx, userId);
+    if (requesters.length === 0) return;
+    await this.notifier.withdrawFrom(tx, userId, 'follow_request', requesters);
+    for (const followerId of await repo.insertFollowsOf(tx, requesters, userId)) {
+      outbox.add({ type: 'user.followed', followerId, followeeId: userId });
+    }
+  }
+
+  /** The follow itself: the row, both counters, the event and (unless approved) the 'follow' notification. */
+  private async addFollow(
+    tx: Executor,
+    outbox: Outbox,
+    followerId: number,
+    followeeId: number,
+    notify = true,
+  ): Promise<void> {
+    if (!(await repo.insertFollow(tx, followerId, followeeId))) return;
+    await repo.addToFollowCounts(tx, followerId, followeeId, 1);
+    outbox.add({ type: 'user.followed', followerId, followeeId });
+    if (notify) {
+      await this.notifier.notify(tx, outbox, { actorId: followerId, postId: null }, [
+        { userId: followeeId, type: 'follow' },
+      ]);
+    }
   }
 
   /** The people following someone, most recent follow first. */

@@ -3,7 +3,7 @@ import { bigintArray, type Database, type Executor, executeRows, preparedOnce } 
 import { followedTags, postHashtags, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
-import { postHiddenFrom, visiblePosts } from '../safety/visibility.ts';
+import { listed, postHiddenFrom, visiblePosts } from '../safety/visibility.ts';
 import { joinsHomeByTag } from '../timelines/timelines.repository.ts';
 
 /** Records a new post's hashtags (stored form), with its author and its exact time, in its transaction. */
@@ -47,7 +47,7 @@ function prepareHashtagPage(db: Database, member: boolean, withCursor: boolean, 
     .from(postHashtags)
     .innerJoin(posts, eq(posts.id, postHashtags.postId))
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(eq(postHashtags.tag, sql.placeholder('tag')), visible, after))
+    .where(and(eq(postHashtags.tag, sql.placeholder('tag')), listed(sql`"posts"`), visible, after))
     .orderBy(desc(postHashtags.createdAt), desc(postHashtags.postId))
     .limit(sql.placeholder('n'))
     .prepare(name);

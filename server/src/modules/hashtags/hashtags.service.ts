@@ -51,6 +51,7 @@ export class HashtagsService {
         case 'sessions.ended':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // Trending counts tagged posts and their authors, nothing else.
           break;
         default:
@@ -110,7 +111,7 @@ export class HashtagsService {
       // Counted in the transaction that adds; two follows at once may both pass (one over), not a leak.
       if ((await repo.countFollowedTags(tx, me)) >= MAX_FOLLOWED_HASHTAGS) {
         throw new AppError(
-          'HASHTAG_LIMIT_REACHED',
+          'LIMIT_REACHED',
           `You can follow at most ${MAX_FOLLOWED_HASHTAGS} hashtags; unfollow one first.`,
         );
       }

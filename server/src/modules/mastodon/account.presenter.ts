@@ -1,4 +1,4 @@
-import type { User } from '@pipit/contract';
+import type { CurrentUser, User, Visibility } from '@pipit/contract';
 import { absolute, textToHtml } from './html.ts';
 
 /** Mastodon's Account (docs.joinmastodon.org/entities/Account): a person, from their profile as the services answer it. */
@@ -19,7 +19,7 @@ export function toAccount(publicUrl: string, user: User) {
     avatar_static: avatar,
     header,
     header_static: header,
-    locked: false,
+    locked: user.locked,
     bot: false,
     group: false,
     discoverable: true,
@@ -40,17 +40,25 @@ export function toAccount(publicUrl: string, user: User) {
 }
 export type Account = ReturnType<typeof toAccount>;
 
-/** Mastodon's CredentialAccount: the person themselves, with what only they see. */
-export function toCredentialAccount(publicUrl: string, user: User) {
+const MASTODON_PRIVACY = {
+  public: 'public',
+  unlisted: 'unlisted',
+  followers: 'private',
+  direct: 'direct',
+} as const satisfies Record<Visibility, string>;
+
+/** Mastodon's CredentialAccount: the person themselves, with what only they see (how many ask to follow them). */
+export function toCredentialAccount(publicUrl: string, user: CurrentUser, followRequestsCount: number) {
   return {
     ...toAccount(publicUrl, user),
     source: {
       note: user.bio,
       fields: [],
-      privacy: 'public' as const,
+      // The member's default visibility, as Mastodon names it (followers only: private).
+      privacy: MASTODON_PRIVACY[user.defaultVisibility],
       sensitive: false,
       language: null,
-      follow_requests_count: 0,
+      follow_requests_count: followRequestsCount,
       indexable: true,
       hide_collections: false,
       discoverable: true,

@@ -34,7 +34,7 @@ export async function accountsRoutes(app: FastifyInstance, { config, present }: 
 
   route(app, e.verifyCredentials, async (request) => {
     const viewer = userOf(request);
-    return present.credentialAccount(await users.profile(viewer, viewer.userId as UserId));
+    return present.credentialAccount(viewer, await users.current(viewer.userId));
   });
 
   route(app, e.account, async (request, _reply, { params }) =>
@@ -90,6 +90,10 @@ export async function accountsRoutes(app: FastifyInstance, { config, present }: 
   );
   route(app, e.blocks, (request, reply) => people(request, reply, (page) => safety.blocked(userOf(request), page)));
   route(app, e.mutes, (request, reply) => people(request, reply, (page) => safety.muted(userOf(request), page)));
+  // The requests waiting on a locked account, newest first; authorize and reject answer the requester's Relationship.
+  route(app, e.followRequests, (request, reply) =>
+    people(request, reply, (page) => follows.requests(userOf(request), page)),
+  );
 
   // Pipit has no featured tags: a profile's list is empty (404 for someone who does not exist).
   route(app, e.accountFeaturedTags, async (request, _reply, { params }) => {
@@ -145,6 +149,8 @@ export async function accountsRoutes(app: FastifyInstance, { config, present }: 
     return safety.mute(viewer, id, duration);
   });
   act(e.unmute, (viewer, id) => safety.unmute(viewer, id));
+  act(e.authorizeFollowRequest, (viewer, id) => follows.approve(viewer, id));
+  act(e.rejectFollowRequest, (viewer, id) => follows.reject(viewer, id));
 
   route(app, e.preferences, async () => ({
     'posting:default:visibility': 'public',
@@ -165,6 +171,6 @@ export async function accountUploadRoutes(app: FastifyInstance, { present }: Mas
   route(app, e.updateCredentials, async (request) => {
     const viewer = userOf(request);
     await users.edit(viewer.userId, profileEdit(await readProfileForm(request)));
-    return present.credentialAccount(await users.profile(viewer, viewer.userId as UserId));
+    return present.credentialAccount(viewer, await users.current(viewer.userId));
   });
 }

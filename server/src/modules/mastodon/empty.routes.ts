@@ -8,12 +8,9 @@ import { route } from './mastodon.http.ts';
  */
 export async function emptyRoutes(app: FastifyInstance) {
   for (const endpoint of [
-    e.lists,
     e.filtersV1,
     e.filters,
-    e.followRequests,
     e.announcements,
-    e.conversations,
     e.suggestionsV2,
     e.suggestions,
     e.trends,

@@ -6,7 +6,16 @@
  * registered routes and this table match.
  */
 import type { z } from 'zod';
-import { markersBody, muteBody, pageQuery, searchQuery, statusBody } from './mastodon.schemas.ts';
+import {
+  createListBody,
+  listAccountsBody,
+  markersBody,
+  muteBody,
+  pageQuery,
+  searchQuery,
+  statusBody,
+  updateListBody,
+} from './mastodon.schemas.ts';
 
 export interface MastodonEndpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,6 +58,10 @@ export const mastodonEndpoints = {
   relationships: get('/api/v1/accounts/relationships', 'read:follows'),
   familiarFollowers: get('/api/v1/accounts/familiar_followers', 'read:follows'),
   follow: post('/api/v1/accounts/:id/follow', 'write:follows'),
+  // The requests to follow a locked account (the path's id is the requester's).
+  followRequests: get('/api/v1/follow_requests', 'read:follows'),
+  authorizeFollowRequest: post('/api/v1/follow_requests/:id/authorize', 'write:follows'),
+  rejectFollowRequest: post('/api/v1/follow_requests/:id/reject', 'write:follows'),
   unfollow: post('/api/v1/accounts/:id/unfollow', 'write:follows'),
   block: post('/api/v1/accounts/:id/block', 'write:blocks'),
   unblock: post('/api/v1/accounts/:id/unblock', 'write:blocks'),
@@ -80,6 +93,19 @@ export const mastodonEndpoints = {
   bookmarks: get('/api/v1/bookmarks', 'read:bookmarks', { query: pageQuery }),
   favourites: get('/api/v1/favourites', 'read:favourites'),
 
+  // Lists (lists.routes.ts)
+  lists: get('/api/v1/lists', 'read:lists'),
+  createList: post('/api/v1/lists', 'write:lists', { body: createListBody }),
+  list: get('/api/v1/lists/:id', 'read:lists'),
+  updateList: { method: 'PUT', path: '/api/v1/lists/:id', scope: 'write:lists', body: updateListBody },
+  deleteList: { method: 'DELETE', path: '/api/v1/lists/:id', scope: 'write:lists' },
+  listAccounts: get('/api/v1/lists/:id/accounts', 'read:lists'),
+  addListAccounts: post('/api/v1/lists/:id/accounts', 'write:lists', { body: listAccountsBody }),
+  // account_ids[] in the body, or in the query string as some apps send a DELETE's parameters.
+  removeListAccounts: { method: 'DELETE', path: '/api/v1/lists/:id/accounts', scope: 'write:lists' },
+  listTimeline: get('/api/v1/timelines/list/:list_id', 'read:lists', { query: pageQuery }),
+  accountLists: get('/api/v1/accounts/:id/lists', 'read:lists'),
+
   // Notifications and the marker (notifications.routes.ts)
   notifications: get('/api/v1/notifications', 'read:notifications'),
   notification: get('/api/v1/notifications/:id', 'read:notifications'),
@@ -105,6 +131,11 @@ export const mastodonEndpoints = {
   media: get('/api/v1/media/:id', 'write:media'),
   describeMedia: { method: 'PUT', path: '/api/v1/media/:id', scope: 'write:media' },
 
+  // Conversations: direct posts and their replies (conversations.routes.ts)
+  conversations: get('/api/v1/conversations', 'read:statuses'),
+  readConversation: post('/api/v1/conversations/:id/read', 'write:conversations'),
+  removeConversation: { method: 'DELETE', path: '/api/v1/conversations/:id', scope: 'write:conversations' },
+
   // Streaming (streaming.routes.ts; its WebSocket takes the token its own way)
   streamingHealth: get('/api/v1/streaming/health', null),
 
@@ -115,12 +146,9 @@ export const mastodonEndpoints = {
   followedTags: get('/api/v1/followed_tags', 'read:follows', { query: pageQuery }),
 
   // What Pipit does not have yet answers well-formed and empty, behind its scope (empty.routes.ts).
-  lists: get('/api/v1/lists', 'read:lists'),
   filtersV1: get('/api/v1/filters', 'read:filters'),
   filters: get('/api/v2/filters', 'read:filters'),
-  followRequests: get('/api/v1/follow_requests', 'read:follows'),
   announcements: get('/api/v1/announcements', 'read'),
-  conversations: get('/api/v1/conversations', 'read:statuses'),
   suggestionsV2: get('/api/v2/suggestions', 'read'),
   suggestions: get('/api/v1/suggestions', 'read'),
   trends: get('/api/v1/trends', null),

@@ -3,7 +3,7 @@
  * multipart form fields; forms name lists `media_ids[]` and objects `poll[options][]`: `formFields`
  * turns those into the shapes JSON has, so one schema reads all three.
  */
-import { searchText } from '@pipit/contract';
+import { LIST_LIMITS, LIST_REPLIES_POLICIES, listTitle, searchText } from '@pipit/contract';
 import { z } from 'zod';
 import { invalid } from '../../lib/errors.ts';
 import { WIRE_ID } from '../../lib/ids.ts';
@@ -119,3 +119,26 @@ export function searchTextOf(raw: unknown): string {
   if (!parsed.success) throw invalid('q', parsed.error.issues[0]?.message ?? 'Search for something');
   return parsed.data;
 }
+
+const repliesPolicy = z.enum(LIST_REPLIES_POLICIES, {
+  error: `replies_policy must be one of ${LIST_REPLIES_POLICIES.join(', ')}`,
+});
+
+/** POST /api/v1/lists: a title (the web's rule), replies_policy (default `list`), exclusive. */
+export const createListBody = z.object({
+  title: listTitle,
+  replies_policy: repliesPolicy.optional(),
+  exclusive: flag.optional(),
+});
+
+/** PUT /api/v1/lists/:id: what changes. */
+export const updateListBody = z.object({
+  title: listTitle.optional(),
+  replies_policy: repliesPolicy.optional(),
+  exclusive: flag.optional(),
+});
+
+/** POST and DELETE /api/v1/lists/:id/accounts: `account_ids[]`, at least one. */
+export const listAccountsBody = z.object({
+  account_ids: listOf(mastodonId, LIST_LIMITS.members).refine((ids) => ids.length > 0, 'name at least one account'),
+});

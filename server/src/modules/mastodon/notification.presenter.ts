@@ -11,6 +11,7 @@ export const MASTODON_TYPES: Record<NotificationType, string> = {
   follow: 'follow',
   quote: 'quote',
   repost: 'reblog',
+  follow_request: 'follow_request',
 };
 
 /** Mastodon's Notification: who did it (an Account) and, for a post's notification, the Status. */

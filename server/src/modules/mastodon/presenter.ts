@@ -1,7 +1,8 @@
-import type { MediaAttachment, Notification, Post, User } from '@pipit/contract';
+import type { Conversation, CurrentUser, MediaAttachment, Notification, Post, User } from '@pipit/contract';
 import type { Services } from '../../services.ts';
 import type { SessionUser, Viewer } from '../sessions/sessions.service.ts';
 import { type Account, toAccount, toCredentialAccount } from './account.presenter.ts';
+import { toConversation } from './conversation.presenter.ts';
 import { toMedia } from './media.presenter.ts';
 import { toNotification } from './notification.presenter.ts';
 import { toRelationship } from './relationship.presenter.ts';
@@ -22,8 +23,9 @@ export class MastodonPresenter {
     return toAccount(this.publicUrl, user);
   }
 
-  credentialAccount(user: User) {
-    return toCredentialAccount(this.publicUrl, user);
+  /** The person themselves (the requests waiting on them counted: one statement). */
+  async credentialAccount(viewer: SessionUser, user: CurrentUser) {
+    return toCredentialAccount(this.publicUrl, user, await this.services.follows.requestCount(viewer));
   }
 
   accounts(users: readonly User[]): Account[] {
@@ -69,12 +71,33 @@ export class MastodonPresenter {
     });
   }
 
-  /** The viewer's Relationship to each person (whether each follows the viewer: one statement). */
-  async relationships(viewer: SessionUser, people: readonly User[]) {
-    const followers = await this.services.follows.followersAmong(
+  /** Conversations with whole Accounts and Statuses (the people and the posts read once for the page). */
+  async conversations(viewer: SessionUser, items: readonly Conversation[]) {
+    const people = await this.services.users.many(
       viewer,
-      people.map((p) => Number(p.id)),
+      items.flatMap((c) => c.participants.map((p) => Number(p.id))),
     );
-    return people.map((p) => toRelationship(p, followers.has(Number(p.id))));
+    const accounts = new Map(people.map((user) => [user.id, this.account(user)]));
+    const statuses = await this.statuses(
+      viewer,
+      items.map((c) => c.lastPost),
+    );
+    return items.map((c, i) =>
+      toConversation(
+        c,
+        c.participants.flatMap((p) => accounts.get(p.id) ?? []),
+        statuses[i] ?? null,
+      ),
+    );
+  }
+
+  /** The viewer's Relationship to each person (whether each follows the viewer, whether each asked to: a statement each). */
+  async relationships(viewer: SessionUser, people: readonly User[]) {
+    const ids = people.map((p) => Number(p.id));
+    const followers = await this.services.follows.followersAmong(viewer, ids);
+    const requesters = await this.services.follows.requestersAmong(viewer, ids);
+    return people.map((p) =>
+      toRelationship(p, { followedBy: followers.has(Number(p.id)), requestedBy: requesters.has(Number(p.id)) }),
+    );
   }
 }

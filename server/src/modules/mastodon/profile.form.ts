@@ -1,4 +1,4 @@
-import { type EditBody, editBody, LIMITS } from '@pipit/contract';
+import { type EditBody, editBody, LIMITS, type Visibility } from '@pipit/contract';
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../../lib/errors.ts';
 
@@ -18,8 +18,8 @@ const PROFILE_FORM_LIMITS = {
 /** The pictures an app may send, and the profile's own names for them. */
 const PICTURES = { avatar: 'profileImage', header: 'coverImage' } as const;
 type Picture = keyof typeof PICTURES;
-/** The text fields read: the name and the bio. */
-const TEXT_FIELDS = new Set(['display_name', 'note']);
+/** The text fields read: the name, the bio and "Approve followers". */
+const TEXT_FIELDS = new Set(['display_name', 'note', 'locked', 'source[privacy]']);
 
 interface ProfileForm {
   fields: Record<string, unknown>;
@@ -45,7 +45,7 @@ export async function readProfileForm(request: FastifyRequest): Promise<ProfileF
         if (part.valueTruncated) throw invalid(part.fieldname, `${part.fieldname} is too long.`);
         form.fields[part.fieldname] = part.value;
       }
-      // Other fields (locked, bot, discoverable, fields_attributes…): Pipit has no use for them.
+      // Other fields (bot, discoverable, fields_attributes…): Pipit has no use for them.
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
@@ -59,13 +59,54 @@ export async function readProfileForm(request: FastifyRequest): Promise<ProfileF
   return form;
 }
 
+/** Rails' words for a boolean in a form (as Mastodon reads them), and JSON's own. */
+const TRUE = new Set(['true', '1', 't', 'on']);
+const FALSE = new Set(['false', '0', 'f', 'off']);
+
+/** Mastodon's posting privacy as Pipit's visibilities (private is followers only). */
+const VISIBILITY_OF: Record<string, Visibility> = {
+  public: 'public',
+  unlisted: 'unlisted',
+  private: 'followers',
+  direct: 'direct',
+};
+
 /**
- * update_credentials' form as the web's profile edit: the name (`display_name`), the bio (`note`) and
- * the pictures (`avatar`, `header`). What Pipit has no use for (locked, bot, fields…) is left.
+ * `source[privacy]` (the default visibility of new posts), as JSON (`source: {privacy}`), a form
+ * (`source[privacy]`, nested by the form reader or not) or a multipart field; anything else is refused.
+ */
+function privacyField(fields: Record<string, unknown>): { defaultVisibility?: Visibility } {
+  const source = fields.source;
+  const value =
+    source && typeof source === 'object' && 'privacy' in source
+      ? (source as { privacy: unknown }).privacy
+      : fields['source[privacy]'];
+  if (value === undefined || value === null || value === '') return {};
+  const visibility =
+    typeof value === 'string' && Object.hasOwn(VISIBILITY_OF, value) ? VISIBILITY_OF[value] : undefined;
+  if (!visibility)
+    throw invalid('source[privacy]', 'source[privacy] must be one of public, unlisted, private, direct.');
+  return { defaultVisibility: visibility };
+}
+
+function booleanField(name: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  const word = typeof value === 'string' || typeof value === 'number' ? String(value).toLowerCase() : '';
+  if (TRUE.has(word)) return true;
+  if (FALSE.has(word)) return false;
+  throw invalid(name, `${name} must be true or false.`);
+}
+
+/**
+ * update_credentials' form as the web's profile edit: the name (`display_name`), the bio (`note`),
+ * the pictures (`avatar`, `header`) and "Approve followers" (`locked`). What Pipit has no use for
+ * (bot, fields…) is left.
  */
 export function profileEdit({ fields, pictures }: ProfileForm): EditBody {
   const asDataUrl = (bytes: Buffer) => `data:application/octet-stream;base64,${bytes.toString('base64')}`;
   const parsed = editBody.safeParse({
+    ...(fields.locked !== undefined ? { locked: booleanField('locked', fields.locked) } : {}),
+    ...privacyField(fields),
     ...(fields.display_name !== undefined ? { name: fields.display_name } : {}),
     ...(fields.note !== undefined ? { bio: fields.note } : {}),
     ...(pictures.avatar ? { profileImage: asDataUrl(pictures.avatar) } : {}),

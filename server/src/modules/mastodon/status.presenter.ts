@@ -1,4 +1,4 @@
-import type { Post } from '@pipit/contract';
+import type { Post, Visibility } from '@pipit/contract';
 import type { Account } from './account.presenter.ts';
 import { textToHtml } from './html.ts';
 import { toMedia } from './media.presenter.ts';
@@ -22,6 +22,26 @@ function toQuote(post: Post, parts: StatusParts): { state: string; quoted_status
   return { state: 'unauthorized', quoted_status: null };
 }
 
+/** Pipit's visibilities as Mastodon's (followers only is `private`). */
+const MASTODON_VISIBILITY = {
+  public: 'public',
+  unlisted: 'unlisted',
+  followers: 'private',
+  direct: 'direct',
+} as const satisfies Record<Visibility, string>;
+
+/**
+ * Mastodon's QuoteApproval: who may quote it (`automatic`; Pipit never asks the author, so `manual`
+ * is empty) and what that means for the viewer, the same for every viewer (a status is shared between
+ * the streams it goes to): anyone `automatic`, nobody `denied`, followers `unknown` (the Relationship
+ * says; the author may always quote their own).
+ */
+function toQuoteApproval(p: Post) {
+  const automatic = p.quotePolicy === 'anyone' ? ['public'] : p.quotePolicy === 'followers' ? ['followers'] : [];
+  const currentUser = p.quotePolicy === 'anyone' ? 'automatic' : p.quotePolicy === 'nobody' ? 'denied' : 'unknown';
+  return { automatic, manual: [] as string[], current_user: currentUser };
+}
+
 /**
  * Mastodon's Status of a post. A repost is a status of the reposter whose `reblog` is the post
  * (its id the repost's own entry id).
@@ -36,7 +56,7 @@ export function toStatus(publicUrl: string, p: Post, parts: StatusParts) {
     edited_at: null,
     account: parts.accounts.get(p.author.id) as Account,
     content: textToHtml(p.text),
-    visibility: 'public' as const,
+    visibility: MASTODON_VISIBILITY[p.visibility],
     sensitive: false,
     spoiler_text: '',
     media_attachments: p.media.map((m) => toMedia(publicUrl, m)),
@@ -60,6 +80,7 @@ export function toStatus(publicUrl: string, p: Post, parts: StatusParts) {
     pinned: false,
     filtered: [],
     quote: toQuote(p, parts),
+    quote_approval: toQuoteApproval(p),
   };
   if (!p.repostedBy) return status;
   return {

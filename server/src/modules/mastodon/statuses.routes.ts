@@ -1,6 +1,6 @@
-import { createPostBody, MAX_PAGE_SIZE, type Post } from '@pipit/contract';
+import { createPostBody, MAX_PAGE_SIZE, type Post, type QuotePolicy, type Visibility } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../../lib/errors.ts';
+import { AppError, invalid } from '../../lib/errors.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import type { MastodonContext } from './mastodon.context.ts';
@@ -16,8 +16,8 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   const refuse = (field: string, message: string) => {
     throw invalid(field, `${field}: ${message}`);
   };
-  if (body.visibility != null && body.visibility !== 'public') {
-    refuse('visibility', `Pipit posts are public only for now; "${body.visibility}" is not available.`);
+  if (body.visibility != null && !(body.visibility in VISIBILITY_OF)) {
+    refuse('visibility', `"${body.visibility}" is not one of public, unlisted, private, direct.`);
   }
   if (body.scheduled_at != null && body.scheduled_at !== '') {
     refuse('scheduled_at', 'Pipit cannot schedule posts yet; leave it out to post now.');
@@ -29,10 +29,24 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
     refuse('spoiler_text', 'Pipit has no content warnings yet.');
   }
   if (body.sensitive === true) refuse('sensitive', 'Pipit cannot mark media sensitive yet.');
-  if (body.quote_approval_policy != null && body.quote_approval_policy !== 'public') {
-    refuse('quote_approval_policy', 'Anyone may quote Pipit posts for now; only "public" is available.');
+  if (body.quote_approval_policy != null && !(body.quote_approval_policy in QUOTE_POLICY_OF)) {
+    refuse('quote_approval_policy', `"${body.quote_approval_policy}" is not one of public, followers, nobody.`);
   }
 }
+
+/** Mastodon's visibilities as Pipit's (`private` is followers only). */
+const VISIBILITY_OF: Record<string, Visibility> = {
+  public: 'public',
+  unlisted: 'unlisted',
+  private: 'followers',
+  direct: 'direct',
+};
+
+/** Pipit's names of the fields a status is refused for, as Mastodon names them. */
+const MASTODON_FIELD: Record<string, string> = { visibility: 'visibility', quotePolicy: 'quote_approval_policy' };
+
+/** Mastodon's quote approval policies as Pipit's quote policies. */
+const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followers: 'followers', nobody: 'nobody' };
 
 /** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
 export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
@@ -47,22 +61,39 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       parentId: body.in_reply_to_id ?? null,
       media: (body.media_ids ?? []).map((id) => ({ id })),
       ...(quote ? { quoteOfId: quote } : {}),
+      ...(body.visibility ? { visibility: VISIBILITY_OF[body.visibility] } : {}),
+      ...(body.quote_approval_policy ? { quotePolicy: QUOTE_POLICY_OF[body.quote_approval_policy] } : {}),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const field = ({ text: 'status', parentId: 'in_reply_to_id', media: 'media_ids' } as Record<string, string>)[
-        String(issue?.path[0])
-      ];
+      const field = (
+        {
+          text: 'status',
+          parentId: 'in_reply_to_id',
+          media: 'media_ids',
+          visibility: 'visibility',
+          quotePolicy: 'quote_approval_policy',
+        } as Record<string, string>
+      )[String(issue?.path[0])];
       throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
     }
-    const { text, parentId, media, quoteOfId } = parsed.data;
-    const created = await posts.create(viewer, {
-      text,
-      parentId: parentId ? postIdOf(parentId) : null,
-      media,
-      quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
-    });
-    return present.status(viewer, created);
+    const { text, parentId, media, quoteOfId, visibility, quotePolicy } = parsed.data;
+    try {
+      const created = await posts.create(viewer, {
+        text,
+        parentId: parentId ? postIdOf(parentId) : null,
+        media,
+        quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
+        visibility,
+        quotePolicy,
+      });
+      return await present.status(viewer, created);
+    } catch (error) {
+      // The service names Pipit's fields; an app is told its own.
+      const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
+      if (field) throw invalid(field, `${field}: ${(error as AppError).message}`);
+      throw error;
+    }
   });
 
   route(app, e.status, async (request, _reply, { params }) =>

@@ -2,6 +2,7 @@ import type { WebSocket } from '@fastify/websocket';
 import websocket from '@fastify/websocket';
 import type { LiveEvent, Post } from '@pipit/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseListId } from '../lists/lists.service.ts';
 import { badToken, noToken, Refused } from '../oauth/bearer.ts';
 import type { TokenGrant } from '../oauth/oauth.service.ts';
 import { grants } from '../oauth/scopes.ts';
@@ -52,12 +53,12 @@ function hasTag(text: string, tag: string): boolean {
 
 /**
  * Mastodon's streaming API over WebSocket (/api/v1/streaming): `user` (the home timeline and
- * notifications), `public` and `hashtag` streams, fed by the same live hub as the web's event stream
- * (modules/stream: who sees what applied there). Events are Mastodon's: `update` (a status),
- * `delete` (an id), `notification`.
+ * notifications), `public`, `hashtag` and `list` (one's own: `list=:id`) streams, fed by the same live hub as the web's event stream
+ * (modules/stream: who sees what applied there), and `direct` (the viewer's conversations). Events
+ * are Mastodon's: `update` (a status), `delete` (an id), `notification`, `conversation`.
  */
 export async function streamingRoutes(app: FastifyInstance, { config, present }: MastodonContext) {
-  const { oauth, stream: hub, notifications } = app.services;
+  const { oauth, stream: hub, notifications, lists, conversations } = app.services;
   await app.register(websocket, {
     options: {
       maxPayload: 16 * 1024,
@@ -174,16 +175,20 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
       const say = (message: object) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
-      const subscribe = (stream: unknown, tag: unknown) => {
+      const subscribe = async (stream: unknown, tag: unknown, list: unknown) => {
         if (typeof stream !== 'string' || !(stream in STREAMS)) return say({ error: 'Unknown stream type' });
         const scope = STREAMS[stream];
         if (scope && !viewer) return say({ error: MISSING_TOKEN, status: 401 });
         if (scope && !(grant && grants(grant.scopes, scope))) {
           return say({ error: 'This stream requires a token with the right scope', status: 403 });
         }
-        // Pipit has no lists yet: no list is the asked one.
-        if (stream === 'list') return say({ error: 'No such list', status: 404 });
-        if (stream.startsWith('hashtag')) {
+        if (stream === 'list') {
+          // Only one's own list (someone else's is absent, as on the list routes).
+          const id = typeof list === 'string' || typeof list === 'number' ? String(list) : '';
+          const own = viewer && (await lists.get(viewer, parseListId(id)).catch(() => null));
+          if (!own) return say({ error: 'No such list', status: 404 });
+          subscribed.set(`list:${own.id}`, ['list', own.id]);
+        } else if (stream.startsWith('hashtag')) {
           if (typeof tag !== 'string' || !/^[\p{L}\p{N}_]{1,100}$/u.test(tag))
             return say({ error: 'A hashtag stream needs a tag' });
           subscribed.set(`hashtag:${tag.toLowerCase()}`, [stream, tag]);
@@ -191,6 +196,15 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
           subscribed.set(stream.startsWith('public') ? 'public' : stream, [stream]);
         }
         recount();
+      };
+
+      // Subscribe and unsubscribe messages in the order sent (a list's subscription reads the list first).
+      let subscriptions = Promise.resolve();
+      const inOrder = (work: () => Promise<unknown>) => {
+        subscriptions = subscriptions
+          .then(async () => void (await work()))
+          .catch((error) => request.log.warn({ err: error }, 'streaming subscription'));
+        return subscriptions;
       };
 
       // Sent in order: each frame waits for the one before (statuses are read from the database).
@@ -206,13 +220,26 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
                 ? event.timelines.includes('following')
                 : key === 'public'
                   ? event.timelines.includes('everyone')
-                  : key.startsWith('hashtag:') && hasTag(event.post.text, key.slice('hashtag:'.length));
+                  : key.startsWith('list:')
+                    ? (event.lists ?? []).includes(key.slice('list:'.length))
+                    : key.startsWith('hashtag:') &&
+                      event.post.visibility === 'public' &&
+                      !event.post.repostedBy &&
+                      hasTag(event.post.text, key.slice('hashtag:'.length));
             if (matches && socket.readyState === socket.OPEN)
               socket.send(updateMessage(stream, event.post.entryId, payload));
           }
         } else if (event.type === 'post.deleted') {
           for (const [key, stream] of subscribed)
             if (key !== 'user:notification') say({ stream, event: 'delete', payload: event.id });
+        } else if (event.type === 'conversation' && event.change === 'post' && viewer) {
+          // A new post in one of the viewer's conversations: the Conversation as it now stands.
+          const tags = subscribed.get('direct');
+          if (!tags) return;
+          const shown = await conversations.get(viewer, Number(event.id));
+          if (!shown) return;
+          const [conversation] = await present.conversations(viewer, [shown]);
+          say({ stream: tags, event: 'conversation', payload: JSON.stringify(conversation) });
         } else if (event.type === 'notification' && viewer) {
           // Sent on each personal stream subscribed (apps open both on one socket and listen on each).
           if (!subscribed.has('user') && !subscribed.has('user:notification')) return;
@@ -261,24 +288,29 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
         recount();
       });
       onMessage = (raw: Buffer) => {
-        let message: { type?: unknown; stream?: unknown; tag?: unknown };
+        let message: { type?: unknown; stream?: unknown; tag?: unknown; list?: unknown };
         try {
           message = JSON.parse(String(raw));
         } catch {
           return say({ error: 'Messages are JSON: {"type":"subscribe","stream":"user"}' });
         }
-        if (message.type === 'subscribe') subscribe(message.stream, message.tag);
+        if (message.type === 'subscribe') void inOrder(() => subscribe(message.stream, message.tag, message.list));
         else if (message.type === 'unsubscribe' && typeof message.stream === 'string') {
-          const key = message.stream.startsWith('hashtag')
+          const stream = message.stream;
+          const key = stream.startsWith('hashtag')
             ? `hashtag:${String(message.tag ?? '').toLowerCase()}`
-            : message.stream;
-          subscribed.delete(key.startsWith('public') ? 'public' : key);
-          recount();
+            : stream === 'list'
+              ? `list:${String(message.list ?? '')}`
+              : stream;
+          void inOrder(async () => {
+            subscribed.delete(key.startsWith('public') ? 'public' : key);
+            recount();
+          });
         } else say({ error: 'Unknown message type' });
       };
       for (const raw of early.splice(0)) onMessage(raw);
       const query = request.query as Record<string, unknown>;
-      if (typeof query.stream === 'string') subscribe(query.stream, query.tag);
+      if (typeof query.stream === 'string') void inOrder(() => subscribe(query.stream, query.tag, query.list));
     },
   });
 }

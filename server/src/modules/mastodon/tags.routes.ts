@@ -33,7 +33,7 @@ export async function tagsRoutes(app: FastifyInstance, { config }: MastodonConte
       await hashtags.follow(userOf(request), name);
     } catch (error) {
       // Mastodon's refusals of a follow are validation errors (422).
-      if (error instanceof AppError && error.code === 'HASHTAG_LIMIT_REACHED') throw new Refused(422, error.message);
+      if (error instanceof AppError && error.code === 'LIMIT_REACHED') throw new Refused(422, error.message);
       throw error;
     }
     return presentTag(config.publicUrl, name, true);

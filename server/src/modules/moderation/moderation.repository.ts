@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { auditLog, blocks, posts, reports, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
-import { userSuspended } from '../safety/visibility.ts';
+import { inAudience, userSuspended } from '../safety/visibility.ts';
 
 const reporter = alias(users, 'reporter');
 const subject = alias(users, 'subject');
@@ -65,6 +65,8 @@ export async function findReportablePost(
         eq(posts.id, postId),
         sql`not exists (select 1 from ${blocks} b where b.blocker_id = ${shown.authorId} and b.blocked_id = ${reporterId})`,
         sql`not ${userSuspended(sql`${shown.authorId}`)}`,
+        // A post one may not see cannot be reported (it answers as absent).
+        inAudience(reporterId, sql`${shown}`),
       ),
     )
     .limit(1);

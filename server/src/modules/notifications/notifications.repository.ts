@@ -43,6 +43,21 @@ export async function deleteNotification(db: Executor, key: NewNotification): Pr
     );
 }
 
+/** Removes every notification of one kind from `actorIds` to `userId` (requests approved all at once). */
+export async function deleteNotificationsFrom(
+  db: Executor,
+  userId: number,
+  type: NotificationType,
+  actorIds: number[],
+): Promise<void> {
+  if (actorIds.length === 0) return;
+  await db
+    .delete(notifications)
+    .where(
+      and(eq(notifications.userId, userId), eq(notifications.type, type), inArray(notifications.actorId, actorIds)),
+    );
+}
+
 const actors = alias(users, 'actor');
 
 /**

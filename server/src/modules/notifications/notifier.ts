@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import type { Outbox } from '../../lib/events.ts';
 import {
   deleteNotification,
+  deleteNotificationsFrom,
   findRecipientsHiding,
   insertNotifications,
   type NewNotification,
@@ -56,5 +57,15 @@ export class Notifier {
   async withdraw(tx: Executor, notification: NewNotification): Promise<void> {
     if (notification.userId === notification.actorId) return;
     await deleteNotification(tx, notification);
+  }
+
+  /** Takes back the notifications of one kind that several people's actions created (about no post). */
+  async withdrawFrom(tx: Executor, userId: number, type: NotificationType, actorIds: number[]): Promise<void> {
+    await deleteNotificationsFrom(
+      tx,
+      userId,
+      type,
+      actorIds.filter((id) => id !== userId),
+    );
   }
 }

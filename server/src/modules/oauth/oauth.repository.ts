@@ -87,6 +87,7 @@ export async function findToken(db: Executor, tokenHash: string) {
       username: users.username,
       profileImage: users.profileImage,
       role: users.role,
+      defaultVisibility: users.defaultVisibility,
       suspendedAt: users.suspendedAt,
     })
     .from(oauthTokens)

@@ -101,6 +101,7 @@ export class OAuthService implements OtherCredentials {
         case 'feed.updated':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // A grant holds the token's scopes and who it speaks for: nothing else changes it.
           break;
         default:
@@ -288,6 +289,7 @@ export class OAuthService implements OtherCredentials {
             username: row.username ?? '',
             profileImage: row.profileImage,
             role: (row.role ?? 'member') as Role,
+            defaultVisibility: row.defaultVisibility ?? 'public',
             expiresAt: new Date(8_640_000_000_000_000),
           };
     const grant: TokenGrant = { tokenId: row.id, appId: row.appId, scopes: row.scopes.split(' '), viewer };

@@ -183,6 +183,7 @@ export class PostViewCache {
       case 'sessions.ended':
       case 'notifications.read':
       case 'notification.created':
+      case 'conversation.updated':
         // No post view or follow changes. Blocks and mutes are applied when pages are read, not kept here.
         break;
       default:

@@ -69,6 +69,8 @@ type PostFields = Pick<
   | 'quoteOfId'
   | 'quote'
   | 'quoteHidden'
+  | 'visibility'
+  | 'quotePolicy'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -92,6 +94,8 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     repostedByMe: fields.repostedByMe,
     bookmarkedByMe: fields.bookmarkedByMe,
     media: parseMedia(fields.media),
+    visibility: fields.visibility,
+    quotePolicy: fields.quotePolicy,
     quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
   };

@@ -1,13 +1,21 @@
+import type { QuotePolicy, Visibility } from '@pipit/contract';
 import { and, asc, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { type Database, type Executor, executeRows, preparedRows } from '../../db/client.ts';
-import { bookmarks, likes, mediaAttachments, posts, users } from '../../db/schema.ts';
+import { bookmarks, likes, mediaAttachments, postMentions, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { GroupRunner } from '../../lib/group.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
-import { quoteHiddenFrom, type VisibilityRule, visiblePosts, visibleUsers } from '../safety/visibility.ts';
+import {
+  onProfile,
+  postOfSuspended,
+  quoteHiddenFrom,
+  type VisibilityRule,
+  visiblePosts,
+  visibleUsers,
+} from '../safety/visibility.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 /** The post a row shows: the reposted one for a repost, else itself. */
@@ -56,13 +64,15 @@ export interface RepostedJson {
   media: MediaJson[] | null;
   quoteOfId: number | null;
   quote: QuotedJson | null;
+  visibility: Visibility;
+  quotePolicy: QuotePolicy;
 }
 
 /** The post `postId` (an SQL expression) as a repost shows it, as JSON (null for none): one probe each. */
 function repostedPostJson(postId: SQL) {
   return sql<
     RepostedJson | string | null
-  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
+  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
 }
 
 /** A post as a quote embeds it (null when it does not exist). */
@@ -114,6 +124,8 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
     // Most posts neither quote nor repost: no probe for them.
     quoteHidden: sql<boolean>`(case when "posts"."quote_of_id" is null and "posts"."repost_of_id" is null then false else ${quoteHiddenFrom(viewerId, QUOTED, rule)} end)`,
     repostCount: posts.repostCount,
+    visibility: posts.visibility,
+    quotePolicy: posts.quotePolicy,
     repostOfId: posts.repostOfId,
     // For a repost: the reposted post as every viewer sees it (one probe), else null. The viewer's own
     // facts below are about it too, so the shared part stays viewer-free (posts.cache.ts).
@@ -145,8 +157,18 @@ export type PageOrder = 'newest' | 'oldest';
 
 /** Someone's posts: posts_author_created_at_id_idx. */
 export const byAuthor = (authorId: number) => eq(posts.authorId, authorId);
-/** The replies to a post: posts_parent_created_at_id_idx. */
-export const byParent = (parentId: number) => eq(posts.parentId, parentId);
+/** Someone's posts as their profile lists them for `viewerId` (a direct post to its author only). */
+export const onProfileOf = (authorId: number, viewerId: number | null) =>
+  and(eq(posts.authorId, authorId), onProfile(viewerId, sql`"posts"`));
+/**
+ * The replies to a post the viewer may open (posts_parent_created_at_id_idx): none when the post itself
+ * is hidden from them, checked once per statement (an InitPlan on posts' key).
+ */
+export const byParent = (parentId: number, viewerId: number | null) =>
+  and(
+    eq(posts.parentId, parentId),
+    sql`exists (select 1 from ${posts} "parent_post" where "parent_post".id = ${parentId} and ${visiblePosts(viewerId, 'blocks', sql`"parent_post"`)})`,
+  );
 
 /**
  * One page of posts matching `where` that the viewer may see (`rule`: modules/safety/visibility.ts),
@@ -204,7 +226,8 @@ export async function findAncestorIds(db: Executor, id: number, max: number): Pr
 
 /**
  * Several posts as one viewer sees them, in no particular order: those `rule` hides left out when
- * given, and suspended people's always (a home feed's entries are pruned by that: feeds.service).
+ * given, and suspended people's always (a home feed's entries are pruned by that: feeds.service, whose
+ * entries were written only to readers in the post's audience, and are dropped with an unfollow).
  */
 export async function findPostViews(
   db: Executor,
@@ -217,7 +240,9 @@ export async function findPostViews(
     .select(postViewColumns(viewerId, rule ?? 'all'))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : visiblePosts(null)));
+    .where(
+      and(inArray(posts.id, ids), rule ? visiblePosts(viewerId, rule) : sql`not ${postOfSuspended(sql`"posts"`)}`),
+    );
 }
 
 /** The author of a post with their username (null when the post is gone). */
@@ -236,6 +261,16 @@ export async function findPostAuthor(db: Executor, id: number): Promise<number |
   return row?.authorId ?? null;
 }
 
+/** Whether the post exists and the viewer may open it (a post page's rule, `blocks`; a visitor: public and unlisted). */
+export async function postVisibleTo(db: Executor, viewerId: number | null, id: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(posts)
+    .where(and(eq(posts.id, id), visiblePosts(viewerId, 'blocks')))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function postExists(db: Executor, id: number): Promise<boolean> {
   return (await findPostAuthor(db, id)) !== null;
 }
@@ -248,7 +283,14 @@ export type PostTableRow = Omit<typeof posts.$inferSelect, 'searchVector'>;
 
 export async function insertPost(
   db: Executor,
-  row: { authorId: number; parentId: number | null; text: string; quoteOfId?: number | null },
+  row: {
+    authorId: number;
+    parentId: number | null;
+    text: string;
+    quoteOfId?: number | null;
+    visibility: Visibility;
+    quotePolicy: QuotePolicy;
+  },
 ) {
   const [created] = await db.insert(posts).values(row).returning(postTableColumns);
   return created!;
@@ -264,11 +306,7 @@ export async function insertPost(
  * round trip, one plan and one commit for all of them. A post alone goes at once. Each post is
  * answered once the statement that wrote it has committed, as before.
  */
-export function insertTopLevelPost(
-  db: Database,
-  row: { authorId: number; text: string; tags: string[] },
-  queueForFeeds: boolean,
-): Promise<PostTableRow> {
+export function insertTopLevelPost(db: Database, row: TopLevelRow, queueForFeeds: boolean): Promise<PostTableRow> {
   let groups = topLevelGroups.get(db);
   if (!groups) {
     groups = {
@@ -284,7 +322,8 @@ export function insertTopLevelPost(
 const IN_FLIGHT = 2;
 const GROUP_MAX = 100;
 
-type TopLevelRow = { authorId: number; text: string; tags: string[] };
+/** A top-level post to write: `tags` only for a public one (post_hashtags lists public posts: hashtag pages, trends). */
+type TopLevelRow = { authorId: number; text: string; tags: string[]; visibility: Visibility; quotePolicy: QuotePolicy };
 const topLevelGroups = new WeakMap<Database, Record<'plain' | 'queued', GroupRunner<TopLevelRow, PostTableRow>>>();
 
 /** An error the database answered (a SQLSTATE): the statement was refused and rolled back, nothing written. */
@@ -315,8 +354,10 @@ async function insertTopLevelPosts(db: Database, rows: TopLevelRow[], queueForFe
     rows.map((r) => r.text),
     tagOrd,
     tagText,
+    rows.map((r) => r.visibility),
+    rows.map((r) => r.quotePolicy),
   ]);
-  return found.map((r) => ({
+  return found.map((r, i) => ({
     id: Number(r.id),
     authorId: Number(r.author_id),
     parentId: null,
@@ -326,19 +367,21 @@ async function insertTopLevelPosts(db: Database, rows: TopLevelRow[], queueForFe
     replyCount: 0,
     likeCount: 0,
     repostCount: 0,
+    visibility: rows[i]!.visibility,
+    quotePolicy: rows[i]!.quotePolicy,
     createdAt: r.created_at,
   }));
 }
 
 const topLevelInsertSql = (queueForFeeds: boolean) => `
   with input as materialized (
-    select nextval(pg_get_serial_sequence('posts', 'id')) as id, x.author_id, x.text, x.ord
-    from unnest($1::bigint[], $2::text[]) with ordinality as x(author_id, text, ord)
+    select nextval(pg_get_serial_sequence('posts', 'id')) as id, x.author_id, x.text, x.visibility, x.quote_policy, x.ord
+    from unnest($1::bigint[], $2::text[], $5::text[], $6::text[]) with ordinality as x(author_id, text, visibility, quote_policy, ord)
     order by x.ord
   ),
   created as (
-    insert into posts (id, author_id, text) overriding system value
-    select id, author_id, text from input
+    insert into posts (id, author_id, text, visibility, quote_policy) overriding system value
+    select id, author_id, text, visibility, quote_policy from input
     returning id, author_id, text, created_at
   ),
   counted as (
@@ -434,12 +477,34 @@ export async function insertRepost(db: Executor, userId: number, postId: number)
   const [row] = await executeRows<{ id: string }>(
     db,
     sql`
-    insert into ${posts} (author_id, text, repost_of_id)
-    select ${userId}::bigint, '', p.id from ${posts} p where p.id = ${postId}
+    insert into ${posts} (author_id, text, repost_of_id, visibility)
+    select ${userId}::bigint, '', p.id, p.visibility from ${posts} p where p.id = ${postId}
     on conflict do nothing
     returning id::text as id`,
   );
   return row ? Number(row.id) : null;
+}
+
+/** Who may see and quote a post, and its author (null when it does not exist). */
+export async function findPostAudience(
+  db: Executor,
+  id: number,
+): Promise<{ authorId: number; visibility: Visibility; quotePolicy: QuotePolicy } | null> {
+  const [row] = await db
+    .select({ authorId: posts.authorId, visibility: posts.visibility, quotePolicy: posts.quotePolicy })
+    .from(posts)
+    .where(eq(posts.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Records whom a post mentions (and for a reply, whom it answers): its audience beyond the author's followers. */
+export async function insertMentions(db: Executor, postId: number, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .insert(postMentions)
+    .values(userIds.map((userId) => ({ postId, userId })))
+    .onConflictDoNothing();
 }
 
 /** The ids of a post's reposts, earliest first, at most `limit` (posts_repost_of_created_idx). */

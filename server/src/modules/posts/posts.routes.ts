@@ -14,6 +14,8 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
       parentId: request.body.parentId ? parsePostId(request.body.parentId) : null,
       media: request.body.media,
       quoteOfId: request.body.quoteOfId ? parsePostId(request.body.quoteOfId) : null,
+      visibility: request.body.visibility,
+      quotePolicy: request.body.quotePolicy,
     }),
   );
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));

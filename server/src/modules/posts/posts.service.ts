@@ -4,22 +4,29 @@ import {
   extractMentions,
   MAX_ANCESTORS,
   type Post,
+  QUOTE_POLICIES,
   type QuotedPost,
+  type QuotePolicy,
+  repostable,
   type User,
+  type Visibility,
+  widerThan,
 } from '@pipit/contract';
 import type { Database, Executor, Tx } from '../../db/client.ts';
 import { type Cursor, encodeCursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
-import { forbidden, postNotFound, userNotFound } from '../../lib/errors.ts';
+import { forbidden, invalid, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
+import { recordDirectPost } from '../conversations/conversations.service.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toUserView } from '../follows/follows.pack.ts';
+import { isFollowing } from '../follows/follows.repository.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
-import { isOutOfReach } from '../safety/safety.repository.ts';
+import { isPostHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
 import { toPost, toQuotedPost } from './posts.pack.ts';
@@ -51,6 +58,8 @@ export class PostsService {
       parentId: PostId | null;
       media?: CreatePostBody['media'];
       quoteOfId?: PostId | null;
+      visibility?: Visibility;
+      quotePolicy?: QuotePolicy;
     },
   ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
@@ -59,7 +68,6 @@ export class PostsService {
     let quoteOfId = body.quoteOfId ?? null;
     const me = viewer.userId;
     const mentioned = extractMentions(text);
-    const hashtags = extractHashtags(text);
     // Packed from what was written and the session's own profile, not read back: one statement
     // fewer per post (a read-back cost 28 % of create's throughput in the bench). toPost takes the
     // view's row type, so a column added to postViewColumns fails to compile here.
@@ -89,11 +97,21 @@ export class PostsService {
       quote,
     });
     try {
-      if (parentId === null && mentioned.length === 0 && media.length === 0 && quoteOfId === null) {
+      if (
+        parentId === null &&
+        mentioned.length === 0 &&
+        media.length === 0 &&
+        quoteOfId === null &&
+        // A direct post starts a conversation, written in the transaction below.
+        (body.visibility ?? viewer.defaultVisibility) !== 'direct'
+      ) {
         // No parent to lock, nobody to notify: the post, the count, its hashtags and the fan-out's outbox row in one statement.
+        const visibility = body.visibility ?? viewer.defaultVisibility;
+        const quotePolicy = quotePolicyFor(visibility, body.quotePolicy);
+        const tags = visibility === 'public' ? extractHashtags(text) : [];
         const post = await repo.insertTopLevelPost(
           this.db,
-          { authorId: me, text, tags: hashtags },
+          { authorId: me, text, tags, visibility, quotePolicy },
           this.feeds !== null,
         );
         const view = pack(post, null);
@@ -106,36 +124,76 @@ export class PostsService {
         if (quoteOfId !== null) quoteOfId = (await repo.findRepostTarget(tx, quoteOfId)) ?? quoteOfId;
         let parentAuthorId: number | null = null;
         let replyTo: { id: number; username: string } | null = null;
+        let visibility = body.visibility ?? viewer.defaultVisibility;
         if (parentId !== null) {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.
           parentAuthorId = await repo.bumpPostCount(tx, parentId, 'replyCount', 1);
           if (parentAuthorId === null) throw postNotFound();
-          await refuseOutOfReach(tx, me, parentAuthorId);
+          await refuseUnseen(tx, me, parentId);
+          const parent = (await repo.findPostAudience(tx, parentId))!;
+          // A reply is never seen by more people than its parent: by default it takes the narrower of the two.
+          if (body.visibility === undefined) {
+            if (widerThan(visibility, parent.visibility)) visibility = parent.visibility;
+          } else if (widerThan(body.visibility, parent.visibility)) {
+            throw invalid(
+              'visibility',
+              `A reply cannot be seen by more people than the post it answers (${parent.visibility}).`,
+            );
+          }
           replyTo = await repo.findPostAuthorName(tx, parentId);
         }
+        const quotePolicy = quotePolicyFor(visibility, body.quotePolicy);
         let quoted: QuotedPost | null = null;
         if (quoteOfId !== null) {
           quoted = toQuotedPost(await repo.findQuoted(tx, quoteOfId));
           if (!quoted) throw postNotFound();
-          await refuseOutOfReach(tx, me, Number(quoted.author.id));
+          await refuseUnseen(tx, me, quoteOfId);
+          await refuseQuote(tx, me, quoteOfId);
         }
-        const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId });
+        const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId, visibility, quotePolicy });
         await repo.addToPostsCount(tx, me, 1);
+        const mentionedIds = await repo.findUserIdsByUsernames(tx, mentioned);
+        // Its audience beyond the author's followers: whom it mentions, and the author it answers.
+        const reached = [...new Set([...mentionedIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])])].filter(
+          (id) => id !== me,
+        );
+        await repo.insertMentions(tx, post.id, reached);
         const attached = await this.media.attachWithin(tx, me, post.id, media);
         const view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
         outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
         await this.feeds?.enqueueFanOut(tx, post.id);
-        await insertPostHashtags(tx, post.id, hashtags);
+        // Hashtag pages and trends list public posts only.
+        if (visibility === 'public') await insertPostHashtags(tx, post.id, extractHashtags(text));
 
         const candidates: Candidate[] = [
           ...(parentAuthorId !== null ? [{ userId: parentAuthorId, type: 'reply' as const }] : []),
           ...(quoted ? [{ userId: Number(quoted.author.id), type: 'quote' as const }] : []),
-          ...(await repo.findUserIdsByUsernames(tx, mentioned)).map((userId) => ({
-            userId,
-            type: 'mention' as const,
-          })),
+          ...mentionedIds.map((userId) => ({ userId, type: 'mention' as const })),
         ];
-        await this.notifier.notify(tx, outbox, { actorId: me, postId: post.id }, candidates);
+        // Nobody is told of a post they may not see (a followers-only quote, to a quoted author who does not follow).
+        const outside = new Set(
+          await readersHiding(
+            tx,
+            post.id,
+            candidates.map((c) => c.userId),
+          ),
+        );
+        await this.notifier.notify(
+          tx,
+          outbox,
+          { actorId: me, postId: post.id },
+          candidates.filter((c) => !outside.has(c.userId)),
+        );
+        if (visibility === 'direct') {
+          // Its conversation, for the author and whoever it reaches (not those it is hidden from: a block, a mute).
+          const hiding = new Set(await readersHiding(tx, post.id, reached));
+          await recordDirectPost(
+            tx,
+            outbox,
+            { id: post.id, authorId: me, parentId, createdAt: post.createdAt },
+            reached.filter((id) => !hiding.has(id)),
+          );
+        }
         return view;
       });
     } catch (error) {
@@ -211,7 +269,9 @@ export class PostsService {
     const removed = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       const removed = await this.deleteWithin(tx, outbox, postId, viewer.userId);
       if (!removed) {
-        throw (await repo.postExists(tx, postId)) ? forbidden('You can only delete your own posts.') : postNotFound();
+        throw (await repo.postVisibleTo(tx, viewer.userId, postId))
+          ? forbidden('You can only delete your own posts.')
+          : postNotFound();
       }
       return removed;
     });
@@ -249,7 +309,15 @@ export class PostsService {
       page,
       (cursor: Cursor | null, limit: number) =>
         // A mute hides nothing on the muted person's own profile; a block hides it all, both ways.
-        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byAuthor(authorId), cursor, 'newest', limit, 'blocks'),
+        repo.findPostPage(
+          this.db,
+          viewerIdOf(viewer),
+          repo.onProfileOf(authorId, viewerIdOf(viewer)),
+          cursor,
+          'newest',
+          limit,
+          'blocks',
+        ),
       toPost,
       async () => {
         if (!(await userExists(this.db, authorId))) throw userNotFound();
@@ -262,10 +330,17 @@ export class PostsService {
     return listPage(
       page,
       (cursor: Cursor | null, limit: number) =>
-        repo.findPostPage(this.db, viewerIdOf(viewer), repo.byParent(parentId), cursor, 'oldest', limit),
+        repo.findPostPage(
+          this.db,
+          viewerIdOf(viewer),
+          repo.byParent(parentId, viewerIdOf(viewer)),
+          cursor,
+          'oldest',
+          limit,
+        ),
       toPost,
       async () => {
-        if (!(await repo.postExists(this.db, parentId))) throw postNotFound();
+        if (!(await repo.postVisibleTo(this.db, viewerIdOf(viewer), parentId))) throw postNotFound();
       },
     );
   }
@@ -275,11 +350,9 @@ export class PostsService {
    * longer one). A post whose parent was deleted starts its own conversation. 404 for an unknown post.
    */
   async listAncestors(viewer: Viewer, postId: PostId): Promise<{ items: Post[] }> {
+    if (!(await repo.postVisibleTo(this.db, viewerIdOf(viewer), postId))) throw postNotFound();
     const ids = await repo.findAncestorIds(this.db, postId, MAX_ANCESTORS);
-    if (ids.length === 0) {
-      if (!(await repo.postExists(this.db, postId))) throw postNotFound();
-      return { items: [] };
-    }
+    if (ids.length === 0) return { items: [] };
     const rows = new Map((await repo.findPostViews(this.db, viewerIdOf(viewer), ids, 'blocks')).map((r) => [r.id, r]));
     // Nearest first from the walk; a conversation reads from its root down.
     const items = ids.toReversed().flatMap((ancestorId) => {
@@ -296,7 +369,7 @@ export class PostsService {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         if (!(await repo.insertLike(tx, me, postId))) return;
         const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', 1);
-        if (authorId !== null) await refuseOutOfReach(tx, me, authorId);
+        if (authorId !== null) await refuseUnseen(tx, me, postId);
         outbox.add({ type: 'post.liked', postId, userId: me });
         if (authorId !== null)
           await this.notifier.notify(tx, outbox, { actorId: me, postId }, [{ userId: authorId, type: 'like' }]);
@@ -323,7 +396,11 @@ export class PostsService {
         if (created === null) return;
         const authorId = await repo.bumpPostCount(tx, target, 'repostCount', 1);
         if (authorId === null) throw postNotFound();
-        await refuseOutOfReach(tx, me, authorId);
+        await refuseUnseen(tx, me, target);
+        const audience = await repo.findPostAudience(tx, target);
+        if (audience && !repostable(audience.visibility)) {
+          throw forbidden('Only public and unlisted posts can be reposted.');
+        }
         const row = await repo.findPostView(tx, null, created);
         if (row) {
           outbox.add({
@@ -392,11 +469,40 @@ export class PostsService {
 }
 
 /**
- * A reply to, quote, like or repost of a post across a block (either way), or of a suspended
- * person's post, is refused as the post not existing: the person acting cannot see it
- * (visibility.ts), and nothing says who blocked whom. Called in the action's transaction, so the
- * refusal rolls back whatever it wrote.
+ * A reply to, quote, like or repost of a post the person acting cannot see — across a block (either
+ * way), a suspended person's, outside its audience (visibility.ts) — is refused as the post not
+ * existing: nothing says who blocked whom, or that the post is there. Called in the action's
+ * transaction, so the refusal rolls back whatever it wrote.
  */
-async function refuseOutOfReach(tx: Executor, me: number, authorId: number): Promise<void> {
-  if (authorId !== me && (await isOutOfReach(tx, me, authorId))) throw postNotFound();
+async function refuseUnseen(tx: Executor, me: number, postId: number): Promise<void> {
+  if (await isPostHiddenFrom(tx, me, postId)) throw postNotFound();
+}
+
+/** A quote the quoted post's author does not allow (its quote policy) is refused; the author may always quote. */
+async function refuseQuote(tx: Executor, me: number, quotedId: number): Promise<void> {
+  const quoted = await repo.findPostAudience(tx, quotedId);
+  if (!quoted || quoted.authorId === me) return;
+  if (
+    quoted.quotePolicy === 'nobody' ||
+    (quoted.quotePolicy === 'followers' && !(await isFollowing(tx, me, quoted.authorId)))
+  ) {
+    throw forbidden(
+      quoted.quotePolicy === 'nobody'
+        ? 'The author does not allow quotes of this post.'
+        : "Only the author's followers may quote this post.",
+    );
+  }
+}
+
+/**
+ * The quote policy a new post gets: the one asked for, or the widest its visibility allows (a
+ * followers-only post at most followers, a direct one nobody). Wider than allowed is refused.
+ */
+function quotePolicyFor(visibility: Visibility, asked: QuotePolicy | undefined): QuotePolicy {
+  const widest: QuotePolicy = visibility === 'direct' ? 'nobody' : visibility === 'followers' ? 'followers' : 'anyone';
+  if (asked === undefined) return widest;
+  if (QUOTE_POLICIES.indexOf(asked) < QUOTE_POLICIES.indexOf(widest)) {
+    throw invalid('quotePolicy', `A ${visibility} post can be quoted by ${widest} at most.`);
+  }
+  return asked;
 }

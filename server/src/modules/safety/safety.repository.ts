@@ -3,7 +3,7 @@ import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { blocks, follows, mutedWords, mutes, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
-import { blockedEitherWay, postHiddenFrom, userSuspended } from './visibility.ts';
+import { blockedEitherWay, postHiddenFrom, userSuspended, visiblePosts } from './visibility.ts';
 
 /** Of `readers`, those the post `postId` is hidden from (the live stream's recipients), in one statement. */
 export async function readersHiding(db: Executor, postId: number, readers: number[]): Promise<number[]> {
@@ -12,6 +12,29 @@ export async function readersHiding(db: Executor, postId: number, readers: numbe
     db,
     sql`select x.id::text as id from unnest(${bigintArray(readers)}::bigint[]) as x(id), ${posts} p
     where p.id = ${postId} and ${postHiddenFrom(sql`x.id`, sql`p`)}`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Whether the post is hidden from `viewerId` as a post page shows it (`blocks`: a mute hides nothing
+ * one opens oneself), or does not exist: what an action on it (reply, quote, like, repost) checks.
+ */
+export async function isPostHiddenFrom(db: Executor, viewerId: number, postId: number): Promise<boolean> {
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select p.id::text as id from ${posts} p where p.id = ${postId} and not ${postHiddenFrom(viewerId, sql`p`, 'blocks')}`,
+  );
+  return rows.length === 0;
+}
+
+/** Of `postIds`, those hidden from visitors (outside a visitor's audience, or a suspended person's), in one statement. */
+export async function hiddenFromVisitors(db: Executor, postIds: number[]): Promise<number[]> {
+  if (postIds.length === 0) return [];
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select p.id::text as id from ${posts} p
+    where p.id = any(${bigintArray(postIds)}::bigint[]) and not ${visiblePosts(null, 'all', sql`p`)}`,
   );
   return rows.map((row) => Number(row.id));
 }

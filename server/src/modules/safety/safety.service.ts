@@ -5,7 +5,7 @@ import { invalid, notFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
 import { toUserView } from '../follows/follows.pack.ts';
-import { addToFollowCounts } from '../follows/follows.repository.ts';
+import { addToFollowCounts, deleteFollowRequestsBetween } from '../follows/follows.repository.ts';
 import { deleteNotificationsBetween, markReadFrom } from '../notifications/notifications.repository.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { findUser, userExists } from '../users/users.repository.ts';
@@ -30,7 +30,8 @@ export class SafetyService {
 
   /**
    * Blocks someone (once, however often asked): in one transaction, the follows between the two are
-   * removed both ways (with their counts) and the notifications between them go. Answers the person.
+   * removed both ways (with their counts), so are follow requests either way, and the notifications
+   * between them go. Answers the person.
    */
   async block(viewer: SessionUser, targetId: UserId): Promise<User> {
     const me = viewer.userId;
@@ -45,6 +46,8 @@ export class SafetyService {
         await addToFollowCounts(tx, followerId, followeeId, -1);
         outbox.add({ type: 'user.unfollowed', followerId, followeeId });
       }
+      // Requests waiting either way go too (their notifications with the rest below).
+      await deleteFollowRequestsBetween(tx, me, targetId);
       await deleteNotificationsBetween(tx, me, targetId);
       outbox.add({ type: 'visibility.changed', userIds: [me, targetId] });
     });

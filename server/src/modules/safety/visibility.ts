@@ -9,6 +9,12 @@
  *   muter's lists leave the muted posts out; a muted person's own profile still shows their posts.
  * - A **suspension** (a moderator's) hides the person and everything of theirs from everyone,
  *   visitors included, until it is lifted.
+ * - A post's **audience** (its visibility: the contract's VISIBILITIES) comes first and is never
+ *   lifted: a followers-only post reaches its author, their followers and the people it mentions; a
+ *   direct one its author and the people it mentions (post_mentions, which also holds the author a
+ *   reply answers). Public and unlisted posts reach everyone; only public ones are **listed** on the
+ *   lists of everyone's posts (Everyone, hashtag pages, trends, others' search: `listed`). An
+ *   unfollow takes a followers-only post away from the next answer: the rule reads follows as they are.
  * - A **repost** of a hidden post is hidden (it shows nothing else). A **quote** of a hidden post is
  *   not: it is its author's own post, shown with "This post is unavailable" in place of the quoted one.
  *
@@ -16,7 +22,7 @@
  * member with no blocks or mutes each probe finds nothing at once.
  */
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { blocks, mutedWords, mutes, posts, users } from '../../db/schema.ts';
+import { blocks, follows, mutedWords, mutes, postMentions, posts, users } from '../../db/schema.ts';
 
 type Id = SQL | Placeholder | number;
 
@@ -104,8 +110,37 @@ export function postOfSuspended(post: SQL): SQL {
 }
 
 /**
- * True when the post row `post` is hidden from `viewer`: by its author and text, or for a repost by
- * the reposted post's (shownBy); or by a suspension.
+ * True when `viewer` (null: a visitor) is in the audience of the post row `post` (an SQL alias of
+ * posts: id, author_id, visibility). Public and unlisted: everyone, no probe. Otherwise the author,
+ * the people it mentions (a probe of post_mentions' key) and for followers-only their followers (a
+ * probe of follows' key). A repost's row carries the reposted post's visibility (public or unlisted).
+ */
+export function inAudience(viewer: Id | null, post: SQL): SQL {
+  const open = sql`${post}.visibility in ('public', 'unlisted')`;
+  if (viewer === null) return open;
+  return sql`(${open} or ${post}.author_id = ${viewer}
+    or exists (select 1 from ${postMentions} am where am.post_id = ${post}.id and am.user_id = ${viewer})
+    or (${post}.visibility = 'followers' and exists (select 1 from ${follows} af where af.follower_id = ${viewer} and af.followee_id = ${post}.author_id)))`;
+}
+
+/** True for a post row that the lists of everyone's posts show (Everyone, hashtag pages, trends, search): a public one. */
+export function listed(post: SQL): SQL {
+  return sql`${post}.visibility = 'public'`;
+}
+
+/**
+ * True for a post row a person's profile shows `viewer`: a direct post only to its author (the people
+ * it mentions read it in their conversations), as Mastodon does.
+ */
+export function onProfile(viewer: Id | null, post: SQL): SQL {
+  return viewer === null
+    ? sql`${post}.visibility <> 'direct'`
+    : sql`(${post}.visibility <> 'direct' or ${post}.author_id = ${viewer})`;
+}
+
+/**
+ * True when the post row `post` is hidden from `viewer`: outside its audience (inAudience); by its
+ * author and text, or for a repost by the reposted post's (shownBy); or by a suspension.
  */
 export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'all'): SQL {
   const byWriter = (row: SQL) =>
@@ -113,7 +148,12 @@ export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'al
       ? blockedEitherWay(viewer, sql`${row}.author_id`)
       : // One's own posts are never hidden by one's own muted words.
         sql`(${blockedEitherWay(viewer, sql`${row}.author_id`)} or ${mutedBy(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, sql`${row}.text`)}))`;
-  return sql`(${postOfSuspended(post)} or (${hasAnyRule(viewer)} and ${shownBy(post, byWriter)}))`;
+  return sql`(${postOfSuspended(post)} or not ${inAudience(viewer, post)} or (${hasAnyRule(viewer)} and ${shownBy(post, byWriter)}))`;
+}
+
+/** True when the post row `post` is hidden from a visitor: outside a visitor's audience, or by a suspension. */
+function postHiddenFromVisitor(post: SQL): SQL {
+  return sql`(${postOfSuspended(post)} or not ${inAudience(null, post)})`;
 }
 
 /**
@@ -123,14 +163,17 @@ export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'al
  */
 export function quoteHiddenFrom(viewerId: Id | null, quotedId: SQL, rule: VisibilityRule = 'all'): SQL {
   const row = sql`vqh`;
-  const hidden = viewerId === null ? postOfSuspended(row) : postHiddenFrom(viewerId, row, rule);
+  const hidden = viewerId === null ? postHiddenFromVisitor(row) : postHiddenFrom(viewerId, row, rule);
   return sql`exists (select 1 from ${posts} vqh where vqh.id = ${quotedId} and ${hidden})`;
 }
 
-/** The posts of a list that `viewer` may see (a visitor: all but suspended people's). */
-export function visiblePosts(viewerId: number | null, rule: VisibilityRule = 'all'): SQL {
-  const row = sql`"posts"`;
-  return viewerId === null ? sql`not ${postOfSuspended(row)}` : sql`not ${postHiddenFrom(viewerId, row, rule)}`;
+/** The posts of a list that `viewer` may see (a visitor: public and unlisted ones, but suspended people's). */
+export function visiblePosts(
+  viewerId: number | null | Placeholder,
+  rule: VisibilityRule = 'all',
+  row: SQL = sql`"posts"`,
+): SQL {
+  return viewerId === null ? sql`not ${postHiddenFromVisitor(row)}` : sql`not ${postHiddenFrom(viewerId, row, rule)}`;
 }
 
 /** The people of a list that `viewer` may see, `userId` being the list's user id column. */

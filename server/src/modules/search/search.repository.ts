@@ -3,7 +3,7 @@ import { type Database, type Executor, executeRows, preparedOnce } from '../../d
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import type { Cursor } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
-import { postHiddenFrom, visiblePosts, visibleUsers } from '../safety/visibility.ts';
+import { listed, postHiddenFrom, visiblePosts, visibleUsers } from '../safety/visibility.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
 /** `text LIKE 'prefix%'`, with the prefix's own `%`, `_` and `\` taken literally. */
@@ -57,6 +57,10 @@ function prepareSearch(db: Database, path: MatchPath, member: boolean, withCurso
         sql`${posts.id} = any(array(select m.id from ${posts} m where m.search_vector @@ websearch_to_tsquery('simple', ${q})))`
       : sql`${posts.searchVector} @@ websearch_to_tsquery('simple', ${q})`;
   const visible = member ? sql`not ${postHiddenFrom(sql`${viewer}::bigint`, sql`"posts"`)}` : visiblePosts(null);
+  // Search lists everyone's public posts, and a member's own posts of any visibility.
+  const searchable = member
+    ? sql`(${listed(sql`"posts"`)} or ${posts.authorId} = ${viewer}::bigint)`
+    : listed(sql`"posts"`);
   const after = withCursor
     ? sql`(${posts.createdAt}, ${posts.id}) < (${sql.placeholder('t')}::timestamptz, ${sql.placeholder('id')}::bigint)`
     : undefined;
@@ -64,7 +68,7 @@ function prepareSearch(db: Database, path: MatchPath, member: boolean, withCurso
     .select(postViewColumns(member ? viewer : null))
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
-    .where(and(matches, visible, after))
+    .where(and(matches, searchable, visible, after))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(sql.placeholder('n'))
     .offset(sql.placeholder('offset'))

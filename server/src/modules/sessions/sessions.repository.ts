@@ -23,6 +23,7 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
       username: users.username,
       profileImage: users.profileImage,
       role: users.role,
+      defaultVisibility: users.defaultVisibility,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

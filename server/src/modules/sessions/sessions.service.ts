@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Role, SessionList } from '@pipit/contract';
+import type { Role, SessionList, Visibility } from '@pipit/contract';
 import type { Database, Executor } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/auth-cookies.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -22,6 +22,8 @@ export interface SessionUser {
   profileImage: string | null;
   /** member, moderator or admin: what moderation.service lets them do. */
   role: Role;
+  /** What a post is seen by when its writer does not say (Settings). */
+  defaultVisibility: Visibility;
   expiresAt: Date;
 }
 
@@ -78,6 +80,7 @@ export class SessionsService {
         case 'feed.updated':
         case 'notifications.read':
         case 'notification.created':
+        case 'conversation.updated':
           // A session holds who the person is and their role: nothing else changes it.
           break;
         default:
@@ -148,6 +151,7 @@ export class SessionsService {
       username: row.username,
       profileImage: row.profileImage,
       role: row.role as Role,
+      defaultVisibility: row.defaultVisibility,
       expiresAt: row.expiresAt,
     };
     this.cache.set(hash, session, ticket);

@@ -7,7 +7,8 @@ import type { Database } from '../../db/client.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
 import { postsJoiningByTag, tagFollowersAmong } from '../hashtags/hashtags.repository.ts';
-import { postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
+import { findListsShowing } from '../lists/lists.repository.ts';
+import { hiddenFromVisitors, postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
 /** One open stream: who it is for, and how to write to it. */
 export interface StreamClient {
@@ -29,7 +30,7 @@ export interface StreamClient {
 type Entry =
   | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
-  /** For one member only: a notification for them, or their notifications read. */
+  /** For one member only: a notification for them, their notifications read, a conversation of theirs changed. */
   | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
 
 export type OpenResult = { ok: true; close: () => void } | { ok: false; reason: 'member' | 'address' };
@@ -180,15 +181,20 @@ export class StreamHub {
               missed.flatMap((e) => (e.kind === 'post' && e.authorId !== userId ? [e.postId] : [])),
             ),
           );
-    const quotesHidden =
+    const quoted = missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : []));
+    const quotesHidden = new Set(
+      userId === null ? await hiddenFromVisitors(this.db, quoted) : await postsHiddenFrom(this.db, userId, quoted),
+    );
+    const lists =
       userId === null
-        ? new Set<number>()
-        : new Set(
-            await postsHiddenFrom(
+        ? new Map<number, string[]>()
+        : listsByKey(
+            await findListsShowing(
               this.db,
-              userId,
-              missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : [])),
+              missed.flatMap((e) => (e.kind === 'post' ? [e.postId] : [])),
+              [userId],
             ),
+            (row) => row.postId,
           );
     // Posts that join their home through a hashtag they follow.
     const byTag =
@@ -205,7 +211,13 @@ export class StreamHub {
       if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
       const quoteHidden = entry.kind === 'post' && quotedIdOf(entry.post).some((id) => quotesHidden.has(id));
       const inHome = (authorId: number) => followed.has(authorId) || (entry.kind === 'post' && byTag.has(entry.postId));
-      const event = this.eventFor(entry, client, inHome, quoteHidden);
+      const event = this.eventFor(
+        entry,
+        client,
+        inHome,
+        quoteHidden,
+        entry.kind === 'post' ? (lists.get(entry.postId) ?? []) : [],
+      );
       if (event && !client.send(frame(this.id(entry.seq), event))) return false;
     }
     return true;
@@ -227,6 +239,8 @@ export class StreamHub {
     let followers = new Set<number>();
     let hiding = new Set<number>();
     let quoteHiding = new Set<number>();
+    /** The lists of each online member that show the post (their list pages, Mastodon's `list` stream). */
+    let lists = new Map<number, string[]>();
     if (entry.kind === 'post' && this.perMember.size > 0) {
       const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
       followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
@@ -239,7 +253,12 @@ export class StreamHub {
       const [quotedId] = quotedIdOf(entry.post);
       if (quotedId !== undefined)
         quoteHiding = new Set(await readersHiding(this.db, quotedId, [...this.perMember.keys()]));
+      lists = listsByKey(await findListsShowing(this.db, [entry.postId], online), (row) => row.ownerId);
     }
+    // Visitors get a quote of a post only they may see it (a followers-only one: unavailable).
+    const [quotedId] = entry.kind === 'post' ? quotedIdOf(entry.post) : [];
+    const quoteHiddenFromVisitors =
+      quotedId !== undefined && (await hiddenFromVisitors(this.db, [quotedId])).length > 0;
     // Each distinct event is serialized once, however many streams it goes to (a post has two
     // variants: with and without Following), then written as it is to each.
     const id = this.id(entry.seq);
@@ -247,16 +266,17 @@ export class StreamHub {
     const variants = new Map<string, LiveEvent>();
     for (const client of [...this.clients]) {
       if (client.userId !== null && hiding.has(client.userId)) continue;
-      const quoteHidden = client.userId !== null && quoteHiding.has(client.userId);
+      const quoteHidden = client.userId === null ? quoteHiddenFromVisitors : quoteHiding.has(client.userId);
       let live = this.eventFor(
         entry,
         client,
         () => client.userId !== null && followers.has(client.userId),
         quoteHidden,
+        client.userId === null ? [] : (lists.get(client.userId) ?? []),
       );
       if (!live) continue;
       if (live.type === 'post.created') {
-        const key = `${live.timelines.join()}${quoteHidden ? ':quote-unavailable' : ''}`;
+        const key = `${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
         else variants.set(key, live);
@@ -297,6 +317,13 @@ export class StreamHub {
         };
       case 'notifications.read':
         return { seq: ++this.seq, kind: 'personal', userId: event.userId, event: { type: 'notifications.read' } };
+      case 'conversation.updated':
+        return {
+          seq: ++this.seq,
+          kind: 'personal',
+          userId: event.userId,
+          event: { type: 'conversation', id: String(event.rootId), change: event.change },
+        };
       case 'post.liked':
       case 'post.unliked':
       case 'post.bookmarked':
@@ -321,23 +348,28 @@ export class StreamHub {
 
   /**
    * The entry as `client` sees it, or null when it is none of their business; `quoteHidden`: the post
-   * it quotes is hidden from them, so its quote goes as unavailable.
+   * it quotes is hidden from them, so its quote goes as unavailable; `lists`: the ids of their lists
+   * that show it.
    */
   private eventFor(
     entry: Entry,
     client: StreamClient,
     followsAuthor: (authorId: number) => boolean,
     quoteHidden = false,
+    lists: string[] = [],
   ): LiveEvent | null {
     switch (entry.kind) {
       case 'post': {
-        // A repost is an entry of its reposter's followers' homes only (Everyone lists posts).
-        const timelines: LiveTimeline[] = entry.post.repostedBy ? [] : ['everyone'];
+        // A repost is an entry of its reposter's followers' homes only (Everyone lists public posts).
+        // Members outside a post's audience never get here (hiding, readersHiding: visibility.ts).
+        const timelines: LiveTimeline[] =
+          entry.post.repostedBy || entry.post.visibility !== 'public' ? [] : ['everyone'];
         const mine = client.userId === entry.authorId;
         if (client.userId !== null && (mine || followsAuthor(entry.authorId))) {
           timelines.unshift('following');
         }
         const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
+        if (lists.length > 0) return { type: 'post.created', post, timelines, lists };
         return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
       }
       case 'deleted':
@@ -353,6 +385,16 @@ function taggedPostOf(entry: Entry): number | null {
   return entry.kind === 'post' && !entry.post.repostedBy && extractHashtags(entry.post.text).length > 0
     ? entry.postId
     : null;
+}
+
+/** List ids grouped by `keyOf` (a post, or a list's owner), as the wire's strings. */
+function listsByKey<R extends { listId: number }>(rows: R[], keyOf: (row: R) => number): Map<number, string[]> {
+  const grouped = new Map<number, string[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    grouped.set(key, [...(grouped.get(key) ?? []), String(row.listId)]);
+  }
+  return grouped;
 }
 
 /** The post a new post's quote shows (its own, or a reposted quote's), when it shows one: [id], else []. */
@@ -394,6 +436,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'feed.updated':
     case 'notifications.read':
     case 'notification.created':
+    case 'conversation.updated':
       return null;
     default:
       exhaustive(event);

@@ -1,24 +1,25 @@
-import { desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { followedTags, follows, postHashtags, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { excludedFromHome } from '../lists/lists.home.ts';
 import { findPostPage, type PostRow, postViewColumns } from '../posts/posts.repository.ts';
-import { postHiddenFrom } from '../safety/visibility.ts';
+import { listed, postHiddenFrom } from '../safety/visibility.ts';
 
-/** Every post (reposts are not posts of their own here), newest first: a backward range scan of posts_created_at_id_idx. */
+/**
+ * Every public post (reposts are not posts of their own here), newest first: a backward range scan of
+ * posts_created_at_id_idx.
+ */
 export function findEveryonePage(db: Executor, viewerId: number | null, cursor: Cursor | null, limit: number) {
-  return findPostPage(db, viewerId, isNull(posts.repostOfId), cursor, 'newest', limit);
+  return findPostPage(db, viewerId, and(isNull(posts.repostOfId), listed(sql`"posts"`)), cursor, 'newest', limit);
 }
 
 /**
  * Whether the post row `post` (an SQL alias of posts) may join a home through a followed hashtag:
- * only public posts do, never unlisted, followers-only or direct ones.
- * TODO(issue 27, post visibility): `${post}.visibility = 'public'` once the lead's `posts.visibility`
- * column lands; until then every post is public.
+ * only public posts do, never unlisted, followers-only or direct ones (modules/safety/visibility.ts `listed`).
  */
 export function joinsHomeByTag(post: SQL): SQL {
-  void post;
-  return sql`true`;
+  return listed(post);
 }
 
 /**
@@ -44,7 +45,8 @@ function notThroughAuthor(post: SQL, viewer: SQL): SQL {
  * someone followed, its hashtags (post_hashtags_post_id_idx) against followed_tags' key.
  */
 export function firstEntryOnly(entry: SQL, viewer: SQL): SQL {
-  const home = sql`(e.author_id = ${viewer} or exists (select 1 from ${follows} hf where hf.follower_id = ${viewer} and hf.followee_id = e.author_id))`;
+  // The members of the viewer's exclusive lists are not in their home (modules/lists).
+  const home = sql`(e.author_id = ${viewer} or (exists (select 1 from ${follows} hf where hf.follower_id = ${viewer} and hf.followee_id = e.author_id) and not ${excludedFromHome(viewer, sql`e.author_id`)}))`;
   // Reposts carry no text, so no hashtags: only the reposted post itself can join by a tag.
   const original = sql`(${home} or (${joinsHomeByTag(sql`e`)} and ${hasTagFollowedBy(sql`e`, viewer)}))`;
   return sql`(${entry}.repost_of_id is null or (
@@ -52,6 +54,21 @@ export function firstEntryOnly(entry: SQL, viewer: SQL): SQL {
     and not exists (
       select 1 from ${posts} e
       where e.repost_of_id = ${entry}.repost_of_id and (e.created_at, e.id) < (${entry}.created_at, ${entry}.id) and ${home}
+    )))`;
+}
+
+/**
+ * The same rule for any timeline whose entries are the posts (and reposts) of the authors `inFeed`
+ * holds for (`e`: an alias of posts): a repost shows unless the reposted post, or an earlier repost
+ * of it, is already an entry of that timeline (a list's: modules/lists).
+ */
+export function firstEntryWhere(entry: SQL, inFeed: (e: SQL) => SQL): SQL {
+  const e = sql`e`;
+  return sql`(${entry}.repost_of_id is null or (
+    not exists (select 1 from ${posts} e where e.id = ${entry}.repost_of_id and ${inFeed(e)})
+    and not exists (
+      select 1 from ${posts} e
+      where e.repost_of_id = ${entry}.repost_of_id and (e.created_at, e.id) < (${entry}.created_at, ${entry}.id) and ${inFeed(e)}
     )))`;
 }
 
@@ -142,7 +159,7 @@ export async function findFollowingKeys(
     .limit(n);
 }
 
-type Value = number | string | Placeholder;
+export type Value = number | string | Placeholder;
 
 /** The ids of the `n` newest posts of the viewer's home (or part of it) after the cursor (the method above); `skip` is n - 1. */
 function followingPageIds(
@@ -167,7 +184,9 @@ function followingPageIds(
 
   const people = sql`
     authors as (
+      -- The people they follow, but for the members of their exclusive lists (modules/lists), and themselves.
       select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
+        and not ${excludedFromHome(viewer, follows.followeeId)}
       union all select ${viewer}
     ),
     newest as materialized (
@@ -232,4 +251,48 @@ function followingPageIds(
   return sql`with ${people}, ${tags},
     ${boundOf(sql`(select created_at, id from newest union select created_at, id from newest_tagged) d`)}
     ${newestFirst(sql`${readPeople} union ${readTags}`)}`;
+}
+
+/**
+ * The ids of the `n` newest posts (newest first, after the cursor) by the authors `authors` selects
+ * (a column `author_id`) that pass `shown` (an SQL condition on the alias `p` of posts), read as
+ * findFollowingPage explains: each author's newest post first, then only the authors that reach the
+ * page, on posts_author_created_at_id_idx. `skip` is n - 1. Home and a list's timeline (modules/lists).
+ */
+export function newestOfAuthorsIds(
+  authors: SQL,
+  shown: SQL,
+  cursor: { t: Value; id: Value } | null,
+  n: Value,
+  skip: Value,
+): SQL {
+  const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
+  return sql`
+    with authors as (${authors}),
+    newest as materialized (
+      select a.author_id, latest.created_at from authors a
+      cross join lateral (
+        select p.created_at from ${posts} p
+        where p.author_id = a.author_id ${past} and ${shown}
+        order by p.created_at desc, p.id desc
+        limit 1
+      ) latest
+    ),
+    bound as (
+      select coalesce(
+        (select created_at from newest order by created_at desc offset ${skip} limit 1),
+        '-infinity'::timestamptz
+      ) as t
+    )
+    select f.id from newest w
+    cross join bound
+    cross join lateral (
+      select p.id, p.created_at from ${posts} p
+      where p.author_id = w.author_id ${past} and p.created_at >= bound.t and ${shown}
+      order by p.created_at desc, p.id desc
+      limit ${n}
+    ) f
+    where w.created_at >= bound.t
+    order by f.created_at desc, f.id desc
+    limit ${n}`;
 }

@@ -25,10 +25,16 @@ export const userColumns = {
   followingCount: users.followingCount,
   postsCount: users.postsCount,
   suspendedAt: users.suspendedAt,
+  locked: users.locked,
 };
 
 /** What to select to build a CurrentUser. */
-export const currentUserColumns = { ...userColumns, email: users.email, role: users.role };
+export const currentUserColumns = {
+  ...userColumns,
+  email: users.email,
+  role: users.role,
+  defaultVisibility: users.defaultVisibility,
+};
 
 // Row types follow the column lists above, never a copy of them.
 export type UserSummaryRow = SelectResultFields<typeof userSummaryColumns>;
@@ -42,11 +48,12 @@ export function toUserSummary(row: UserSummaryRow): UserSummary {
 /** The viewer's relations to the person (all false for visitors and for oneself). */
 export interface Relations {
   isFollowing: boolean;
+  followRequested: boolean;
   isBlocking: boolean;
   isMuting: boolean;
 }
 
-const NONE: Relations = { isFollowing: false, isBlocking: false, isMuting: false };
+const NONE: Relations = { isFollowing: false, followRequested: false, isBlocking: false, isMuting: false };
 
 /** A public profile with the viewer's relations to the person. */
 export function toUser(row: UserRow, relations: Relations = NONE): User {
@@ -59,6 +66,8 @@ export function toUser(row: UserRow, relations: Relations = NONE): User {
     followingCount: row.followingCount,
     postsCount: row.postsCount,
     isFollowing: relations.isFollowing,
+    locked: row.locked,
+    followRequested: relations.followRequested,
     isBlocking: relations.isBlocking,
     isMuting: relations.isMuting,
     suspended: row.suspendedAt !== null,
@@ -66,5 +75,11 @@ export function toUser(row: UserRow, relations: Relations = NONE): User {
 }
 
 export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): CurrentUser {
-  return { ...toUser(row), email: row.email, role: row.role as Role, hasNotification };
+  return {
+    ...toUser(row),
+    email: row.email,
+    role: row.role as Role,
+    hasNotification,
+    defaultVisibility: row.defaultVisibility,
+  };
 }

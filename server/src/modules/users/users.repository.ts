@@ -1,7 +1,8 @@
+import type { Visibility } from '@pipit/contract';
 import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
-import { blocks, follows, mutes, users } from '../../db/schema.ts';
+import { blocks, followRequests, follows, mutes, users } from '../../db/schema.ts';
 import { userHiddenFrom } from '../safety/visibility.ts';
 import { type CurrentUserRow, currentUserColumns, type UserSummaryRow, userColumns } from './users.pack.ts';
 
@@ -88,6 +89,11 @@ export function userViewColumns(viewerId: number | null) {
       viewerId === null
         ? sql<boolean>`false`
         : sql<boolean>`coalesce((select true from ${follows} mine where mine.follower_id = ${viewerId} and mine.followee_id = ${usersId}), false)`,
+    followRequested:
+      viewerId === null
+        ? sql<boolean>`false`
+        : // Requests wait only on locked accounts (unlocking approves them all): no probe for the others.
+          sql<boolean>`(case when "users"."locked" then coalesce((select true from ${followRequests} mine where mine.requester_id = ${viewerId} and mine.target_id = ${usersId}), false) else false end)`,
     // The viewer's own block and mute of them (the same kind of probe); never whether they blocked the viewer.
     isBlocking:
       viewerId === null
@@ -136,6 +142,8 @@ export interface UserPatch {
   bio?: string;
   profileImage?: string | null;
   coverImage?: string | null;
+  defaultVisibility?: Visibility;
+  locked?: boolean;
 }
 
 /** Returns false when the row no longer exists. */

@@ -2,9 +2,10 @@ import type { CurrentUser, EditBody, RegisterBody, User, UserSummary } from '@pi
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
 import { AppError, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
-import type { EventBus } from '../../lib/events.ts';
+import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
+import type { FollowsService } from '../follows/follows.service.ts';
 import { type ImageKind, isDataUrl, type MediaService, type PreparedImage } from '../media/media.service.ts';
 import { type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { toCurrentUser, toUser, toUserSummary } from './users.pack.ts';
@@ -33,6 +34,8 @@ export class UsersService {
     private readonly media: MediaService,
     private readonly jobs: Jobs,
     private readonly events: EventBus,
+    /** Turning "Approve followers" off approves the waiting requests, in the edit's transaction. */
+    private readonly follows: Pick<FollowsService, 'approveAllWithin'>,
     /** The app's origin: an image field may also carry the current URL in absolute form. */
     private readonly publicUrl: string,
     /** Accounts with these emails (lower-case) are admins (config.adminEmails), as is the first account. */
@@ -138,15 +141,21 @@ export class UsersService {
       bio: input.bio === null ? '' : input.bio,
       profileImage: columnValue(profileImage, newProfile),
       coverImage: columnValue(coverImage, newCover),
+      defaultVisibility: input.defaultVisibility,
+      locked: input.locked,
     };
     if (Object.values(patch).some((v) => v !== undefined)) {
       try {
-        await this.db.transaction(async (tx) => {
+        await commitThenPublish(this.db, this.events, async (tx, outbox) => {
           await this.media.storeWithin(
             tx,
             [newProfile, newCover].filter((image) => image !== null),
           );
+          // "Approve followers" off: whatever waits is approved with it, first, before the row is locked (nothing
+          // waits on an account never locked; apps send locked=false with every profile edit).
+          if (input.locked === false) await this.follows.approveAllWithin(tx, outbox, userId);
           if (!(await repo.updateUser(tx, userId, patch))) throw unauthenticated();
+          outbox.add({ type: 'user.updated', userId });
         });
       } catch (error) {
         // Rolled back: the files stored for it may be nobody's.
@@ -159,7 +168,6 @@ export class UsersService {
         patch.coverImage !== undefined ? current.coverImage : null,
       ].filter((url): url is string => url !== null);
       if (replaced.length > 0) this.jobs.run('media.collect', () => this.media.collect(replaced));
-      await this.events.publish([{ type: 'user.updated', userId }]);
     }
     return this.current(userId);
   }

@@ -5,8 +5,10 @@ import {
   Bookmark,
   Feather,
   Home,
+  List,
   LogOut,
   type LucideIcon,
+  Mail,
   Search,
   Settings,
   Shield,
@@ -22,6 +24,7 @@ import { openModal } from '../../lib/modals.ts';
 import { paths } from '../../lib/paths.ts';
 import { signOut } from '../../lib/session.ts';
 import { notifyError } from '../../lib/toast.tsx';
+import { useUnreadConversations } from '../../state/conversations.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
 const SignOutConfirm = lazy(() => import('./sign-out-confirm.tsx').then((m) => ({ default: m.SignOutConfirm })));
@@ -38,11 +41,13 @@ function ItemContent({
   label,
   active,
   dot,
+  dotTestId = 'notification-dot',
 }: {
   icon: LucideIcon;
   label: string;
   active?: boolean;
   dot?: boolean;
+  dotTestId?: string;
 }) {
   return (
     <>
@@ -50,7 +55,7 @@ function ItemContent({
         <Icon aria-hidden="true" className="size-[26px]" strokeWidth={active ? 2.75 : 2} />
         {dot && (
           <span
-            data-testid="notification-dot"
+            data-testid={dotTestId}
             aria-hidden="true"
             className="absolute -top-0.5 -right-0.5 size-2.5 rounded-full bg-accent ring-2 ring-bg"
           />
@@ -70,6 +75,7 @@ export function SideNav() {
   const location = useLocation();
   const navigate = useNavigate();
   const signedIn = status === 'authenticated';
+  const unreadMessages = useUnreadConversations();
 
   const ifMember = useMembersOnly();
   const membersOnly = (event: MouseEvent) => {
@@ -138,8 +144,34 @@ export function SideNav() {
           You have new notifications
         </span>
       )}
+      <NavLink
+        to={paths.messages}
+        onClick={membersOnly}
+        className={itemClass}
+        aria-describedby={unreadMessages > 0 ? 'unread-messages' : undefined}
+      >
+        {({ isActive }) => (
+          <ItemContent
+            icon={Mail}
+            label="Messages"
+            active={isActive}
+            dot={unreadMessages > 0}
+            dotTestId="messages-dot"
+          />
+        )}
+      </NavLink>
+      {unreadMessages > 0 && (
+        <span id="unread-messages" className="sr-only">
+          {unreadMessages === 1
+            ? '1 unread conversation'
+            : `${Math.min(unreadMessages, 99)}${unreadMessages > 99 ? '+' : ''} unread conversations`}
+        </span>
+      )}
       <NavLink to={paths.bookmarks} onClick={membersOnly} className={itemClass}>
         {({ isActive }) => <ItemContent icon={Bookmark} label="Bookmarks" active={isActive} />}
+      </NavLink>
+      <NavLink to={paths.lists} onClick={membersOnly} className={itemClass}>
+        {({ isActive }) => <ItemContent icon={List} label="Lists" active={isActive} />}
       </NavLink>
       <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
         <ItemContent icon={User} label="Profile" active={onProfile} />

@@ -91,6 +91,7 @@ function PostView({ id }: { id: string }) {
             <Composer
               key={id}
               parentId={id}
+              parentVisibility={post.data.visibility}
               label="Post your reply"
               submitLabel="Reply"
               autoFocus={focusReply}

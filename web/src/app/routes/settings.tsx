@@ -10,10 +10,12 @@ import { DataSection, DeleteAccountSection } from '../../features/settings/compo
 import { Appearance } from '../../features/settings/components/appearance.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
+import { PostDefaults } from '../../features/settings/components/post-defaults.tsx';
+import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
 import { useViewer } from '../../state/viewer.tsx';
 
-/** `/settings`: the member's password, email, signed-in sessions, muted words and accounts, blocked accounts; members only. */
+/** `/settings`: the theme, the default post visibility, the member's password, email, signed-in sessions, muted words and accounts, blocked accounts; members only. */
 export function SettingsPage() {
   const { status, user } = useViewer();
   return (
@@ -30,6 +32,8 @@ export function SettingsPage() {
       ) : (
         <>
           <Appearance />
+          {user && <PostDefaults current={user.defaultVisibility} />}
+          {user && <Privacy locked={user.locked} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <SessionsList />

@@ -56,7 +56,12 @@ describe('Composer', () => {
     expect(await screen.findByText('Your post was sent')).toBeInTheDocument();
     await waitFor(() => expect(box).toHaveValue(''));
     const [post] = server.callsTo('POST', '/api/posts');
-    expect(JSON.parse(post?.body ?? '')).toEqual({ text: 'Hello Pipit', parentId: null });
+    expect(JSON.parse(post?.body ?? '')).toEqual({
+      text: 'Hello Pipit',
+      parentId: null,
+      visibility: 'public',
+      quotePolicy: 'anyone',
+    });
     expect(post?.headers.get('X-CSRF-Token')).toBe('csrf-1');
   });
 
@@ -181,6 +186,8 @@ describe('Composer images', () => {
         { id: '1', alt: '' },
         { id: '2', alt: 'A heron' },
       ],
+      visibility: 'public',
+      quotePolicy: 'anyone',
     });
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Alt text' })).not.toBeInTheDocument());
   });
@@ -199,7 +206,12 @@ describe('Composer images', () => {
     await user.click(screen.getByRole('button', { name: 'Remove image 1' }));
     await user.click(tweet());
     await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
-    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '')).toEqual({ text: 'look', parentId: null });
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '')).toEqual({
+      text: 'look',
+      parentId: null,
+      visibility: 'public',
+      quotePolicy: 'anyone',
+    });
   });
 
   it('refuses a GIF, a fifth image and a refused upload with a message, keeping the rest', async () => {
@@ -241,6 +253,8 @@ describe('Composer quoting', () => {
       text: 'So true',
       parentId: null,
       quoteOfId: '42',
+      visibility: 'public',
+      quotePolicy: 'anyone',
     });
   });
 });

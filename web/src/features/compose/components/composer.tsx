@@ -1,4 +1,11 @@
-import { graphemeLength, hasVisibleContent, LIMITS, type Post } from '@pipit/contract';
+import {
+  graphemeLength,
+  hasVisibleContent,
+  LIMITS,
+  type Post,
+  type QuotePolicy,
+  type Visibility,
+} from '@pipit/contract';
 import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -7,15 +14,19 @@ import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
+import { allowedQuotePolicy, initialVisibility } from '../../../lib/visibility.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
 import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
 import { useSuggestions } from './suggestions.tsx';
+import { VisibilityMenu } from './visibility-menu.tsx';
 
 interface ComposerProps {
   /** Set for a reply composer. */
   parentId?: string;
+  /** A reply's parent's visibility: the reply starts there when narrower than the default, and never goes wider. */
+  parentVisibility?: Visibility;
   /** The post this one quotes, shown under the text box. */
   quote?: Post;
   /** The text box's label and placeholder. */
@@ -32,6 +43,7 @@ interface ComposerProps {
  */
 export function Composer({
   parentId,
+  parentVisibility,
   quote,
   label = "What's happening?",
   submitLabel = 'Tweet',
@@ -46,6 +58,14 @@ export function Composer({
   const counterId = useId();
   const [caret, setCaret] = useState(0);
   const images = useComposerImages();
+  // Null until chosen: the member's default (known once their profile is) or the parent's.
+  const [chosenVisibility, setVisibility] = useState<Visibility | null>(null);
+  const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
+  const visibility = chosenVisibility ?? initialVisibility(user?.defaultVisibility ?? 'public', parentVisibility);
+  const quotePolicy = allowedQuotePolicy(chosenQuotePolicy, visibility);
+  // Posted before the member's profile (their default) has arrived and with nothing chosen: the
+  // server applies the default, rather than the 'Public' shown meanwhile.
+  const sendsAudience = chosenVisibility !== null || user !== null;
   const suggestions = useSuggestions(text, caret, (next, at) => {
     setText(next);
     setCaret(at);
@@ -76,11 +96,14 @@ export function Composer({
         parentId: parentId ?? null,
         ...(images.media.length > 0 ? { media: images.media } : {}),
         ...(quote ? { quoteOfId: quote.id } : {}),
+        ...(sendsAudience ? { visibility, quotePolicy } : {}),
       },
       {
         onSuccess: (post) => {
           setText('');
           images.clear();
+          setVisibility(null);
+          setQuotePolicy('anyone');
           notify(parentId ? 'Your reply was sent' : 'Your post was sent');
           onPosted?.(post);
           // The box was disabled while sending; give it back for the next post.
@@ -88,10 +111,16 @@ export function Composer({
         },
         onError: (error) => {
           // The server's word when it is about the text or says when to try again; else a plain retry.
+          // A quote its author does not allow (403) says so too.
+          const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy'] as const);
           const said =
-            fieldErrorsOf(error, ['text', 'media'] as const).text ??
-            fieldErrorsOf(error, ['text', 'media'] as const).media ??
-            (error instanceof ApiRequestError && error.code === 'RATE_LIMITED' ? error.message : null);
+            fields.text ??
+            fields.media ??
+            fields.visibility ??
+            fields.quotePolicy ??
+            (error instanceof ApiRequestError && (error.code === 'RATE_LIMITED' || error.status === 403)
+              ? error.message
+              : null);
           notifyError(
             said ?? (parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
           );
@@ -148,6 +177,14 @@ export function Composer({
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         <div className="flex items-center gap-3 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy} />
+          <VisibilityMenu
+            visibility={visibility}
+            quotePolicy={quotePolicy}
+            parent={parentVisibility}
+            onVisibility={setVisibility}
+            onQuotePolicy={setQuotePolicy}
+            disabled={busy}
+          />
           <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
           <Button type="submit" disabled={!canPost}>

@@ -17,7 +17,7 @@ export function useFollowHashtag(tag: string) {
     settled: (hashtag) => hashtagFollowChanged(queryClient, hashtag),
     failure: (follow, error) => {
       // "You can follow at most 100 hashtags; unfollow one first." says what to do.
-      if (error instanceof ApiRequestError && error.code === 'HASHTAG_LIMIT_REACHED') return error.message;
+      if (error instanceof ApiRequestError && error.code === 'LIMIT_REACHED') return error.message;
       return follow ? `Could not follow #${tag}. Try again.` : `Could not unfollow #${tag}. Try again.`;
     },
   });

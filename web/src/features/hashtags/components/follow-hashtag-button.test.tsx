@@ -28,10 +28,7 @@ describe('following a hashtag', () => {
       ...signedInRoutes(),
       'GET /api/hashtags/birds/follow': () => json({ tag: 'birds', following: false }),
       'PUT /api/hashtags/birds/follow': () =>
-        json(
-          { code: 'HASHTAG_LIMIT_REACHED', message: 'You can follow at most 100 hashtags; unfollow one first.' },
-          409,
-        ),
+        json({ code: 'LIMIT_REACHED', message: 'You can follow at most 100 hashtags; unfollow one first.' }, 409),
     });
     const user = userEvent.setup();
     renderApp(<FollowHashtagButton tag="birds" />);

@@ -1,5 +1,5 @@
 import type { Notification } from '@pipit/contract';
-import { AtSign, Heart, MessageCircle, Quote, Repeat2, UserPlus } from 'lucide-react';
+import { AtSign, Heart, MessageCircle, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -15,14 +15,19 @@ const kinds = {
   mention: { icon: AtSign, colour: 'text-accent', text: 'mentioned you' },
   quote: { icon: Quote, colour: 'text-accent', text: 'quoted your post' },
   repost: { icon: Repeat2, colour: 'text-repost', text: 'reposted your post' },
+  follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: 'asked to follow you' },
 } as const;
 
-/** "Alice liked your post", with the post's text; the row opens the post (or the follower). */
+/**
+ * "Alice liked your post", with the post's text; the row opens the post (or the follower). A request
+ * to follow opens the Follow requests page, where it is approved or rejected.
+ */
 export function NotificationItem({ notification, unread }: { notification: Notification; unread: boolean }) {
   const { actor, post } = notification;
   const kind = kinds[notification.type];
   const Icon = kind.icon;
-  const target = post ? paths.post(post.id) : paths.user(actor.id);
+  const target =
+    notification.type === 'follow_request' ? paths.followRequests : post ? paths.post(post.id) : paths.user(actor.id);
 
   const onClick = useRowLink(target);
 

@@ -6,6 +6,8 @@ import { formatCount } from '../../../lib/format-time.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
+import { quoteRefusal, repostRefusal } from '../../../lib/visibility.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 import { useBookmarkPost } from '../api/bookmark-post.ts';
 import { useLikePost } from '../api/like-post.ts';
 import { useRepostPost } from '../api/repost-post.ts';
@@ -39,6 +41,10 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
   const repost = useRepostPost(post.id);
   const reposted = post.repostedByMe;
   const kept = post.bookmarkedByMe;
+  const viewerId = useViewer().user?.id;
+  // Undoing one's repost stays possible whatever the post is now.
+  const noRepost = reposted ? null : repostRefusal(post.visibility);
+  const noQuote = quoteRefusal(post, viewerId);
 
   return (
     <div className={cn('flex items-center gap-5 text-[13px] text-muted sm:gap-10', className)}>
@@ -53,12 +59,17 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         </button>
         {showCounts && <Count value={post.replyCount} one="reply" many="replies" />}
       </div>
-      <div className={cn('group flex items-center gap-0.5 hover:text-repost', reposted && 'text-repost')}>
+      <div
+        className={cn('group flex items-center gap-0.5', !noRepost && 'hover:text-repost', reposted && 'text-repost')}
+      >
         <button
           type="button"
           aria-label={reposted ? 'Undo repost' : 'Repost'}
-          onClick={() => membersOnly(() => repost(!reposted))}
-          className="grid size-9 place-items-center rounded-full group-hover:bg-repost/10"
+          // aria-disabled rather than disabled: it keeps its tooltip and stays reachable to read why.
+          aria-disabled={noRepost ? true : undefined}
+          title={noRepost ?? undefined}
+          onClick={() => !noRepost && membersOnly(() => repost(!reposted))}
+          className="grid size-9 place-items-center rounded-full not-aria-disabled:group-hover:bg-repost/10 aria-disabled:cursor-not-allowed aria-disabled:opacity-50"
         >
           <Repeat2 aria-hidden="true" className="size-[18px]" />
         </button>
@@ -67,8 +78,10 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
       <button
         type="button"
         aria-label="Quote"
-        onClick={() => membersOnly(() => openModal('compose', { quote: post }))}
-        className="grid size-9 place-items-center rounded-full hover:bg-accent/10 hover:text-accent"
+        aria-disabled={noQuote ? true : undefined}
+        title={noQuote ?? undefined}
+        onClick={() => !noQuote && membersOnly(() => openModal('compose', { quote: post }))}
+        className="grid size-9 place-items-center rounded-full not-aria-disabled:hover:bg-accent/10 not-aria-disabled:hover:text-accent aria-disabled:cursor-not-allowed aria-disabled:opacity-50"
       >
         <Quote aria-hidden="true" className="size-[18px]" />
       </button>

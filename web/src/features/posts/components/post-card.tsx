@@ -8,6 +8,7 @@ import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
+import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -82,6 +83,7 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
       <div className="min-w-0 flex-1 pb-1">
         <div className="flex items-center gap-1 text-[15px] leading-5">
           <Byline author={post.author} href={href} createdAt={post.createdAt} />
+          <VisibilityBadge visibility={post.visibility} className="ml-0.5" />
           {user?.id === post.author.id ? (
             <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />
           ) : (

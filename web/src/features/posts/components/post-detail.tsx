@@ -6,6 +6,7 @@ import { PostMedia } from '../../../components/post-media.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
+import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -51,8 +52,14 @@ export function PostDetail({
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
       <PostMedia media={post.media} className="mt-3" />
       {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
-      <p className="mt-3 text-[15px] text-muted">
+      <p className="mt-3 flex flex-wrap items-center gap-x-1 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
+        {post.visibility !== 'public' && (
+          <>
+            <span aria-hidden="true">·</span>
+            <VisibilityBadge visibility={post.visibility} withLabel />
+          </>
+        )}
       </p>
       <div className="mt-3 flex gap-5 border-t border-line py-3 text-[15px]">
         <span>

@@ -6,13 +6,20 @@ import { followChanged } from '../../../state/users.ts';
 
 /**
  * Follow (PUT) or unfollow (DELETE) /api/users/:id/follow: the button and their followers count
- * show it at once, then the server's answer (state/users.ts followChanged).
+ * show it at once, then the server's answer (state/users.ts followChanged). Someone who approves
+ * followers (`locked`) gets a request instead: "Requested" at once, no count moved; the same DELETE
+ * withdraws it.
  */
-export function useFollowUser(id: string) {
+export function useFollowUser(id: string, locked = false) {
   const queryClient = useQueryClient();
   return useToggle({
     shadowKey: shadowKeys.user(id),
-    shadow: (follow): UserShadow => ({ isFollowing: follow }),
+    shadow: (follow): UserShadow =>
+      !locked
+        ? { isFollowing: follow }
+        : follow
+          ? { followRequested: true }
+          : { isFollowing: false, followRequested: false },
     send: (follow) => call(follow ? 'follow' : 'unfollow', { params: { id } }),
     settled: (user) => followChanged(queryClient, user),
     failure: (follow) => (follow ? 'Could not follow. Try again.' : 'Could not unfollow. Try again.'),

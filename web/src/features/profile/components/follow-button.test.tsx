@@ -100,4 +100,32 @@ describe('following someone', () => {
     expect(await screen.findByRole('dialog', { name: 'Login' })).toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/users/2/follow')).toHaveLength(0);
   });
+
+  it('asks someone who approves followers: Requested at once, no count moved; clicking again withdraws it', async () => {
+    const locked = { ...BOB, locked: true };
+    const answer = deferred<Response>();
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/users/2': () => json(locked),
+      'PUT /api/users/2/follow': () => answer.promise,
+      'DELETE /api/users/2/follow': () => json(locked),
+    });
+    const user = userEvent.setup();
+    renderApp(<Profile />);
+    await waitFor(() => expect(server.callsTo('GET', '/api/current')).toHaveLength(1));
+    await user.click(await screen.findByRole('button', { name: 'Follow' }));
+
+    expect(screen.getByRole('button', { name: 'Requested' })).toBeInTheDocument();
+    expect(screen.getByTestId('followers')).toHaveTextContent('0');
+    answer.resolve(json({ ...locked, followRequested: true }));
+    await waitFor(() => expect(server.callsTo('PUT', '/api/users/2/follow')).toHaveLength(1));
+    const requested = await screen.findByRole('button', { name: 'Requested' });
+    await user.unhover(requested);
+    await user.hover(requested);
+    expect(requested).toHaveAccessibleName('Cancel request');
+    await user.click(requested);
+    await waitFor(() => expect(server.callsTo('DELETE', '/api/users/2/follow')).toHaveLength(1));
+    expect(await screen.findByRole('button', { name: 'Follow' })).toBeInTheDocument();
+    expect(screen.getByTestId('followers')).toHaveTextContent('0');
+  });
 });

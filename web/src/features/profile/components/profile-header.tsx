@@ -1,5 +1,5 @@
 import type { User } from '@pipit/contract';
-import { CalendarDays } from 'lucide-react';
+import { CalendarDays, Lock } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
@@ -27,9 +27,19 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
       <div className="relative z-10 flex items-start justify-between px-4 pt-3">
         <Avatar user={user} size="large" border className="-mt-[76px]" />
         {own ? (
-          <Button variant="secondary" onClick={() => openModal('editProfile')}>
-            Edit
-          </Button>
+          <div className="flex items-center gap-2">
+            {user.locked && (
+              <Link
+                to={paths.followRequests}
+                className="inline-flex h-9 items-center rounded-full border border-line-strong px-4 text-[15px] font-bold hover:bg-fg/10"
+              >
+                Follow requests
+              </Link>
+            )}
+            <Button variant="secondary" onClick={() => openModal('editProfile')}>
+              Edit
+            </Button>
+          </div>
         ) : (
           <div className="flex items-center gap-2">
             {me && menu}
@@ -41,12 +51,24 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
         {user.coverImage && <img src={user.coverImage} alt="" className="size-full object-cover" />}
       </div>
       <div className="px-4 pt-2 pb-4">
-        <h2 className="break-words text-xl font-extrabold leading-6 [overflow-wrap:anywhere]">{user.name}</h2>
+        <h2 className="break-words text-xl font-extrabold leading-6 [overflow-wrap:anywhere]">
+          {user.name}
+          {user.locked && (
+            <Lock
+              role="img"
+              aria-label="Approves followers"
+              className="ml-1 inline-block size-[18px] align-[-2px] text-muted"
+            />
+          )}
+        </h2>
         <p className="break-all text-[15px] text-muted">@{user.username}</p>
         {user.suspended && (
           <p className="mt-3 inline-block rounded-md border border-danger/40 px-2 py-1 text-sm font-bold text-danger">
             Suspended
           </p>
+        )}
+        {user.locked && !own && !user.isFollowing && (
+          <p className="mt-3 text-[15px] text-muted">@{user.username} approves followers: following sends a request.</p>
         )}
         {user.bio && <PostText text={user.bio} className="mt-3 text-[15px] leading-5" />}
         <p className="mt-3 flex items-center gap-1 text-[15px] text-muted">

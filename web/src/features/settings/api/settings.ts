@@ -1,7 +1,7 @@
-import type { ChangeEmailBody, ChangePasswordBody } from '@pipit/contract';
+import type { ChangeEmailBody, ChangePasswordBody, Visibility } from '@pipit/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
-import { settingsKeys } from '../../../state/keys.ts';
+import { settingsKeys, userKeys } from '../../../state/keys.ts';
 import { profileChanged } from '../../../state/users.ts';
 
 /** GET /api/sessions: the member's signed-in browsers, this one first. */
@@ -35,6 +35,30 @@ export function useChangeEmail() {
   });
 }
 
+/**
+ * PATCH /api/edit with `locked`: "Approve followers". Turning it off approves every waiting request,
+ * so the requests list and the member's counts are asked again.
+ */
+export function useApproveFollowers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (locked: boolean) => call('edit', { body: { locked } }),
+    onSuccess: async (me) => {
+      queryClient.invalidateQueries({ queryKey: userKeys.followRequests() });
+      await profileChanged(queryClient, me);
+    },
+  });
+}
+
 /** DELETE /api/account, the password as proof. */
 export const useDeleteAccount = () =>
   useMutation({ mutationFn: (password: string) => call('deleteAccount', { body: { password } }) });
+
+/** PATCH /api/edit with the visibility new posts start with; the member's profile takes the answer. */
+export function useSetDefaultVisibility() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (defaultVisibility: Visibility) => call('edit', { body: { defaultVisibility } }),
+    onSuccess: (me) => profileChanged(queryClient, me),
+  });
+}

@@ -34,7 +34,11 @@ export function PasswordForm() {
   };
 
   return (
-    <form onSubmit={submit} aria-labelledby="password-heading" className="flex flex-col gap-4 px-4 py-4">
+    <form
+      onSubmit={submit}
+      aria-labelledby="password-heading"
+      className="flex flex-col gap-4 border-t border-line px-4 py-4"
+    >
       <h2 id="password-heading" className="text-xl font-bold">
         Password
       </h2>

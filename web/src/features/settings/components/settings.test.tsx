@@ -175,4 +175,61 @@ describe('Settings: appearance', () => {
     // jsdom has no system preference: dark, the app's own default.
     expect(document.documentElement.dataset.theme).toBe('dark');
   });
+
+  it('turns Approve followers on and off through the profile edit', async () => {
+    let locked = false;
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/current': () => json({ ...ALICE, locked }),
+      'GET /api/sessions': () => json(SESSIONS),
+      'PATCH /api/edit': (call) => {
+        locked = (JSON.parse(call.body ?? '{}') as { locked: boolean }).locked;
+        return json({ ...ALICE, locked });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp(<SettingsPage />);
+    const box = await screen.findByRole('checkbox', { name: 'Approve followers' });
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    await waitFor(() => expect(box).toBeChecked());
+    expect(server.callsTo('PATCH', '/api/edit')).toHaveLength(1);
+    expect(await screen.findByRole('link', { name: 'See follow requests' })).toHaveAttribute(
+      'href',
+      '/follow-requests',
+    );
+    await user.click(box);
+    await waitFor(() => expect(box).not.toBeChecked());
+    expect(locked).toBe(false);
+  });
+});
+
+describe('Settings: default post visibility', () => {
+  it('shows the saved default, sends the new one on Save and says so; a failure keeps the choice and says so', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'GET /api/sessions': () => json(SESSIONS),
+      'PATCH /api/edit': () => json({ code: 'INTERNAL', message: 'Something went wrong' }, 500),
+    });
+    renderApp(<SettingsPage />);
+    const user = userEvent.setup();
+    const group = await screen.findByRole('group', { name: 'Default post visibility' });
+    expect(within(group).getByRole('radio', { name: 'Public' })).toBeChecked();
+    const followers = within(group).getByRole('radio', { name: 'Followers only' });
+    expect(followers).toHaveAccessibleDescription('Only your followers and people you mention');
+    const section = screen.getByRole('region', { name: 'Posts' });
+    const save = within(section).getByRole('button', { name: 'Save' });
+    expect(save, 'nothing changed yet').toBeDisabled();
+
+    await user.click(followers);
+    await user.click(save);
+    expect(await screen.findByText('Couldn’t save your default visibility. Try again.')).toBeInTheDocument();
+    expect(followers).toBeChecked();
+
+    server.on('PATCH /api/edit', () => json({ ...ALICE, defaultVisibility: 'followers' }));
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Default visibility saved: Followers only')).toBeInTheDocument();
+    expect(JSON.parse(server.callsTo('PATCH', '/api/edit')[1]?.body ?? '')).toEqual({ defaultVisibility: 'followers' });
+    await waitFor(() => expect(within(section).getByRole('button', { name: 'Save' })).toBeDisabled());
+  });
 });

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { TimelineKind } from '../../../state/keys.ts';
+import type { FeedKind } from '../../../state/keys.ts';
 import { showPendingPosts, usePendingPosts } from '../../../state/posts.ts';
 
 /**
  * "Show N new posts" above a timeline: posts pushed live wait here instead of moving what the
  * reader is looking at; a click puts them on top and goes there.
  */
-export function NewPostsButton({ kind }: { kind: TimelineKind }) {
+export function NewPostsButton({ kind }: { kind: FeedKind }) {
   const queryClient = useQueryClient();
   const count = usePendingPosts(kind).length;
   if (count === 0) return null;

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client.ts';
+import { notify, notifyError } from '../../../lib/toast.tsx';
+import { conversationEdited, conversationsChanged } from '../../../state/conversations.ts';
+
+/** DELETE /api/conversations/:id: off the list at once; back if the server refuses. */
+export function useRemoveConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call('removeConversation', { params: { id } }),
+    onMutate: (id) => conversationEdited(queryClient, id, () => null),
+    onSuccess: () => notify('Conversation deleted'),
+    onError: () => notifyError('Couldn’t delete the conversation. Try again.'),
+    onSettled: () => conversationsChanged(queryClient),
+  });
+}
