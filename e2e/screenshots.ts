@@ -318,6 +318,32 @@ async function main() {
       await visible(a.getByRole('region', { name: 'Posts with #pipit' }).getByText('Coffee first, then'));
       await shot(a, 'hashtag', w);
 
+      // Following a hashtag: Settings' list empty, the button in both states, then the list.
+      await a.goto('/settings');
+      await a.getByRole('heading', { name: 'Followed hashtags' }).scrollIntoViewIfNeeded();
+      await visible(a.getByText('You don’t follow any hashtags yet.', { exact: false }));
+      await a.evaluate(() => window.scrollBy(0, -60));
+      await shot(a, 'followed-hashtags-empty', w);
+      await a.goto('/hashtag/birds');
+      await visible(a.getByRole('region', { name: 'Posts with #birds' }).getByText('were loud'));
+      await shot(a, 'hashtag-follow', w);
+      await a.getByRole('button', { name: 'Follow #birds' }).click();
+      await visible(a.getByRole('button', { name: /^(Following|Unfollow) #birds$/ }));
+      await shot(a, 'hashtag-following', w);
+      await a.goto('/hashtag/pipit');
+      await a.getByRole('button', { name: 'Follow #pipit' }).click();
+      await visible(a.getByRole('button', { name: /^(Following|Unfollow) #pipit$/ }));
+      await a.goto('/settings');
+      await a.getByRole('heading', { name: 'Followed hashtags' }).scrollIntoViewIfNeeded();
+      await visible(a.getByRole('list', { name: 'Followed hashtags' }).getByText('#birds'));
+      await a.evaluate(() => window.scrollBy(0, -60));
+      await shot(a, 'followed-hashtags', w);
+      // As it was, for the pictures that follow (and the next width): unfollowed from the list.
+      for (const tag of ['birds', 'pipit']) {
+        await a.getByRole('button', { name: new RegExp(`^(Following|Unfollow) #${tag}$`) }).click();
+        await visible(a.getByRole('button', { name: `Follow #${tag}` }));
+      }
+
       await a.goto('/bookmarks');
       await visible(a.getByRole('region', { name: 'Bookmarks' }).getByText('Lovely thread, Alice.'));
       await shot(a, 'bookmarks', w);
@@ -506,6 +532,8 @@ Made by \`npm run screenshots -w e2e\` from a fresh demo world (alice, bob, caro
 | home (and others) | Bob's quote of Alice's long post shows it embedded; Carol's #birds post as 'Bob Builder reposted' |
 | settings | Settings: the password form and the signed-in sessions |
 | settings-safety | Settings, further down: muted words, muted accounts (until when) and blocked accounts |
+| hashtag-follow, hashtag-following | a hashtag's page with Follow, and with Following once followed |
+| followed-hashtags-empty, followed-hashtags | Settings → Followed hashtags: none yet, then two |
 | settings-privacy | Settings → Privacy: "Approve followers" on, with the link to the requests |
 | profile-locked-requested | a locked account's profile (lock by the name) after alice pressed Follow: 'Requested' |
 | follow-requests | the locked account's Follow requests page with one request (Approve / Reject) |

@@ -32,6 +32,10 @@ export const api = {
   following: (id: string) => `/api/users/${id}/following`,
   hashtagPosts: (tag: string) => `/api/hashtags/${encodeURIComponent(tag)}/posts`,
   trendingHashtags: '/api/hashtags/trending',
+  /** Whether the member follows a tag: GET reads it, PUT follows, DELETE unfollows (each answers it). */
+  hashtagFollow: (tag: string) => `/api/hashtags/${encodeURIComponent(tag)}/follow`,
+  /** The hashtags the member follows, newest follow first. */
+  followedHashtags: '/api/followed-hashtags',
   searchPosts: '/api/search/posts',
   searchPeople: '/api/search/people',
   searchHashtags: '/api/search/hashtags',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
 import { conversationPage } from './conversations.ts';
 import type { ErrorCode } from './errors.ts';
-import { hashtagParams, trendingHashtags } from './hashtags.ts';
+import { hashtag, hashtagParams, trendingHashtags } from './hashtags.ts';
 import {
   createListBody,
   list,
@@ -278,6 +278,35 @@ export const endpoints = defineEndpoints({
     errors: ['INVALID_INPUT'],
   },
   trendingHashtags: { ...routes.trendingHashtags, status: 200, answer: trendingHashtags, errors: [] },
+  hashtag: {
+    ...routes.hashtag,
+    params: hashtagParams,
+    status: 200,
+    answer: hashtag,
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
+  followHashtag: {
+    ...routes.followHashtag,
+    params: hashtagParams,
+    status: 200,
+    answer: hashtag,
+    // LIMIT_REACHED: already following MAX_FOLLOWED_HASHTAGS tags.
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
+  },
+  unfollowHashtag: {
+    ...routes.unfollowHashtag,
+    params: hashtagParams,
+    status: 200,
+    answer: hashtag,
+    errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  followedHashtags: {
+    ...routes.followedHashtags,
+    query: pageQuery,
+    status: 200,
+    answer: page(hashtag),
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
+  },
   searchPosts: {
     ...routes.searchPosts,
     query: postSearchQuery,

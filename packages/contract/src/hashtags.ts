@@ -34,7 +34,6 @@ export function extractHashtags(text: string): string[] {
   return [...seen];
 }
 
-/** `/api/hashtags/:tag/posts`: the tag without `#`, in any case or normalisation form. */
 /** `:tag` as written in a link (any case or normalisation form), parsed to its stored form. */
 export const hashtagParams = z.object({
   tag: z
@@ -60,3 +59,13 @@ export type TrendingHashtags = z.infer<typeof trendingHashtags>;
 
 /** How many trending hashtags the right column shows. */
 export const TRENDING_COUNT = 5;
+
+/**
+ * How many hashtags one member may follow. Their posts are merged into Home when it is read, one
+ * index probe per followed tag per page (docs/decisions.md, "Followed hashtags"): the limit bounds that.
+ */
+export const MAX_FOLLOWED_HASHTAGS = 100;
+
+/** A hashtag as the member sees it: its stored form, and whether they follow it. */
+export const hashtag = z.object({ tag: z.string(), following: z.boolean() });
+export type Hashtag = z.infer<typeof hashtag>;

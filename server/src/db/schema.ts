@@ -340,6 +340,31 @@ export const postHashtags = pgTable(
   ],
 );
 
+/**
+ * Hashtags a member follows: their public posts join the member's Home, merged at read
+ * (timelines.repository `followingPageIds`; docs/decisions.md). The tag in its stored form
+ * (contract `hashtagOf`, as post_hashtags.tag), so it matches post_hashtags exactly.
+ */
+export const followedTags = pgTable(
+  'followed_tags',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tag: text('tag').notNull(),
+    /** The follow's own number: keys the list's pages (and Mastodon's max_id), as a tag name cannot. */
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A member's tags (the Home merge reads them all; the list pages them by (created_at, id)).
+    primaryKey({ columns: [t.userId, t.tag] }),
+    index('followed_tags_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // Who follows a tag.
+    index('followed_tags_tag_idx').on(t.tag, t.userId),
+  ],
+);
+
 /** Posts a member keeps for later: private to them, listed newest bookmark first. */
 export const bookmarks = pgTable(
   'bookmarks',

@@ -33,6 +33,9 @@ export type DomainEvent =
   | { type: 'post.unbookmarked'; postId: number; userId: number }
   | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.unfollowed'; followerId: number; followeeId: number }
+  /** The member followed, or unfollowed, a hashtag (its stored form): their Home shows its posts, or no longer. */
+  | { type: 'hashtag.followed'; userId: number; tag: string }
+  | { type: 'hashtag.unfollowed'; userId: number; tag: string }
   | { type: 'user.updated'; userId: number }
   /**
    * What these people may see changed (a block, an unblock, a mute or muted word added, removed or

@@ -69,6 +69,8 @@ const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
   'post.unbookmarked': false,
   'user.followed': false,
   'user.unfollowed': false,
+  'hashtag.followed': false,
+  'hashtag.unfollowed': false,
   'user.updated': true,
   'visibility.changed': false,
   'user.suspended': true,

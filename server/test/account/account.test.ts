@@ -31,6 +31,7 @@ const PERSON_COLUMNS = [
   'mutes.muter_id',
   'mutes.muted_id',
   'muted_words.user_id',
+  'followed_tags.user_id',
   'reports.reporter_id',
   'reports.subject_user_id',
   'reports.resolved_by',
@@ -87,6 +88,7 @@ describe('the account as a whole', () => {
     expect(await follow(clients.alice, dana.id)).toMatchObject({ followRequested: true });
     expect((await clients.alice.patch('/api/edit', { locked: true })).statusCode).toBe(200);
     expect(await follow(danaClient, trio.alice.id)).toMatchObject({ followRequested: true });
+    expect((await clients.alice.put('/api/hashtags/birds/follow')).statusCode).toBe(200);
     // She reports and is reported; as a moderator she closed a report (the audit log names her).
     expect((await clients.alice.post(`/api/users/${bob.id}/report`, { category: 'spam' })).statusCode).toBe(201);
     const aboutHer = await clients.bob.post(`/api/posts/${aliceImagePost.id}/report`, { category: 'spam' });

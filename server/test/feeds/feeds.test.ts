@@ -117,7 +117,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
 
   const ids = (pages: Page[]) => pages.map((p) => p.items.map((post) => post.id));
 
-  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks, mutes and exclusive lists', async () => {
+  it('answer the same pages as the per-followee query, through random posts, replies, reposts, follows, unfollows, deletes, blocks, mutes, exclusive lists and followed hashtags', async () => {
     type Op =
       | { kind: 'post'; by: number }
       | { kind: 'reply'; by: number; to: number }
@@ -128,8 +128,11 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       | { kind: 'read'; by: number }
       | { kind: 'block' | 'unblock' | 'mute' | 'unmute'; by: number; whom: number }
       | { kind: 'muteWord'; by: number; word: number }
+      | { kind: 'followTag' | 'unfollowTag'; by: number; tag: number }
       | { kind: 'exclusive' | 'unexclusive'; by: number; whom: number };
     const WORDS = ['kite', 'rain', 'moss'];
+    // Every other post carries one of these; followed tags' posts are merged at read (never fanned out).
+    const TAGS = ['birds', 'owls'];
     const MEMBERS = 4;
     const who = fc.integer({ min: 0, max: MEMBERS - 1 });
     const op: fc.Arbitrary<Op> = fc.oneof(
@@ -161,6 +164,14 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
       {
         weight: 2,
         arbitrary: fc.record({
+          kind: fc.constantFrom('followTag' as const, 'unfollowTag' as const),
+          by: who,
+          tag: fc.nat(TAGS.length - 1),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.record({
           kind: fc.constantFrom('exclusive' as const, 'unexclusive' as const),
           by: who,
           whom: who,
@@ -187,7 +198,8 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
         for (const o of ops) {
           const me = people[o.by] as (typeof people)[number];
           if (o.kind === 'post' || (o.kind === 'reply' && posts.length === 0)) {
-            const res = await me.viaFeeds.post('/api/posts', { text: `post ${n} ${WORDS[n++ % WORDS.length]}` });
+            const tag = n % 2 === 0 ? ` #${TAGS[(n / 2) % TAGS.length]}` : '';
+            const res = await me.viaFeeds.post('/api/posts', { text: `post ${n} ${WORDS[n++ % WORDS.length]}${tag}` });
             posts.push({ id: res.json<Post>().id, by: o.by });
           } else if (o.kind === 'reply') {
             const parent = posts[o.to % posts.length] as { id: string };
@@ -228,6 +240,10 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
             expect(res.statusCode, res.body).toBe(201);
             await me.viaFeeds.get(`/api/timeline/following?limit=${PAGE}`);
             await drain();
+          } else if (o.kind === 'followTag' || o.kind === 'unfollowTag') {
+            const url = `/api/hashtags/${TAGS[o.tag]}/follow`;
+            const res = await (o.kind === 'followTag' ? me.viaFeeds.put(url) : me.viaFeeds.delete(url));
+            expect(res.statusCode, res.body).toBe(200);
           } else if (o.kind === 'delete') {
             const mine = posts.filter((p) => p.by === o.by);
             if (mine.length === 0) continue;
@@ -307,6 +323,60 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
     }
     const texts = (await allPages(ben.viaFeeds)).flatMap((p) => p.items.map((post) => post.text));
     expect(texts).toEqual(['ben, fanned out', 'pulled (3 followers)', 'fanned out (2 followers)']);
+    expect(feeds.stats.errors).toBe(0);
+  });
+
+  it('merge the public posts of a followed hashtag into each page (never fanned out), keep a repost of one out, and drop them on unfollow', async () => {
+    await reset();
+    const [ana, ben, cal] = [await member('ana'), await member('ben'), await member('cal')];
+    await ben.viaFeeds.put(`/api/users/${cal.id}/follow`);
+    await ben.viaFeeds.get('/api/timeline/following');
+    await drain();
+    const tagged = (await ana.viaFeeds.post('/api/posts', { text: 'ana #birds' })).json<Post>();
+    await cal.viaFeeds.post('/api/posts', { text: 'cal untagged' });
+    await drain();
+    const texts = async (client: TestClient) =>
+      (await allPages(client)).flatMap((p) => p.items.map((post) => [post.text, post.repostedBy?.username ?? null]));
+
+    expect(await texts(ben.viaFeeds)).toEqual([['cal untagged', null]]);
+    // Following the tag: at the next read (the feed was dropped: the query answers, then the feed).
+    expect((await ben.viaFeeds.put('/api/hashtags/birds/follow')).statusCode).toBe(200);
+    expect(await texts(ben.viaFeeds)).toEqual([
+      ['cal untagged', null],
+      ['ana #birds', null],
+    ]);
+    await drain();
+    const before = feeds.stats.fromFeed;
+    // A repost of the tagged post by someone followed: the post is already in ben's home, at its own time.
+    expect((await cal.viaFeeds.put(`/api/posts/${tagged.id}/repost`)).statusCode).toBe(200);
+    await ana.viaFeeds.post('/api/posts', { text: 'ana again #Birds' });
+    await drain();
+    for (const p of [ben, cal]) {
+      const fromFeeds = await allPages(p.viaFeeds);
+      expect(ids(fromFeeds), `member ${p.id}`).toEqual(ids(await allPages(p.viaQuery)));
+    }
+    expect(await texts(ben.viaFeeds)).toEqual([
+      ['ana again #Birds', null],
+      ['cal untagged', null],
+      ['ana #birds', null],
+    ]);
+    expect(feeds.stats.fromFeed).toBeGreaterThan(before);
+    // Ben's feed holds cal's post only: the tag's posts were merged at read, never fanned out (and
+    // cal's repost of one was left out, as the post is already in ben's home).
+    const feed = (await redis.zrange(`${PREFIX}feed:${ben.id}`, 0, -1)).map(Number);
+    expect(feed).toHaveLength(1);
+
+    // Unfollowed: the tag's posts leave, and cal's repost is the entry again.
+    expect((await ben.viaFeeds.delete('/api/hashtags/birds/follow')).statusCode).toBe(200);
+    expect(await texts(ben.viaFeeds)).toEqual([
+      ['ana #birds', 'cal'],
+      ['cal untagged', null],
+    ]);
+    await drain();
+    expect(await texts(ben.viaFeeds)).toEqual([
+      ['ana #birds', 'cal'],
+      ['cal untagged', null],
+    ]);
     expect(feeds.stats.errors).toBe(0);
   });
 

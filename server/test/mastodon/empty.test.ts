@@ -13,7 +13,6 @@ const EMPTY: [string, boolean][] = [
   ['/api/v2/filters', true],
   ['/api/v1/follow_requests', true],
   ['/api/v1/announcements', true],
-  ['/api/v1/followed_tags', true],
   ['/api/v2/suggestions', true],
   ['/api/v1/suggestions', true],
   ['/api/v1/domain_blocks', true],

@@ -38,6 +38,7 @@ async function othersRows(db: DbHandle, w: World): Promise<string> {
     rows(db, `SELECT id, author_id, text, parent_id FROM posts WHERE author_id IN (${a}, ${b}) ORDER BY id`),
     rows(db, `SELECT user_id, post_id FROM likes WHERE user_id IN (${a}, ${b}) ORDER BY 1, 2`),
     rows(db, `SELECT follower_id, followee_id FROM follows WHERE follower_id IN (${a}, ${b}) ORDER BY 1, 2`),
+    rows(db, `SELECT user_id, tag FROM followed_tags WHERE user_id IN (${a}, ${b}) ORDER BY 1, 2`),
     // New notifications for them (carol liked or followed) are expected; their existing ones must not move.
     rows(
       db,

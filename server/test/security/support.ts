@@ -77,6 +77,7 @@ const TABLES = [
   'posts',
   'media_attachments',
   'post_hashtags',
+  'followed_tags',
   'likes',
   'bookmarks',
   'follows',
@@ -218,6 +219,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const frank = await new TestClient(ctx).signInAs(frankRow.id);
   await ok(await clients.alice.put(`/api/users/${frankRow.id}/mute`, {}), 'mute');
   await ok(await clients.alice.put(`/api/users/${frankRow.id}/block`), 'block');
+  await ok(await clients.alice.put('/api/hashtags/birds/follow'), 'follow a hashtag');
+  await ok(await clients.bob.put('/api/hashtags/birds/follow'), 'follow a hashtag');
   const aliceMutedWord = (await ok(await clients.alice.post('/api/muted-words', { phrase: 'boring' }), 'muted word'))
     .id;
   const carolResetToken = 'a-reset-token-from-carols-email';
@@ -389,6 +392,20 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'bob',
     scope: 'self',
     url: (w) => `/api/users/${w.ids.alice}/follow`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/hashtags/:tag/follow',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/hashtags/owls/follow',
+  },
+  {
+    method: 'DELETE',
+    route: '/api/hashtags/:tag/follow',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/hashtags/birds/follow',
   },
   {
     method: 'POST',

@@ -79,6 +79,26 @@ describe('the live stream', () => {
     expect((await visitor.next(isPost(id))).id).toMatch(/^[0-9a-f]+\.\d+$/);
   });
 
+  it("brings a post with a hashtag a member follows to their Following live and on resume, by someone they don't follow", async () => {
+    const { clients } = await seedTrio(ctx);
+    expect((await clients.bob.put('/api/hashtags/birds/follow')).statusCode).toBe(200);
+    const [bob, carol] = [await stream(clients.bob), await stream(clients.carol)];
+    const tagged = await post(clients.alice, 'Swifts are back #Birds');
+    const plain = await post(clients.alice, 'no tag');
+    const timelinesOf = async (s: typeof bob, id: string) =>
+      ((await s.next(isPost(id))).data as Extract<LiveEvent, { type: 'post.created' }>).timelines;
+    expect(await timelinesOf(bob, tagged)).toEqual(['following', 'everyone']);
+    expect(await timelinesOf(bob, plain)).toEqual(['everyone']);
+    expect(await timelinesOf(carol, tagged)).toEqual(['everyone']);
+    // A reconnect's replay says the same.
+    const before = carol.received.find(isPost(tagged));
+    expect(before).toBeDefined();
+    const firstId = String(Number(String(before?.id).split('.')[1]) - 1);
+    const resumed = await stream(clients.bob, { 'last-event-id': `${String(before?.id).split('.')[0]}.${firstId}` });
+    expect(await timelinesOf(resumed, tagged)).toEqual(['following', 'everyone']);
+    expect(await timelinesOf(resumed, plain)).toEqual(['everyone']);
+  });
+
   it('sends no post to a member who blocked or muted its author, or was blocked by them, live or on resume', async () => {
     const { alice, bob, clients } = await seedTrio(ctx);
     expect((await clients.carol.put(`/api/users/${alice.id}/block`)).statusCode).toBe(200);

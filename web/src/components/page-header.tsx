@@ -8,11 +8,13 @@ interface PageHeaderProps {
   subtitle?: ReactNode;
   /** Inner pages get a back arrow. */
   back?: boolean;
+  /** A control at the right end of the heading's row (a hashtag's Follow). */
+  action?: ReactNode;
   children?: ReactNode;
 }
 
 /** The sticky heading at the top of the centre column. */
-export function PageHeader({ title, subtitle, back, children }: PageHeaderProps) {
+export function PageHeader({ title, subtitle, back, action, children }: PageHeaderProps) {
   const navigate = useNavigate();
   const location = useLocation();
   return (
@@ -33,6 +35,7 @@ export function PageHeader({ title, subtitle, back, children }: PageHeaderProps)
           <h1 className="truncate text-xl font-bold leading-6">{title}</h1>
           {subtitle && <p className="truncate text-[13px] text-muted">{subtitle}</p>}
         </div>
+        {action && <div className="ml-auto shrink-0">{action}</div>}
       </div>
       {children}
     </header>

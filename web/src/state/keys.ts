@@ -40,6 +40,10 @@ export const hashtagKeys = {
   all: ['hashtags'] as const,
   trending: () => [...hashtagKeys.all, 'trending'] as const,
   search: (q: string) => [...hashtagKeys.all, 'search', q] as const,
+  /** Whether the viewer follows a tag (its stored form). */
+  detail: (tag: string) => [...hashtagKeys.all, 'detail', tag] as const,
+  /** The tags the viewer follows, newest follow first. */
+  followed: () => [...hashtagKeys.all, 'followed'] as const,
 };
 
 export const userKeys = {
@@ -118,4 +122,6 @@ export const shadowKeys = {
   /** A repost toggle in flight, likewise. */
   repost: (id: string) => [...shadowKeys.all, 'repost', id] as const,
   user: (id: string) => [...shadowKeys.all, 'user', id] as const,
+  /** A hashtag follow in flight (the tag's stored form). */
+  hashtag: (tag: string) => [...shadowKeys.all, 'hashtag', tag] as const,
 };

@@ -23,6 +23,9 @@ export interface UserShadow {
   /** A request to follow a locked account, asked or withdrawn. */
   followRequested?: boolean;
 }
+export interface HashtagShadow {
+  following?: boolean;
+}
 
 /**
  * The overlay under `key`, read straight from the query cache and followed through its events: a query
@@ -96,6 +99,11 @@ export function useUserView<
   return useMemo(() => applyUserShadow(user, shadow), [user, shadow]);
 }
 
+/** Whether the viewer follows the tag now: a toggle in flight, else `following` (the cached answer). */
+export function useHashtagFollowing(tag: string, following: boolean): boolean {
+  return useShadow<HashtagShadow>(shadowKeys.hashtag(tag))?.following ?? following;
+}
+
 interface ToggleOptions<Shadow, Answer> {
   /** Where the overlay lives (shadowKeys.post(id), shadowKeys.user(id)). */
   shadowKey: QueryKey;
@@ -106,7 +114,7 @@ interface ToggleOptions<Shadow, Answer> {
   /** The server's answer, handed to the resource's event function. */
   settled: (answer: Answer) => void;
   /** Said when the call fails (the overlay is dropped: the screen shows the server's state again). */
-  failure: (on: boolean) => string;
+  failure: (on: boolean, error: unknown) => string;
 }
 
 /**
@@ -133,7 +141,7 @@ export function useToggle<Shadow, Answer>(options: ToggleOptions<Shadow, Answer>
           queryClient.setQueryData<Shadow>(shadowKey, shadow(value));
         },
         onSuccess: settled,
-        onError: (_error, value) => notifyError(failure(value)),
+        onError: (error, value) => notifyError(failure(value, error)),
         onSettled: () => {
           // This call still counts as under way here: 1 means it was the last.
           if (queryClient.isMutating({ mutationKey }) <= 1) queryClient.setQueryData<Shadow | object>(shadowKey, {});

@@ -1,6 +1,6 @@
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
-import { feedOutbox, follows, posts, users } from '../../db/schema.ts';
+import { feedOutbox, followedTags, follows, posts, users } from '../../db/schema.ts';
 import { type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { excludedFromHome } from '../lists/lists.home.ts';
 import { findPostPage, type PostRow } from '../posts/posts.repository.ts';
@@ -76,6 +76,15 @@ export async function findReadersOfAuthor(db: Executor, authorId: number): Promi
 export async function findFolloweeIds(db: Executor, followerId: number): Promise<number[]> {
   const rows = await db.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, followerId));
   return rows.map((row) => row.id);
+}
+
+/** What a member's home is made of: whom they follow, and the hashtags they follow (two primary-key ranges). */
+export async function findHomeSources(db: Executor, userId: number): Promise<{ followees: number[]; tags: string[] }> {
+  const [followees, tags] = await Promise.all([
+    findFolloweeIds(db, userId),
+    db.select({ tag: followedTags.tag }).from(followedTags).where(eq(followedTags.userId, userId)),
+  ]);
+  return { followees, tags: tags.map((row) => row.tag) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { extractHashtags } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database, Executor, Tx } from '../../db/client.ts';
@@ -6,7 +7,7 @@ import type { Cursor } from '../../lib/cursor.ts';
 import { EventCache } from '../../lib/event-cache.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import type { DurableQueue } from '../../lib/queue.ts';
-import type { PostViewCache } from '../posts/posts.cache.ts';
+import type { HomeSources, PostViewCache } from '../posts/posts.cache.ts';
 import { repostedQuoteOf } from '../posts/posts.pack.ts';
 import { findPostViews, type PostRow } from '../posts/posts.repository.ts';
 import { findFollowingKeys, findFollowingPage } from '../timelines/timelines.repository.ts';
@@ -41,6 +42,8 @@ interface FirstPage {
   posts: ReadonlySet<number>;
   /** Whose new posts change it: the member and whom they follow. */
   followees: ReadonlySet<number>;
+  /** The hashtags the member follows: a new post with one of them changes it too. */
+  tags: ReadonlySet<string>;
 }
 
 /** First pages kept per member: until an event changes them, or this long at most. */
@@ -71,6 +74,10 @@ export interface FeedStats {
  *   from the database with each page and merged (FeedStore.markPulled).
  * - A follow or unfollow drops the follower's feed; the next read answers from the query and queues
  *   a rebuild (`feed-rebuild`).
+ * - Followed hashtags are never fanned out: a feed holds the people's part of a home, and the public
+ *   posts of the member's followed tags are read with each page and merged, like pulled accounts'
+ *   (docs/decisions.md, "Followed hashtags"). Following or unfollowing a tag drops the feed too: which
+ *   repost is a post's first entry depends on the tags followed.
  */
 export class FeedsService {
   /** Pages answered from a feed, and by the fallback query (for tests and the benchmark). */
@@ -142,6 +149,11 @@ export class FeedsService {
         case 'user.followed':
         case 'user.unfollowed':
           await this.store.drop(event.followerId).catch((error) => this.warn(error, 'drop'));
+          break;
+        case 'hashtag.followed':
+        case 'hashtag.unfollowed':
+          // The tag's posts are merged at read; its reposts' first entries change (firstEntryOnly).
+          await this.store.drop(event.userId).catch((error) => this.warn(error, 'drop'));
           break;
         case 'visibility.changed':
           // Built again by the query, which applies the new rules (entries hidden now, or shown again).
@@ -270,11 +282,11 @@ export class FeedsService {
       return { body: kept.body, extra: kept.extra };
     }
     const ticket = this.firstPages?.ticket() ?? 0;
-    const { rows, followees } = await this.answer(viewerId, null, limit);
+    const { rows, sources } = await this.answer(viewerId, null, limit);
     const serialized = await serialize(rows);
     const body = new KeptBody(serialized.body);
     const extra = serialized.extra;
-    if (followees && this.firstPages) {
+    if (sources && this.firstPages) {
       const posts = new Set<number>();
       for (const row of rows) {
         posts.add(row.id);
@@ -285,17 +297,18 @@ export class FeedsService {
         const repostedQuote = repostedQuoteOf(row);
         if (repostedQuote !== null) posts.add(repostedQuote);
       }
-      this.firstPages.set(key, { viewerId, limit, body, extra, posts, followees }, ticket);
+      const { followees, tags } = sources;
+      this.firstPages.set(key, { viewerId, limit, body, extra, posts, followees, tags }, ticket);
     }
     return { body, extra };
   }
 
-  /** The rows, and whom the viewer follows when the feed answered (null when the query did). */
+  /** The rows, and whom and which tags the viewer follows when the feed answered (null when the query did). */
   private async answer(
     viewerId: number,
     cursor: Cursor | null,
     limit: number,
-  ): Promise<{ rows: PostRow[]; followees: ReadonlySet<number> | null }> {
+  ): Promise<{ rows: PostRow[]; sources: HomeSources | null }> {
     try {
       const answer = await this.fromFeed(viewerId, cursor, limit);
       if (answer) {
@@ -308,14 +321,14 @@ export class FeedsService {
       this.warn(error, 'read');
     }
     this.stats.fallback++;
-    return { rows: await findFollowingPage(this.db, viewerId, cursor, limit), followees: null };
+    return { rows: await findFollowingPage(this.db, viewerId, cursor, limit), sources: null };
   }
 
   private async fromFeed(
     viewerId: number,
     cursor: Cursor | null,
     limit: number,
-  ): Promise<{ rows: PostRow[]; followees: ReadonlySet<number> } | null> {
+  ): Promise<{ rows: PostRow[]; sources: HomeSources } | null> {
     const n = limit + 1;
     const before = cursor ? { score: micros(cursor.t), member: padId(cursor.id) } : null;
     const read = await this.store.read(viewerId, before, n + TIE_SLACK);
@@ -329,10 +342,14 @@ export class FeedsService {
     if (read.full && read.entries.length < n) return null;
     const pulled =
       read.pulled.length > 0 ? await repo.findPulledPage(this.db, viewerId, read.pulled, cursor, limit) : [];
+    const loadSources = () => repo.findHomeSources(this.db, viewerId);
+    const sources = await this.views.homeSources(viewerId, loadSources);
+    // Followed hashtags' posts are never in a feed: read with each page (their authors are not followed).
+    const tagged = sources.tags.size > 0 ? await findFollowingPage(this.db, viewerId, cursor, limit, 'tags') : [];
 
-    // Merge the feed's entries and the pulled posts, newest first, each post once.
-    const pulledKeys = pulled.map((row) => ({ key: keyOf(row), row }));
-    const seen = new Set(pulled.map((row) => row.id));
+    // Merge the feed's entries, the pulled posts and the tags' posts, newest first, each post once.
+    const pulledKeys = [...pulled, ...tagged].map((row) => ({ key: keyOf(row), row }));
+    const seen = new Set(pulledKeys.map(({ row }) => row.id));
     const merged: { key: FeedKey; row?: PostRow }[] = [
       ...read.entries.filter((e) => !seen.has(Number(e.member))).map((key) => ({ key })),
       ...pulledKeys,
@@ -350,7 +367,7 @@ export class FeedsService {
     const ids = page.filter((p) => !p.row).map((p) => Number(p.key.member));
     const { rows, followees } = await this.views.homeRows(viewerId, ids, {
       posts: (missing) => findPostViews(this.db, viewerId, missing),
-      followees: () => repo.findFolloweeIds(this.db, viewerId),
+      sources: loadSources,
     });
     const found = new Map(rows.map((row) => [row.id, row]));
     const inHome = (row: PostRow | undefined) =>
@@ -361,7 +378,10 @@ export class FeedsService {
       await this.store.remove(viewerId, stale.map(padId));
       return null;
     }
-    return { rows: page.map((p) => p.row ?? (found.get(Number(p.key.member)) as PostRow)), followees };
+    return {
+      rows: page.map((p) => p.row ?? (found.get(Number(p.key.member)) as PostRow)),
+      sources: { followees, tags: sources.tags },
+    };
   }
 
   /**
@@ -451,16 +471,19 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     page.viewerId === authorId || page.followees.has(authorId);
   const dropOf = (userId: number) => pages.dropWhere((page) => page.viewerId === userId);
   switch (event.type) {
-    case 'post.created':
+    case 'post.created': {
       // On its way to the feeds (pulled authors: read with each page); a reply changes its parent's count.
-      // A repost changes the count of the post it reposts.
+      // A repost changes the count of the post it reposts. A post with a followed tag joins at the next read.
+      const tags = extractHashtags(event.view.text);
       pages.dropWhere(
         (page) =>
           byAuthor(event.authorId)(page) ||
+          tags.some((tag) => page.tags.has(tag)) ||
           (event.parentId !== null && page.posts.has(event.parentId)) ||
           (event.repostOfId !== undefined && page.posts.has(event.repostOfId)),
       );
       break;
+    }
     case 'feed.updated': {
       const authors = new Set(event.authorIds);
       pages.dropWhere((page) => authors.has(page.viewerId) || [...authors].some((a) => page.followees.has(a)));
@@ -484,6 +507,10 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     case 'user.followed':
     case 'user.unfollowed':
       dropOf(event.followerId);
+      break;
+    case 'hashtag.followed':
+    case 'hashtag.unfollowed':
+      dropOf(event.userId);
       break;
     case 'visibility.changed':
       for (const userId of event.userIds) dropOf(userId);

@@ -1,9 +1,10 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { type Database, type Executor, preparedOnce } from '../../db/client.ts';
-import { postHashtags, posts, users } from '../../db/schema.ts';
-import { type Cursor, cursorTime } from '../../lib/cursor.ts';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { bigintArray, type Database, type Executor, executeRows, preparedOnce } from '../../db/client.ts';
+import { followedTags, postHashtags, posts, users } from '../../db/schema.ts';
+import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postHashtagRows, postViewColumns } from '../posts/posts.repository.ts';
 import { listed, postHiddenFrom, visiblePosts } from '../safety/visibility.ts';
+import { joinsHomeByTag } from '../timelines/timelines.repository.ts';
 
 /** Records a new post's hashtags (stored form), with its author and its exact time, in its transaction. */
 export async function insertPostHashtags(db: Executor, postId: number, tags: readonly string[]): Promise<void> {
@@ -62,4 +63,92 @@ export async function findTrending(db: Executor, since: Date, limit: number) {
     .groupBy(postHashtags.tag)
     .orderBy(desc(people), postHashtags.tag)
     .limit(limit);
+}
+
+/** Whether `userId` follows `tag` (followed_tags' primary key). */
+export async function isFollowingTag(db: Executor, userId: number, tag: string): Promise<boolean> {
+  const rows = await db
+    .select({ tag: followedTags.tag })
+    .from(followedTags)
+    .where(and(eq(followedTags.userId, userId), eq(followedTags.tag, tag)));
+  return rows.length > 0;
+}
+
+/** Of `tags`, those `userId` follows. */
+export async function followedAmong(db: Executor, userId: number, tags: readonly string[]): Promise<Set<string>> {
+  if (tags.length === 0) return new Set();
+  const rows = await db
+    .select({ tag: followedTags.tag })
+    .from(followedTags)
+    .where(and(eq(followedTags.userId, userId), inArray(followedTags.tag, [...tags])));
+  return new Set(rows.map((row) => row.tag));
+}
+
+export async function countFollowedTags(db: Executor, userId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(followedTags).where(eq(followedTags.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** Follows `tag`; following it already changes nothing. */
+export async function insertFollowedTag(db: Executor, userId: number, tag: string): Promise<void> {
+  await db.insert(followedTags).values({ userId, tag }).onConflictDoNothing();
+}
+
+/** Unfollows `tag`: whether it was followed. */
+export async function deleteFollowedTag(db: Executor, userId: number, tag: string): Promise<boolean> {
+  const rows = await db
+    .delete(followedTags)
+    .where(and(eq(followedTags.userId, userId), eq(followedTags.tag, tag)))
+    .returning({ tag: followedTags.tag });
+  return rows.length > 0;
+}
+
+/** A page of the tags `userId` follows, newest follow first (followed_tags_user_created_idx). */
+export async function findFollowedTagsPage(db: Executor, userId: number, cursor: Cursor | null, limit: number) {
+  return db
+    .select({ id: followedTags.id, tag: followedTags.tag, cursorTime: cursorTime(followedTags.createdAt) })
+    .from(followedTags)
+    .where(and(eq(followedTags.userId, userId), afterCursor(followedTags.createdAt, followedTags.id, cursor, 'newest')))
+    .orderBy(desc(followedTags.createdAt), desc(followedTags.id))
+    .limit(limit + 1);
+}
+
+/** The key of one of `userId`'s follows by its id (Mastodon's max_id), or null. */
+export async function findFollowedTagKey(db: Executor, userId: number, id: number): Promise<Cursor | null> {
+  const [row] = await db
+    .select({ id: followedTags.id, t: cursorTime(followedTags.createdAt) })
+    .from(followedTags)
+    .where(and(eq(followedTags.userId, userId), eq(followedTags.id, id)));
+  return row ? { t: row.t, id: row.id } : null;
+}
+
+/**
+ * Of `readerIds`, those whose home the post `postId` joins through a hashtag they follow (the live
+ * stream: post_hashtags' key, then followed_tags_tag_idx per tag of the post).
+ */
+export async function tagFollowersAmong(db: Executor, postId: number, readerIds: readonly number[]): Promise<number[]> {
+  if (readerIds.length === 0) return [];
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select distinct ft.user_id::text as id
+      from ${postHashtags} ph
+      join ${followedTags} ft on ft.tag = ph.tag and ft.user_id = any(${bigintArray([...readerIds])}::bigint[])
+      join ${posts} p on p.id = ph.post_id
+      where ph.post_id = ${postId} and ${joinsHomeByTag(sql`p`)}`,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** Of `postIds`, those that join `userId`'s home through a hashtag they follow (a stream's resume). */
+export async function postsJoiningByTag(db: Executor, userId: number, postIds: readonly number[]): Promise<number[]> {
+  if (postIds.length === 0) return [];
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select distinct ph.post_id::text as id
+      from ${postHashtags} ph
+      join ${followedTags} ft on ft.tag = ph.tag and ft.user_id = ${userId}
+      join ${posts} p on p.id = ph.post_id
+      where ph.post_id = any(${bigintArray([...postIds])}::bigint[]) and ${joinsHomeByTag(sql`p`)}`,
+  );
+  return rows.map((row) => Number(row.id));
 }

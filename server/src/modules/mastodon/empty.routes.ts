@@ -11,7 +11,6 @@ export async function emptyRoutes(app: FastifyInstance) {
     e.filtersV1,
     e.filters,
     e.announcements,
-    e.followedTags,
     e.suggestionsV2,
     e.suggestions,
     e.trends,

@@ -139,11 +139,16 @@ export const mastodonEndpoints = {
   // Streaming (streaming.routes.ts; its WebSocket takes the token its own way)
   streamingHealth: get('/api/v1/streaming/health', null),
 
+  // Hashtags (tags.routes.ts): `:name` as Mastodon's description names it (apps send the name as the id).
+  tag: get('/api/v1/tags/:name', null),
+  followTag: post('/api/v1/tags/:name/follow', 'write:follows'),
+  unfollowTag: post('/api/v1/tags/:name/unfollow', 'write:follows'),
+  followedTags: get('/api/v1/followed_tags', 'read:follows', { query: pageQuery }),
+
   // What Pipit does not have yet answers well-formed and empty, behind its scope (empty.routes.ts).
   filtersV1: get('/api/v1/filters', 'read:filters'),
   filters: get('/api/v2/filters', 'read:filters'),
   announcements: get('/api/v1/announcements', 'read'),
-  followedTags: get('/api/v1/followed_tags', 'read:follows'),
   suggestionsV2: get('/api/v2/suggestions', 'read'),
   suggestions: get('/api/v1/suggestions', 'read'),
   trends: get('/api/v1/trends', null),

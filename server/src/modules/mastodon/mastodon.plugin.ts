@@ -22,6 +22,7 @@ import { MastodonPresenter } from './presenter.ts';
 import { searchRoutes } from './search.routes.ts';
 import { statusesRoutes } from './statuses.routes.ts';
 import { streamingRoutes } from './streaming.routes.ts';
+import { tagsRoutes } from './tags.routes.ts';
 import { timelinesRoutes } from './timelines.routes.ts';
 
 declare module 'fastify' {
@@ -75,6 +76,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(conversationsRoutes, context);
     await forms.register(groupedNotificationsRoutes, context);
     await forms.register(searchRoutes, context);
+    await forms.register(tagsRoutes, context);
     await forms.register(listsRoutes, context);
     await forms.register(emptyRoutes);
   });

@@ -3,17 +3,11 @@ import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
 import { limitOf, route } from './mastodon.http.ts';
 import { searchTextOf } from './mastodon.schemas.ts';
+import { presentTag } from './tag.presenter.ts';
 
 /** Search v2: people, posts and hashtags, each paged by `offset` as apps page them. */
 export async function searchRoutes(app: FastifyInstance, { config, present }: MastodonContext) {
-  const { search } = app.services;
-  // Pipit keeps no tag rows: a tag's id is its stored (lower-case, NFKC) name, unique as ids are.
-  const tagOf = (name: string) => ({
-    id: name,
-    name,
-    url: `${config.publicUrl}/hashtag/${encodeURIComponent(name)}`,
-    history: [],
-  });
+  const { search, hashtags } = app.services;
 
   route(app, e.search, async (request, _reply, { query }) => {
     const q = searchTextOf(query.q);
@@ -22,11 +16,12 @@ export async function searchRoutes(app: FastifyInstance, { config, present }: Ma
     const wants = (kind: string) => query.type === undefined || query.type === kind;
     const people = wants('accounts') ? (await search.people(request.viewer, { q, limit, offset })).items : [];
     const found = wants('statuses') ? (await search.posts(request.viewer, { q, limit, offset })).items : [];
-    const tags = wants('hashtags') ? (await search.hashtags({ q, limit, offset })).items : [];
+    const tags = wants('hashtags') ? (await search.hashtags({ q, limit, offset })).items.map((t) => t.tag) : [];
+    const followed = await hashtags.followedAmong(request.viewer, tags);
     return {
       accounts: present.accounts(people),
       statuses: await present.statuses(request.viewer, found),
-      hashtags: tags.map((t) => tagOf(t.tag)),
+      hashtags: tags.map((tag) => presentTag(config.publicUrl, tag, request.viewer ? followed.has(tag) : undefined)),
     };
   });
 }

@@ -95,6 +95,8 @@ export class OAuthService implements OtherCredentials {
         case 'post.unbookmarked':
         case 'user.followed':
         case 'user.unfollowed':
+        case 'hashtag.followed':
+        case 'hashtag.unfollowed':
         case 'visibility.changed':
         case 'feed.updated':
         case 'notifications.read':

@@ -14,13 +14,21 @@ type SharedRow = Omit<PostRow, keyof Mine>;
 type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe' | 'quoteHidden'>;
 
 /**
- * What one viewer's pages depend on: whom they follow, and which posts they liked or bookmarked (as
- * far as seen).
+ * What one viewer's pages depend on: whom they follow, the hashtags they follow, and which posts they
+ * liked or bookmarked (as far as seen).
  */
-interface ViewerFacts {
-  followees: ReadonlySet<number>;
+interface ViewerFacts extends HomeSources {
   mine: Map<number, Mine>;
 }
+
+/** What a member's Home is made of: the people they follow, and the hashtags (stored form). */
+export interface HomeSources {
+  followees: ReadonlySet<number>;
+  tags: ReadonlySet<string>;
+}
+
+/** Reads a member's Home sources (feeds.repository `findHomeSources`). */
+export type LoadHomeSources = () => Promise<{ followees: number[]; tags: string[] }>;
 
 const VIEWS = { max: 20_000, ttlMs: 30_000 };
 const VIEWERS = { max: 20_000, ttlMs: 60_000 };
@@ -49,18 +57,29 @@ export class PostViewCache {
     events.subscribe((event) => this.apply(event));
   }
 
-  async homeRows(
-    viewerId: number,
-    ids: readonly number[],
-    load: { posts: (ids: number[]) => Promise<PostRow[]>; followees: () => Promise<number[]> },
-  ): Promise<HomeRows> {
-    const viewsTicket = this.views.ticket();
+  /** Whom the viewer follows and the hashtags they follow, kept until a follow or unfollow of either. */
+  async homeSources(viewerId: number, load: LoadHomeSources): Promise<HomeSources> {
+    return this.facts(viewerId, load);
+  }
+
+  private async facts(viewerId: number, load: LoadHomeSources): Promise<ViewerFacts> {
     let facts = this.viewers.get(viewerId);
     if (!facts) {
       const ticket = this.viewers.ticket();
-      facts = { followees: new Set(await load.followees()), mine: new Map() };
+      const sources = await load();
+      facts = { followees: new Set(sources.followees), tags: new Set(sources.tags), mine: new Map() };
       this.viewers.set(viewerId, facts, ticket);
     }
+    return facts;
+  }
+
+  async homeRows(
+    viewerId: number,
+    ids: readonly number[],
+    load: { posts: (ids: number[]) => Promise<PostRow[]>; sources: LoadHomeSources },
+  ): Promise<HomeRows> {
+    const viewsTicket = this.views.ticket();
+    const facts = await this.facts(viewerId, load.sources);
     // What the cache holds now: the page as of this moment, whatever events arrive while the rest is read.
     const known = new Map<number, PostRow>();
     const missing: number[] = [];
@@ -134,6 +153,10 @@ export class PostViewCache {
       case 'user.followed':
       case 'user.unfollowed':
         this.viewers.drop(event.followerId);
+        break;
+      case 'hashtag.followed':
+      case 'hashtag.unfollowed':
+        this.viewers.drop(event.userId);
         break;
       case 'user.suspended':
         // Their posts, and whatever reposts them; and every viewer's quoteHidden of quotes of them: rare,

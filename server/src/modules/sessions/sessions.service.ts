@@ -73,6 +73,8 @@ export class SessionsService {
         case 'post.unbookmarked':
         case 'user.followed':
         case 'user.unfollowed':
+        case 'hashtag.followed':
+        case 'hashtag.unfollowed':
         case 'visibility.changed':
         case 'oauth.revoked':
         case 'feed.updated':

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { LiveEvent, LiveTimeline, Post } from '@pipit/contract';
+import { extractHashtags } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts';
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
+import { postsJoiningByTag, tagFollowersAmong } from '../hashtags/hashtags.repository.ts';
 import { findListsShowing } from '../lists/lists.repository.ts';
 import { hiddenFromVisitors, postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
@@ -194,13 +196,25 @@ export class StreamHub {
             ),
             (row) => row.postId,
           );
+    // Posts that join their home through a hashtag they follow.
+    const byTag =
+      userId === null
+        ? new Set<number>()
+        : new Set(
+            await postsJoiningByTag(
+              this.db,
+              userId,
+              missed.flatMap((e) => taggedPostOf(e) ?? []),
+            ),
+          );
     for (const entry of missed) {
       if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
       const quoteHidden = entry.kind === 'post' && quotedIdOf(entry.post).some((id) => quotesHidden.has(id));
+      const inHome = (authorId: number) => followed.has(authorId) || (entry.kind === 'post' && byTag.has(entry.postId));
       const event = this.eventFor(
         entry,
         client,
-        (authorId) => followed.has(authorId),
+        inHome,
         quoteHidden,
         entry.kind === 'post' ? (lists.get(entry.postId) ?? []) : [],
       );
@@ -230,6 +244,9 @@ export class StreamHub {
     if (entry.kind === 'post' && this.perMember.size > 0) {
       const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
       followers = new Set(await followerIdsAmong(this.db, entry.authorId, online));
+      // And the members whose home it joins through a hashtag they follow.
+      const tagged = taggedPostOf(entry);
+      if (tagged !== null) for (const id of await tagFollowersAmong(this.db, tagged, online)) followers.add(id);
       // Members it is hidden from (a block, a mute: modules/safety/visibility.ts) are not sent it.
       hiding = new Set(await readersHiding(this.db, entry.postId, online));
       // Members the quoted post is hidden from get the quote with it unavailable (its author too).
@@ -313,6 +330,8 @@ export class StreamHub {
       case 'post.unbookmarked':
       case 'user.followed':
       case 'user.unfollowed':
+      case 'hashtag.followed':
+      case 'hashtag.unfollowed':
       case 'user.updated':
       case 'visibility.changed':
       case 'user.suspended':
@@ -361,6 +380,13 @@ export class StreamHub {
   }
 }
 
+/** The id of a post entry that carries hashtags (reposts carry none of their own), else null. */
+function taggedPostOf(entry: Entry): number | null {
+  return entry.kind === 'post' && !entry.post.repostedBy && extractHashtags(entry.post.text).length > 0
+    ? entry.postId
+    : null;
+}
+
 /** List ids grouped by `keyOf` (a post, or a list's owner), as the wire's strings. */
 function listsByKey<R extends { listId: number }>(rows: R[], keyOf: (row: R) => number): Map<number, string[]> {
   const grouped = new Map<number, string[]>();
@@ -403,6 +429,8 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'post.unbookmarked':
     case 'user.followed':
     case 'user.unfollowed':
+    case 'hashtag.followed':
+    case 'hashtag.unfollowed':
     case 'user.updated':
     case 'visibility.changed':
     case 'feed.updated':

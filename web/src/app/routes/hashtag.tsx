@@ -4,6 +4,7 @@ import { NotFound } from '../../components/not-found.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState } from '../../components/states.tsx';
+import { FollowHashtagButton } from '../../features/hashtags/components/follow-hashtag-button.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { useHashtagPosts } from '../../state/posts.ts';
 
@@ -20,7 +21,7 @@ function HashtagPosts({ tag }: { tag: string }) {
   );
 }
 
-/** `/hashtag/:tag`, from a #hashtag in a post or Trending: its posts, newest first, for everyone. */
+/** `/hashtag/:tag`, from a #hashtag in a post or Trending: its posts, newest first, for everyone; Follow (members) brings them Home. */
 export function HashtagPage() {
   const { tag: written = '' } = useParams();
   // One page per tag, whatever its case or form in the link: #Pipit and #pipit are the same.
@@ -29,7 +30,7 @@ export function HashtagPage() {
   return (
     <>
       <PageTitle>{`#${tag}`}</PageTitle>
-      <PageHeader title={`#${tag}`} back />
+      <PageHeader title={`#${tag}`} back action={<FollowHashtagButton key={tag} tag={tag} />} />
       <HashtagPosts key={tag} tag={tag} />
     </>
   );

@@ -3,6 +3,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { AuthorizedApps } from '../../features/apps/components/authorized-apps.tsx';
+import { FollowedHashtags } from '../../features/hashtags/components/followed-hashtags.tsx';
 import { ModerationLink, MyReports } from '../../features/moderation/components/my-reports.tsx';
 import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
 import { DataSection, DeleteAccountSection } from '../../features/settings/components/account-section.tsx';
@@ -37,6 +38,7 @@ export function SettingsPage() {
           {user && <EmailForm current={user.email} />}
           <SessionsList />
           <AuthorizedApps />
+          <FollowedHashtags />
           <MutedWords />
           <MutedAccounts />
           <BlockedAccounts />
