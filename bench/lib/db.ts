@@ -120,6 +120,7 @@ export const TABLES = [
   'notifications',
   'feed_outbox',
   'media_attachments',
+  'post_mentions',
   // Empty in the data set; listed so their keys to users are dropped and rebuilt with users' key.
   'blocks',
   'mutes',
@@ -130,6 +131,12 @@ export const TABLES = [
   'oauth_apps',
   'oauth_codes',
   'oauth_tokens',
+  'follow_requests',
+  'lists',
+  'list_members',
+  'direct_threads',
+  'conversations',
+  'followed_tags',
 ];
 
 interface Definitions {
