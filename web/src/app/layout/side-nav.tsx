@@ -33,8 +33,9 @@ const SignOutConfirm = lazy(() => import('./sign-out-confirm.tsx').then((m) => (
 const PHONE_QUERY = '(max-width: 639.98px)';
 const onPhone = () => typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 
+// On the phone's bottom bar the items share its width (nine of them fit 320 px); a column from sm up.
 const itemClass =
-  'group flex items-center justify-center rounded-full p-3 text-fg transition-colors hover:bg-fg/10 xl:justify-start xl:gap-5 xl:pr-6';
+  'group flex min-w-0 flex-1 items-center justify-center rounded-full p-2 text-fg transition-colors hover:bg-fg/10 sm:flex-none sm:p-3 xl:justify-start xl:gap-5 xl:pr-6';
 
 function ItemContent({
   icon: Icon,
