@@ -134,6 +134,52 @@ describe('the live stream', () => {
     void bob;
   });
 
+  it('sends a post only to its audience, on the timelines it belongs to, live and on resume', async () => {
+    const { alice, clients } = await seedTrio(ctx);
+    // Bob follows Alice; Carol does not.
+    expect((await clients.bob.put(`/api/users/${alice.id}/follow`)).statusCode).toBe(200);
+    const [bobStream, carolStream, visitor] = [await stream(clients.bob), await stream(clients.carol), await stream()];
+    const write = async (text: string, visibility: string) => {
+      const res = await clients.alice.post('/api/posts', { text, visibility });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: string }>().id;
+    };
+    await write('open', 'public');
+    await write('quiet', 'unlisted');
+    await write('inner circle', 'followers');
+    await write('just for @carol', 'direct');
+    await write('just to myself', 'direct');
+    // A public post from Carol, sent after them: once a stream has it, it has all it will get of Alice's.
+    const mark = await post(clients.carol, 'mark');
+    for (const s of [bobStream, carolStream, visitor]) await s.next(isPost(mark));
+    await hubIdle();
+    const seen = (s: typeof visitor) =>
+      s.received.flatMap((r) =>
+        r.data.type === 'post.created' && r.data.post.text !== 'mark'
+          ? [[r.data.post.text, r.data.timelines.join()]]
+          : [],
+      );
+    // Everyone lists public posts; a follower's Following has the unlisted and followers-only ones; a
+    // direct post reaches whom it mentions, on no timeline of theirs but a conversation's.
+    expect(seen(visitor)).toEqual([['open', 'everyone']]);
+    expect(seen(bobStream)).toEqual([
+      ['open', 'following,everyone'],
+      ['quiet', 'following'],
+      ['inner circle', 'following'],
+    ]);
+    expect(seen(carolStream)).toEqual([['open', 'everyone']]);
+    // A reconnect's replay keeps to the same audiences, after an unfollow at once.
+    expect((await clients.bob.delete(`/api/users/${alice.id}/follow`)).statusCode).toBe(200);
+    const first = visitor.received[0];
+    const resumed = await stream(clients.bob, { 'last-event-id': String(first?.id) });
+    const again = await post(clients.carol, 'again');
+    await resumed.next(isPost(again));
+    expect(resumed.received.flatMap((r) => (r.data.type === 'post.created' ? [r.data.post.text] : []))).toEqual([
+      'mark',
+      'again',
+    ]);
+  });
+
   it('sends a quote of a post hidden from a member with its quote unavailable, live and on resume; others see it', async () => {
     const { alice, clients } = await seedTrio(ctx);
     expect((await clients.carol.put(`/api/users/${alice.id}/block`)).statusCode).toBe(200);
