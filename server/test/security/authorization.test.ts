@@ -175,7 +175,9 @@ describe('who may do what', () => {
     expect(membersOnly.map((e) => e.path)).toContain('/api/oauth/apps');
     // Path parameters filled with an id (a visitor asking for list 1 is refused before anything is looked up).
     for (const url of membersOnly.map((e) =>
-      e.path === '/api/moderation/accounts' ? `${e.path}?filter=team` : fillParams(e.path, '1'),
+      e.path === '/api/moderation/accounts'
+        ? `${e.path}?filter=team`
+        : fillParams(e.path.replace(':tag', 'birds'), '1'),
     )) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);
