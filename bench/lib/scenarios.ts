@@ -165,12 +165,12 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
     setup: listsSql(members),
   };
 
-  // A locked account's approve path (issue 27): connection c's requester asks to follow its target (a
-  // locked member), the target approves, the requester unfollows; the three calls in a loop, pairs apart.
+  // A locked account's approve path (issue 27): connection c's requester unfollows its target (a locked
+  // member), asks to follow again, the target approves; the three calls in a loop, pairs apart.
   const half = Math.floor(members.length / 2);
   const approveFollow: Scenario = {
     name: 'approve-follow',
-    title: 'Locked account: request, approve, unfollow (3 calls)',
+    title: 'Locked account: unfollow, request, approve (3 calls)',
     write: true,
     requests: (client) => {
       const requester = client % half;
@@ -179,10 +179,11 @@ export function buildScenarios({ manifest, authSecret, deepCursor }: ScenarioCon
       const asTarget = { ...headersOf(target), 'content-type': 'application/json' };
       const requesterId = String(members[requester]?.userId);
       const targetId = String(members[target]?.userId);
+      // The unfollow first: a cycle cut short (the warm-up's end) leaves the next one a clean start.
       return [
+        { method: 'DELETE', path: api.follow(targetId), headers: asRequester },
         { method: 'PUT', path: api.follow(targetId), headers: asRequester },
         { method: 'POST', path: api.approveFollowRequest(requesterId), headers: asTarget, body: '{}' },
-        { method: 'DELETE', path: api.follow(targetId), headers: asRequester },
       ];
     },
     sample: null,
