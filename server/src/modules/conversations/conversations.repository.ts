@@ -39,7 +39,9 @@ export async function upsertConversations(
         userId,
         rootId,
         lastPostId: post.id,
-        updatedAt: post.createdAt,
+        // The post's own time, to the microsecond (a JS Date keeps milliseconds): the list's key must
+        // equal the key a max_id names (findCursorAtPost reads the post's created_at).
+        updatedAt: sql`(select ${posts.createdAt} from ${posts} where ${posts.id} = ${post.id})`,
         unread: userId !== post.authorId,
       })),
     )
