@@ -175,6 +175,12 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
       const say = (message: object) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
+      /**
+       * The newest notification sent on this socket, or there when its personal stream was subscribed
+       * (null: none subscribed yet): what is newer goes, oldest first, each once — however close together
+       * notifications come, and whichever event reads them first.
+       */
+      let lastNotification: bigint | null = null;
       const subscribe = async (stream: unknown, tag: unknown, list: unknown) => {
         if (typeof stream !== 'string' || !(stream in STREAMS)) return say({ error: 'Unknown stream type' });
         const scope = STREAMS[stream];
@@ -193,6 +199,11 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
             return say({ error: 'A hashtag stream needs a tag' });
           subscribed.set(`hashtag:${tag.toLowerCase()}`, [stream, tag]);
         } else {
+          if ((stream === 'user' || stream === 'user:notification') && viewer && lastNotification === null) {
+            // Read before the subscription counts: notifications from then on are this socket's to send.
+            const [newest] = (await notifications.list(viewer, { limit: 1 })).items;
+            lastNotification ??= newest ? BigInt(newest.id) : 0n;
+          }
           subscribed.set(stream.startsWith('public') ? 'public' : stream, [stream]);
         }
         recount();
@@ -209,8 +220,6 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
 
       // Sent in order: each frame waits for the one before (statuses are read from the database).
       let chain = Promise.resolve();
-      /** The newest notification sent on this socket (null: none yet). */
-      let lastNotification: bigint | null = null;
       const deliver = async (event: LiveEvent) => {
         if (event.type === 'post.created') {
           const payload = await statusPayload(event.post);
