@@ -43,6 +43,14 @@ export const QUOTE_POLICIES = ['anyone', 'followers', 'nobody'] as const;
 export const quotePolicy = z.enum(QUOTE_POLICIES);
 export type QuotePolicy = z.infer<typeof quotePolicy>;
 
+/** The widest quote policy a post of this visibility may have: followers only at most followers, direct nobody. */
+export const widestQuotePolicy = (visibility: Visibility): QuotePolicy =>
+  visibility === 'direct' ? 'nobody' : visibility === 'followers' ? 'followers' : 'anyone';
+
+/** Whether `policy` lets more people quote than `than` does. */
+export const quotesWider = (policy: QuotePolicy, than: QuotePolicy) =>
+  QUOTE_POLICIES.indexOf(policy) < QUOTE_POLICIES.indexOf(than);
+
 /** Only public and unlisted posts can be reposted: a repost shows the post to the reposter's followers. */
 export const repostable = (v: Visibility) => v === 'public' || v === 'unlisted';
 

@@ -1,4 +1,12 @@
-import { QUOTE_POLICIES, type QuotePolicy, VISIBILITIES, type Visibility, widerThan } from '@pipit/contract';
+import {
+  QUOTE_POLICIES,
+  type QuotePolicy,
+  quotesWider,
+  VISIBILITIES,
+  type Visibility,
+  widerThan,
+  widestQuotePolicy,
+} from '@pipit/contract';
 
 /**
  * The words for who sees a post and who may quote it, and the rules the composer offers them by
@@ -53,14 +61,6 @@ export const visibilityOptions = (parent?: Visibility): VisibilityOption[] =>
         ? `A reply can’t be seen by more people than the post it answers (${VISIBILITY_WORDS[parent].label.toLowerCase()})`
         : null,
   }));
-
-/** The widest quote policy a post of this visibility may have. */
-export const widestQuotePolicy = (visibility: Visibility): QuotePolicy =>
-  visibility === 'direct' ? 'nobody' : visibility === 'followers' ? 'followers' : 'anyone';
-
-/** Whether `policy` lets more people quote than `than` does. */
-const quotesWider = (policy: QuotePolicy, than: QuotePolicy) =>
-  QUOTE_POLICIES.indexOf(policy) < QUOTE_POLICIES.indexOf(than);
 
 /** The policy asked for, narrowed to what the visibility allows. */
 export const allowedQuotePolicy = (asked: QuotePolicy, visibility: Visibility): QuotePolicy => {

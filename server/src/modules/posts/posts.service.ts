@@ -4,13 +4,14 @@ import {
   extractMentions,
   MAX_ANCESTORS,
   type Post,
-  QUOTE_POLICIES,
   type QuotedPost,
   type QuotePolicy,
+  quotesWider,
   repostable,
   type User,
   type Visibility,
   widerThan,
+  widestQuotePolicy,
 } from '@pipit/contract';
 import type { Database, Executor, Tx } from '../../db/client.ts';
 import { type Cursor, encodeCursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
@@ -499,9 +500,9 @@ async function refuseQuote(tx: Executor, me: number, quotedId: number): Promise<
  * followers-only post at most followers, a direct one nobody). Wider than allowed is refused.
  */
 function quotePolicyFor(visibility: Visibility, asked: QuotePolicy | undefined): QuotePolicy {
-  const widest: QuotePolicy = visibility === 'direct' ? 'nobody' : visibility === 'followers' ? 'followers' : 'anyone';
+  const widest = widestQuotePolicy(visibility);
   if (asked === undefined) return widest;
-  if (QUOTE_POLICIES.indexOf(asked) < QUOTE_POLICIES.indexOf(widest)) {
+  if (quotesWider(asked, widest)) {
     throw invalid('quotePolicy', `A ${visibility} post can be quoted by ${widest} at most.`);
   }
   return asked;
