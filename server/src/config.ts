@@ -75,6 +75,11 @@ export interface Config {
    * bounds staleness should one be lost.
    */
   visitorCacheMs: number;
+  /** Durable work due at a time (lib/timed-jobs.ts). */
+  timedJobs: {
+    /** How often each process looks for due jobs another process scheduled; 0: never by itself (tests). */
+    pollMs: number;
+  };
   /** Live updates (GET /api/stream). */
   stream: {
     /** Open streams per member (tabs and devices); one more is refused with 429. */
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jobMaintenanceSeconds: parseCount(env.JOB_MAINTENANCE_SECONDS, 30, 'JOB_MAINTENANCE_SECONDS'),
     },
     visitorCacheMs: parseCount(env.VISITOR_CACHE_MS, 1_000, 'VISITOR_CACHE_MS'),
+    timedJobs: { pollMs: parseCount(env.TIMED_JOBS_POLL_MS, 1_000, 'TIMED_JOBS_POLL_MS') },
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
       maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),

@@ -7,6 +7,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
+import { TimedJobs } from './lib/timed-jobs.ts';
 import { AccountService } from './modules/account/account.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
@@ -38,6 +39,8 @@ import { UsersService } from './modules/users/users.service.ts';
 export interface Services {
   events: EventBus;
   jobs: Jobs;
+  /** Durable work due at a time (polls ending, scheduled posts), once in a cluster; modules register kinds. */
+  timedJobs: TimedJobs;
   notifier: Notifier;
   sessions: SessionsService;
   auth: AuthService;
@@ -84,6 +87,7 @@ export async function createServices(
   // With Redis, events reach every process (their visitors' caches and live streams); else this one.
   const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
   const jobs = new InProcessJobs(deps.log);
+  const timedJobs = new TimedJobs(db, events, deps.log, config.timedJobs);
   const notifier = new Notifier();
   const feeds = await createFeeds(db, config, deps, events);
   const oauth = new OAuthService(db, events);
@@ -110,9 +114,12 @@ export async function createServices(
     () => jobs.run('mutes.expire', () => safety.expireMutes()),
     MUTE_SWEEP_INTERVAL_MS,
   ).unref();
+  // Every kind is registered by now (the services above): due jobs may run from here on.
+  timedJobs.start();
   return {
     events,
     jobs,
+    timedJobs,
     notifier,
     sessions,
     auth,
@@ -137,6 +144,7 @@ export async function createServices(
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
+      await timedJobs.stop();
       clearInterval(uploadSweep);
       clearInterval(muteSweep);
       mailer.close();

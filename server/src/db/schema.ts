@@ -20,6 +20,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -718,4 +719,24 @@ export const listMembers = pgTable(
     // The live stream: which lists a new post's author is on.
     index('list_members_user_idx').on(t.userId),
   ],
+);
+
+/**
+ * Durable work due at a time (lib/timed-jobs.ts): a poll's end, a scheduled post's publication. A row
+ * is written in the transaction of the change that needs it and deleted in the transaction that does
+ * the work, so the work happens once; (kind, key) names it, so rescheduling replaces it.
+ */
+export const timedJobs = pgTable(
+  'timed_jobs',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    payload: jsonb('payload').notNull(),
+    /** Failed runs so far (each retried after a longer wait). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('timed_jobs_kind_key').on(t.kind, t.key), index('timed_jobs_run_at_idx').on(t.runAt)],
 );

@@ -60,6 +60,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       jobMaintenanceSeconds: 30,
     },
     visitorCacheMs: 1_000,
+    // Tests run due jobs by hand (services.timedJobs.runDue()), never on a timer.
+    timedJobs: { pollMs: 0 },
     stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
     ...overrides,
   };
@@ -118,7 +120,7 @@ export async function resetDb(handle: DbHandle): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await handle.db.execute(
-        sql`TRUNCATE notifications, media_attachments, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+        sql`TRUNCATE timed_jobs, notifications, media_attachments, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
       );
       return;
     } catch (error) {
