@@ -2,7 +2,7 @@
 # The README's production sequence on a fresh clone, with the dev dependencies gone at run time:
 # install → build → `npm prune --omit=dev` → NODE_ENV=production npm start → /healthz and / answer →
 # SIGTERM → exit 0. Used by .ci/run; bounded in time; touches only 127.0.0.1 and a temp dir.
-# The `node` package (the pinned Node 24) is a production dependency: it stays after the prune, and the
+# The `node` package (the pinned Node 24) is an optional dependency, which the prune keeps: the
 # server runs on it, whatever the machine's Node.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"

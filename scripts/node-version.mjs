@@ -6,11 +6,12 @@
 // Every npm script runs on the Node 24 pinned in package.json (the `node` package: `npm install` puts
 // its binary in node_modules/.bin, which npm puts first on PATH), so this is reached on an old Node
 // only when Pipit is run by hand (`node scripts/start.mjs`, `node server/dist/main.js`) or when that
-// package was not installed. Plain JavaScript with no imports: it must parse and run on old Nodes.
+// package was not installed (an optional dependency: npm skips it on a platform the registry has no
+// binary of that version for, and the scripts then run on the machine's Node). Plain JavaScript with no imports: it must parse and run on old Nodes.
 
 /** The oldest major version Pipit runs on (package.json `engines`: ">=22"). */
 export const MIN_NODE_MAJOR = 22;
-/** The version `npm start` and `npm test` run on (package.json `dependencies.node`). */
+/** The version `npm start` and `npm test` run on (package.json `optionalDependencies.node`). */
 export const PINNED_NODE = '24';
 
 /** The one-line refusal for `version` (e.g. "20.20.2"), or null when it is new enough. */
