@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
 import { compressJson } from './lib/compression.ts';
 import { ANY_ORIGIN } from './lib/cors.ts';
+import type { Resolve } from './lib/safe-fetch.ts';
 import { errorBodyFor, readableByAnyOrigin } from './lib/surfaces.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -64,6 +65,8 @@ export interface AppDeps {
   db?: DbHandle;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): unknown };
+  /** How link cards resolve names, instead of the system's (tests map names to chosen addresses). */
+  resolve?: Resolve;
 }
 
 /** One line per request, when it is answered ("GET /api/x 200 3.1 ms"), instead of Fastify's two. */
@@ -157,7 +160,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
   await app.register(redisPlugin, { config });
-  await app.register(servicesPlugin, { config });
+  await app.register(servicesPlugin, { config, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
   await app.register(sessionPlugin, { config });
   await app.register(rateLimitPlugin, { config });
   await app.register(sharedCachePlugin, { config });

@@ -93,6 +93,24 @@ export interface Config {
     /** A reader this far behind (bytes not yet taken by its socket) is dropped, never buffered further. */
     maxBufferedBytes: number;
   };
+  /**
+   * Link preview cards (modules/cards): the first link of a post without images, fetched in the background
+   * through the SSRF-safe fetcher (lib/safe-fetch.ts). On unless CARDS=off.
+   */
+  cards: {
+    enabled: boolean;
+    /**
+     * Tests only (CARDS_ALLOW_LOOPBACK=true, refused in production): loopback addresses (127.0.0.0/8, ::1)
+     * may be fetched, so tests serve pages from 127.0.0.1. Every other private address stays refused.
+     */
+    allowLoopback: boolean;
+    /** The whole fetch of a page (every redirect), and of its picture, each at most this long. */
+    timeoutMs: number;
+    /** A page's body is read up to this many bytes; past it the fetch is aborted and no card is made. */
+    maxPageBytes: number;
+    /** A card's picture is read up to this many bytes. */
+    maxImageBytes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -185,6 +203,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `WORKERS=${workers} needs DATABASE_URL and REDIS_URL: several processes share one PostgreSQL server and one Redis (the embedded database belongs to one process)`,
     );
   }
+  const cardsAllowLoopback = env.CARDS_ALLOW_LOOPBACK === 'true';
+  if (cardsAllowLoopback && nodeEnv === 'production') {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      'CARDS_ALLOW_LOOPBACK=true is for tests only: it lets link previews fetch this machine, and is refused when NODE_ENV=production',
+    );
+  }
+  if (env.CARDS !== undefined && env.CARDS !== '' && env.CARDS !== 'on' && env.CARDS !== 'off') {
+    throw new ConfigError('INVALID_CONFIG', `CARDS must be "on" or "off", got "${env.CARDS}"`);
+  }
   return {
     env: nodeEnv,
     port,
@@ -246,6 +274,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: parseCount(env.STREAM_HEARTBEAT_MS, 25_000, 'STREAM_HEARTBEAT_MS'),
       replayWindow: 1_000,
       maxBufferedBytes: 1024 * 1024,
+    },
+    cards: {
+      enabled: env.CARDS !== 'off',
+      allowLoopback: cardsAllowLoopback,
+      timeoutMs: 5_000,
+      maxPageBytes: 1024 * 1024,
+      maxImageBytes: 5 * 1024 * 1024,
     },
   };
 }

@@ -7,11 +7,13 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
+import type { Resolve } from './lib/safe-fetch.ts';
 import { TimedJobs } from './lib/timed-jobs.ts';
 import { AccountService } from './modules/account/account.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
+import { CardsService } from './modules/cards/cards.service.ts';
 import { ConversationsService } from './modules/conversations/conversations.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
@@ -51,6 +53,8 @@ export interface Services {
   /** Outgoing mail (SMTP, or the log in development). */
   mailer: Mailer;
   media: MediaService;
+  /** Link preview cards: fetched in the background for posts' first links. */
+  cards: CardsService;
   users: UsersService;
   posts: PostsService;
   bookmarks: BookmarksService;
@@ -82,7 +86,12 @@ export interface Services {
 export async function createServices(
   db: Database,
   config: Config,
-  deps: { log: FastifyBaseLogger; redis: RedisConnection | null },
+  deps: {
+    log: FastifyBaseLogger;
+    redis: RedisConnection | null;
+    /** How link cards resolve names (tests map names to chosen addresses); default: the system's. */
+    resolve?: Resolve;
+  },
 ): Promise<Services> {
   // With Redis, events reach every process (their visitors' caches and live streams); else this one.
   const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
@@ -94,7 +103,8 @@ export async function createServices(
   // An app's tokens end with the person's sessions (the seam: the core never imports OAuth).
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
-  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
+  const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
+  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
@@ -127,6 +137,7 @@ export async function createServices(
     passwordReset: new PasswordResetService(db, sessions, mailer, jobs, config.publicUrl),
     mailer,
     media,
+    cards,
     users,
     posts,
     bookmarks: new BookmarksService(db, events, posts),

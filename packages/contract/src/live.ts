@@ -17,6 +17,13 @@ export type LiveEvent =
       lists?: string[];
     }
   | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
+  /**
+   * A post's link card arrived after it was posted: wherever the post is shown, `post.card` is its card
+   * now (nothing else of `post` is the reader's own: it is the post as its audience sees it, for apps
+   * that replace the whole status). Sent to whoever may see the post; `timelines`/`lists` as for
+   * post.created (where it would have arrived).
+   */
+  | { type: 'post.card'; post: Post; timelines: LiveTimeline[]; lists?: string[] }
   /** Something new in the member's notifications: the dot and the list are asked again. */
   | { type: 'notification'; notificationType: string }
   /** The member read their notifications (in this tab or another): the dot clears everywhere. */

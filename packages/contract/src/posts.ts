@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { previewCard } from './cards.ts';
 import {
   CONTROL_CHARS_NO_NEWLINE,
   fitsGraphemes,
@@ -11,7 +12,6 @@ import {
   type Visibility,
   visibility,
 } from './common.ts';
-
 import { mediaAttachment, postMediaInput } from './media.ts';
 import { LIMITS, userSummary } from './users.ts';
 
@@ -130,6 +130,11 @@ export const post = z.object({
    * reposted post itself. Null elsewhere.
    */
   repostedBy: userSummary.nullable(),
+  /**
+   * The preview of its first link (`linksOf`), fetched in the background after it is posted: null
+   * until then, and for good when the post has images, the page has no title or could not be read.
+   */
+  card: previewCard.nullable(),
 });
 export type Post = z.infer<typeof post>;
 

@@ -740,3 +740,51 @@ export const timedJobs = pgTable(
   },
   (t) => [uniqueIndex('timed_jobs_kind_key').on(t.kind, t.key), index('timed_jobs_run_at_idx').on(t.runAt)],
 );
+
+/**
+ * Link previews (modules/cards), one per link (its normalized URL), shared by every post that has it.
+ * `fetchedAt` is when the last fetch was claimed: a URL is fetched at most once per CARD_REFRESH_MS,
+ * across posts and processes (the claim is one conditional upsert). `state`: pending (being fetched),
+ * ready (shown), failed (no card: not a page, no title, refused, unreachable).
+ */
+export const previewCards = pgTable(
+  'preview_cards',
+  {
+    id: id(),
+    url: text('url').notNull(),
+    state: text('state').notNull().default('pending'),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    siteName: text('site_name').notNull().default(''),
+    authorName: text('author_name').notNull().default(''),
+    /** The picture, re-encoded and stored like post images (`/media/<key>`), or null. */
+    imageKey: text('image_key'),
+    imageWidth: integer('image_width'),
+    imageHeight: integer('image_height'),
+    blurhash: text('blurhash'),
+  },
+  (t) => [
+    uniqueIndex('preview_cards_url_key').on(t.url),
+    // "Does anyone still use this file?" before it is deleted.
+    index('preview_cards_image_key_idx').on(t.imageKey).where(sql`${t.imageKey} IS NOT NULL`),
+    check('preview_cards_state', sql`${t.state} IN ('pending', 'ready', 'failed')`),
+  ],
+);
+
+/** The card of a post (its first link's): written by the card job, read by the post view (one probe of the key). */
+export const postCards = pgTable(
+  'post_cards',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    cardId: bigint('card_id', { mode: 'number' })
+      .notNull()
+      .references(() => previewCards.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    // The posts waiting for a card when it is fetched.
+    index('post_cards_card_idx').on(t.cardId),
+  ],
+);

@@ -26,6 +26,11 @@ export type DomainEvent =
       /** For a repost taken back: the post it reposted (whose count changed). */
       repostOfId?: number;
     }
+  /**
+   * The post's link card was fetched after it was posted (modules/cards): `view` is the post with it, as
+   * its author reads it less their own likes and bookmarks (the live streams send it to its audience).
+   */
+  | { type: 'post.card'; postId: number; authorId: number; view: Post }
   | { type: 'post.liked'; postId: number; userId: number }
   | { type: 'post.unliked'; postId: number; userId: number }
   /** Kept in, or taken out of, the person's Bookmarks (only their own views change). */

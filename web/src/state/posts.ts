@@ -247,6 +247,18 @@ export function postArrived(
   updatePostEverywhere(queryClient, post.parentId, (parent) => ({ ...parent, replyCount: bump(parent.replyCount, 1) }));
 }
 
+/**
+ * A post's link card arrived (pushed live, after the post): it shows wherever the post is — its page,
+ * the lists, a repost of it, the posts waiting above a timeline. Only the card changes: the rest of the
+ * cached post stays the reader's own (their like, bookmark, repost).
+ */
+export function postCardArrived(queryClient: QueryClient, id: string, card: Post['card']) {
+  updatePostEverywhere(queryClient, id, (post) => ({ ...post, card }));
+  queryClient.setQueriesData<Post[]>({ queryKey: liveKeys.all }, (pending) =>
+    pending?.some((p) => p.id === id) ? pending.map((p) => (p.id === id ? { ...p, card } : p)) : pending,
+  );
+}
+
 /** A post gone live: out of the lists (postDeleted) and out of what is waiting to be shown. */
 export function postRemoved(queryClient: QueryClient, post: PostRef) {
   postDeleted(queryClient, post);

@@ -168,6 +168,7 @@ export class FeedsService {
           if (!event.suspended) await this.dropReadersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
           break;
         case 'post.deleted':
+        case 'post.card':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':
@@ -496,6 +497,7 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
       );
       break;
     }
+    case 'post.card': // its card arrived
     case 'post.liked':
     case 'post.unliked':
       pages.dropWhere((page) => page.posts.has(event.postId));

@@ -35,6 +35,7 @@ export class HashtagsService {
         case 'post.created':
           if (extractHashtags(event.view.text).length > 0) this.trending = null;
           break;
+        case 'post.card':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':

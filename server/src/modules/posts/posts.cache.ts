@@ -141,6 +141,9 @@ export class PostViewCache {
         );
         break;
       }
+      case 'post.card':
+        this.dropShowing(event.postId); // its card arrived
+        break;
       case 'post.liked':
       case 'post.unliked':
         this.dropShowing(event.postId);

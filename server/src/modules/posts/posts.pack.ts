@@ -1,4 +1,5 @@
 import type { Post, PostQuote, QuotedPost } from '@pipit/contract';
+import { toPreviewCard } from '../cards/cards.pack.ts';
 import { toMediaAttachment } from '../media/media.service.ts';
 import { toUserSummary } from '../users/users.pack.ts';
 import type { MediaJson, PostRow, QuotedJson, ReplyTo } from './posts.repository.ts';
@@ -71,6 +72,7 @@ type PostFields = Pick<
   | 'quoteHidden'
   | 'visibility'
   | 'quotePolicy'
+  | 'card'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -98,6 +100,7 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     quotePolicy: fields.quotePolicy,
     quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
+    card: toPreviewCard(fields.card),
   };
 }
 
@@ -124,6 +127,8 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
           repostedByMe: row.repostedByMe,
           // Computed for this viewer on the reposted post's quote.
           quoteHidden: row.quoteHidden,
+          // The reposted post's (the view's subquery reads the post shown).
+          card: row.card,
         },
         reposter,
         row.id,

@@ -7,6 +7,7 @@ import { bookmarks, likes, mediaAttachments, postMentions, posts, users } from '
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { GroupRunner } from '../../lib/group.ts';
 import type { PostId } from '../../lib/ids.ts';
+import { cardJson } from '../cards/cards.repository.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
 import {
   onProfile,
@@ -147,6 +148,8 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
       viewerId === null
         ? sql<boolean>`false`
         : sql<boolean>`coalesce((select true from ${posts} mine where mine.author_id = ${viewerId} and mine.repost_of_id = ${SHOWN}), false)`,
+    // The link card of the post shown (a repost's: the reposted post's), when ready: one probe of post_cards' key.
+    card: cardJson(SHOWN),
   };
 }
 

@@ -20,6 +20,7 @@ import { forbidden, invalid, postNotFound, userNotFound } from '../../lib/errors
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
+import type { CardsService } from '../cards/cards.service.ts';
 import { recordDirectPost } from '../conversations/conversations.service.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toUserView } from '../follows/follows.pack.ts';
@@ -45,6 +46,8 @@ export class PostsService {
     private readonly jobs: Jobs,
     /** Home feeds: a post's fan-out job is enqueued in its transaction. Null without feeds. */
     private readonly feeds: FeedsService | null = null,
+    /** Link cards: a job started once a post has committed (no query on the create path). */
+    private readonly cards: CardsService | null = null,
   ) {}
 
   /**
@@ -93,6 +96,7 @@ export class PostsService {
         quoteOfId: null,
         quote: null,
         quoteHidden: false,
+        card: null, // fetched after the commit (modules/cards)
       }),
       media: attached,
       quote,
@@ -117,9 +121,10 @@ export class PostsService {
         );
         const view = pack(post, null);
         await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null, view }]);
+        this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: false });
         return view;
       }
-      return await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         // A reply to, or a quote of, a repost's row is one of the post it reposts.
         if (parentId !== null) parentId = (await repo.findRepostTarget(tx, parentId)) ?? parentId;
         if (quoteOfId !== null) quoteOfId = (await repo.findRepostTarget(tx, quoteOfId)) ?? quoteOfId;
@@ -197,6 +202,8 @@ export class PostsService {
         }
         return view;
       });
+      this.cards?.postCreated({ id: Number(created.id), authorId: me, text, hasMedia: media.length > 0 });
+      return created;
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;

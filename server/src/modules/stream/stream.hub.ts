@@ -28,7 +28,15 @@ export interface StreamClient {
 
 /** What happened, as kept for live delivery and for a reconnect's replay. */
 type Entry =
-  | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number }
+  | {
+      seq: number;
+      kind: 'post';
+      post: Post;
+      postId: number;
+      authorId: number;
+      /** Set when the post is not new but its link card arrived (`post.card`): sent to its whole audience. */
+      update?: 'card';
+    }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
   /** For one member only: a notification for them, their notifications read, a conversation of theirs changed. */
   | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
@@ -275,8 +283,8 @@ export class StreamHub {
         client.userId === null ? [] : (lists.get(client.userId) ?? []),
       );
       if (!live) continue;
-      if (live.type === 'post.created') {
-        const key = `${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
+      if (live.type === 'post.created' || live.type === 'post.card') {
+        const key = `${live.type}|${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
         else variants.set(key, live);
@@ -297,6 +305,15 @@ export class StreamHub {
       case 'post.created':
         // Sent as written (a visitor's view): no read per post, however fast posts come.
         return { seq: ++this.seq, kind: 'post', post: event.view, postId: event.postId, authorId: event.authorId };
+      case 'post.card':
+        return {
+          seq: ++this.seq,
+          kind: 'post',
+          post: event.view,
+          postId: event.postId,
+          authorId: event.authorId,
+          update: 'card',
+        };
       case 'post.deleted':
         return {
           seq: ++this.seq,
@@ -369,6 +386,14 @@ export class StreamHub {
           timelines.unshift('following');
         }
         const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
+        if (entry.update === 'card') {
+          // Wherever the post is open: its whole audience (members outside it were left out by `hiding`;
+          // a visitor sees public and unlisted posts only).
+          if (client.userId === null && post.visibility !== 'public' && post.visibility !== 'unlisted') return null;
+          return lists.length > 0
+            ? { type: 'post.card', post, timelines, lists }
+            : { type: 'post.card', post, timelines };
+        }
         if (lists.length > 0) return { type: 'post.created', post, timelines, lists };
         return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
       }
@@ -422,6 +447,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'user.suspended':
       return event.suspended ? event.userId : null;
     case 'post.created':
+    case 'post.card':
     case 'post.deleted':
     case 'post.liked':
     case 'post.unliked':

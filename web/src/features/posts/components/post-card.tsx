@@ -3,6 +3,7 @@ import { Repeat2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Byline } from '../../../components/byline.tsx';
+import { LinkCard } from '../../../components/link-card.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -93,6 +94,7 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
         {replyContext && post.parentId && <ReplyingTo post={post} />}
         <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
         <PostMedia media={post.media} className="mt-3" />
+        <LinkCard card={post.card} className="mt-3" />
         {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
         <PostActions post={post} className="mt-1" />
       </div>

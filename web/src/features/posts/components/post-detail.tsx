@@ -2,6 +2,7 @@ import type { Post } from '@pipit/contract';
 import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { LinkCard } from '../../../components/link-card.tsx';
 import { PostMedia } from '../../../components/post-media.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -51,6 +52,7 @@ export function PostDetail({
       <ReplyingTo post={post} className="mt-3" />
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
       <PostMedia media={post.media} className="mt-3" />
+      <LinkCard card={post.card} className="mt-3" />
       {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
       <p className="mt-3 flex flex-wrap items-center gap-x-1 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
