@@ -33,6 +33,7 @@ describe('posts', () => {
         quotePolicy: 'anyone',
         quote: null,
         repostedBy: null,
+        poll: null,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

@@ -1,5 +1,6 @@
 import type { Post, PostQuote, QuotedPost } from '@pipit/contract';
 import { toMediaAttachment } from '../media/media.service.ts';
+import { toPoll } from '../polls/polls.pack.ts';
 import { toUserSummary } from '../users/users.pack.ts';
 import type { MediaJson, PostRow, QuotedJson, ReplyTo } from './posts.repository.ts';
 
@@ -71,6 +72,8 @@ type PostFields = Pick<
   | 'quoteHidden'
   | 'visibility'
   | 'quotePolicy'
+  | 'poll'
+  | 'pollMine'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -98,6 +101,7 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     quotePolicy: fields.quotePolicy,
     quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
+    poll: toPoll(fields.id, fields.poll, fields.pollMine),
   };
 }
 
@@ -124,6 +128,8 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
           repostedByMe: row.repostedByMe,
           // Computed for this viewer on the reposted post's quote.
           quoteHidden: row.quoteHidden,
+          // The viewer's own of the reposted post's poll.
+          pollMine: row.pollMine,
         },
         reposter,
         row.id,
