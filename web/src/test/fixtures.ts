@@ -88,6 +88,7 @@ export function makePost(
     quotePolicy: 'anyone',
     quote: null,
     repostedBy: null,
+    poll: null,
     ...rest,
   };
 }
