@@ -75,7 +75,7 @@ function PollResults({ poll }: { poll: Poll }) {
                 />
               )}
               <div className="relative flex items-center gap-2 px-3 py-1.5 text-[15px] leading-5">
-                {!hidden && <span className="w-10 shrink-0 font-bold tabular-nums">{share}%</span>}
+                {!hidden && <span className="w-12 shrink-0 whitespace-nowrap font-bold tabular-nums">{share}%</span>}
                 <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">{option.title}</span>
                 {mine && (
                   <span className="flex shrink-0 items-center gap-1 text-[13px] font-bold text-accent">
