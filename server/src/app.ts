@@ -32,6 +32,7 @@ import { nodeInfoRoutes } from './modules/nodeinfo/nodeinfo.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { oauthConsentRoutes } from './modules/oauth/oauth.consent.routes.ts';
 import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
+import { pollsRoutes } from './modules/polls/polls.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -176,6 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     api.addHook('preHandler', limitWrites(api));
     await api.register(usersRoutes, { config });
     await api.register(postsRoutes);
+    await api.register(pollsRoutes);
     await api.register(mediaUploadRoutes);
     await api.register(bookmarksRoutes);
     await api.register(hashtagsRoutes);

@@ -27,6 +27,7 @@ import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { OAuthService } from './modules/oauth/oauth.service.ts';
+import { PollsService } from './modules/polls/polls.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
 import { MUTE_SWEEP_INTERVAL_MS, SafetyService } from './modules/safety/safety.service.ts';
@@ -57,6 +58,8 @@ export interface Services {
   cards: CardsService;
   users: UsersService;
   posts: PostsService;
+  /** Polls: votes, their end (a timed job), and the edit's `replacePollIn`. */
+  polls: PollsService;
   bookmarks: BookmarksService;
   hashtags: HashtagsService;
   search: SearchService;
@@ -104,7 +107,8 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
-  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards);
+  const polls = new PollsService(db, events, notifier, timedJobs);
+  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards, polls);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
@@ -140,6 +144,7 @@ export async function createServices(
     cards,
     users,
     posts,
+    polls,
     bookmarks: new BookmarksService(db, events, posts),
     lists: new ListsService(db, events),
     hashtags: new HashtagsService(db, events),

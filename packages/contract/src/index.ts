@@ -13,6 +13,7 @@ export * from './media.ts';
 export * from './moderation.ts';
 export * from './notifications.ts';
 export * from './oauth.ts';
+export * from './polls.ts';
 export * from './posts.ts';
 export * from './routes.ts';
 export * from './safety.ts';

@@ -12,6 +12,8 @@ export const NOTIFICATION_TYPES = [
   'repost',
   /** Someone asked to follow a locked account (the owner approves or rejects it on the Follow requests page). */
   'follow_request',
+  /** A poll ended: its author and everyone who voted in it are told (the actor is its author). */
+  'poll',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

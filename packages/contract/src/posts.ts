@@ -13,6 +13,7 @@ import {
   visibility,
 } from './common.ts';
 import { mediaAttachment, postMediaInput } from './media.ts';
+import { poll, pollInput } from './polls.ts';
 import { LIMITS, userSummary } from './users.ts';
 
 /**
@@ -70,10 +71,16 @@ export const createPostBody = z
     visibility: visibility.optional(),
     /** Who may quote it (default anyone; a followers-only post at most followers, a direct one nobody). */
     quotePolicy: quotePolicy.optional(),
+    /** A poll under the text (polls.ts `pollInput`); a post with a poll has no images and still needs its text. */
+    poll: pollInput.optional(),
   })
   .refine((body) => body.text.length > 0 || (body.media?.length ?? 0) > 0, {
     message: 'Post must not be empty',
     path: ['text'],
+  })
+  .refine((body) => body.poll === undefined || (body.media?.length ?? 0) === 0, {
+    message: 'A post cannot have both a poll and images',
+    path: ['poll'],
   });
 export type CreatePostBody = z.infer<typeof createPostBody>;
 
@@ -135,6 +142,8 @@ export const post = z.object({
    * until then, and for good when the post has images, the page has no title or could not be read.
    */
   card: previewCard.nullable(),
+  /** Its poll as the viewer sees it (polls.ts), or null. */
+  poll: poll.nullable(),
 });
 export type Post = z.infer<typeof post>;
 

@@ -788,3 +788,65 @@ export const postCards = pgTable(
     index('post_cards_card_idx').on(t.cardId),
   ],
 );
+
+/**
+ * A post's poll (modules/polls): one per post, keyed by it (the poll's id on the wire is the post's),
+ * deleted with it. The counts are kept with the votes, in the vote's transaction, under this row's
+ * lock (one vote at a time per poll): `voters_count` people, `votes_count` choices.
+ */
+export const polls = pgTable(
+  'polls',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    multiple: boolean('multiple').notNull().default(false),
+    /** The options' counts are shown to the author only until it ends. */
+    hideTotals: boolean('hide_totals').notNull().default(false),
+    votersCount: integer('voters_count').notNull().default(0),
+    votesCount: integer('votes_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [check('polls_counts_nonnegative', sql`${t.votersCount} >= 0 AND ${t.votesCount} >= 0`)],
+);
+
+/** A poll's options in order (`position` from 0), each with its count of votes. */
+export const pollOptions = pgTable(
+  'poll_options',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => polls.postId, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    votesCount: integer('votes_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.position] }),
+    check('poll_options_votes_nonnegative', sql`${t.votesCount} >= 0`),
+  ],
+);
+
+/**
+ * Who chose what: one row per option chosen (a single-choice poll: one per person, which the vote's
+ * check under the poll's lock keeps). The key also answers "did I vote, and for what" per post.
+ */
+export const pollVotes = pgTable(
+  'poll_votes',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => polls.postId, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.userId, t.position] }),
+    // A deleted account's votes go with it (the counts stay, as Mastodon's do): without this, its delete scans.
+    index('poll_votes_user_idx').on(t.userId),
+  ],
+);

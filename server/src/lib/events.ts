@@ -61,6 +61,21 @@ export type DomainEvent =
   | { type: 'notifications.read'; userId: number }
   /** A conversation of the person changed: a direct post in it reached them, or they read or removed it. */
   | { type: 'conversation.updated'; userId: number; rootId: number; change: 'post' | 'read' | 'removed' }
+  /**
+   * A poll's counts changed (`voterId` voted), it ended (`ended`), or its author changed it (`reset`:
+   * every vote went). Carries the counts, so live streams send them without reading the poll back;
+   * who may see the option counts is decided per reader (hideTotals until it ends, the author always).
+   */
+  | {
+      type: 'poll.updated';
+      postId: number;
+      authorId: number;
+      voterId: number | null;
+      counts: { votersCount: number; votesCount: number; options: number[] };
+      hideTotals: boolean;
+      ended: boolean;
+      reset: boolean;
+    }
   | {
       type: 'notification.created';
       userId: number;

@@ -81,6 +81,8 @@ const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
   'notifications.read': false,
   'notification.created': false,
   'conversation.updated': false,
+  // Its counts, and its end.
+  'poll.updated': true,
 };
 
 /** Visitors' cached pages are dropped by the events that change them (published after each commit). */

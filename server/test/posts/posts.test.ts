@@ -34,6 +34,7 @@ describe('posts', () => {
         quote: null,
         repostedBy: null,
         card: null,
+        poll: null,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

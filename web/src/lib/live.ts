@@ -8,6 +8,7 @@ const TYPES = Object.keys({
   notification: true,
   'notifications.read': true,
   conversation: true,
+  poll: true,
   reset: true,
 } satisfies Record<LiveEventType, true>);
 

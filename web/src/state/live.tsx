@@ -5,7 +5,7 @@ import { connectLive } from '../lib/live.ts';
 import { conversationsChanged } from './conversations.ts';
 import { notificationKeys } from './keys.ts';
 import { notificationsChanged, notificationsRead } from './notifications.ts';
-import { postArrived, postCardArrived, postRemoved, postsMissed } from './posts.ts';
+import { pollCountsChanged, postArrived, postCardArrived, postRemoved, postsMissed } from './posts.ts';
 import { useSessionIdentity } from './viewer.tsx';
 
 /**
@@ -31,6 +31,9 @@ export function LiveSync() {
           postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });
           // A conversation may have shown it as its last post (only an open Messages page asks again).
           void conversationsChanged(queryClient);
+          break;
+        case 'poll':
+          pollCountsChanged(queryClient, event.postId, event);
           break;
         case 'notification':
           void notificationsChanged(queryClient);

@@ -1,4 +1,4 @@
-import type { Page, Post } from '@pipit/contract';
+import type { Page, PollCounts, Post } from '@pipit/contract';
 import {
   type InfiniteData,
   type QueryClient,
@@ -196,6 +196,34 @@ export function postDeleted(queryClient: QueryClient, post: PostRef) {
 export function postChanged(queryClient: QueryClient, post: Post) {
   // A timeline entry that is a repost keeps saying who reposted it: the answer is the post alone.
   updatePostEverywhere(queryClient, post.id, (shown) => ({ ...post, repostedBy: shown.repostedBy }));
+}
+
+/**
+ * A poll's new counts from the live stream (a vote, its end, or an edit that reset it): merged into
+ * the post wherever it is shown. The reader's own choices stay theirs, unless the votes were reset.
+ */
+export function pollCountsChanged(
+  queryClient: QueryClient,
+  postId: string,
+  change: { counts: PollCounts; ended: boolean; reset: boolean },
+) {
+  updatePostEverywhere(queryClient, postId, (post) => {
+    const { poll } = post;
+    if (!poll || poll.options.length !== change.counts.options.length) return post;
+    return {
+      ...post,
+      poll: {
+        ...poll,
+        votersCount: change.counts.votersCount,
+        votesCount: change.counts.votesCount,
+        options: poll.options.map((option, i) => ({ ...option, votesCount: change.counts.options[i] ?? null })),
+        expired: poll.expired || change.ended,
+        ...(change.reset ? { voted: false, ownVotes: [] } : {}),
+      },
+    };
+  });
+  // An edit may have changed the options themselves: read the post again.
+  if (change.reset) queryClient.invalidateQueries({ queryKey: postKeys.detail(postId) });
 }
 
 /**

@@ -89,6 +89,7 @@ export function makePost(
     quote: null,
     repostedBy: null,
     card: null,
+    poll: null,
     ...rest,
   };
 }

@@ -180,6 +180,7 @@ export class FeedsService {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // Feeds hold post ids of followed people: counts, profiles and the rest are read with each page.
           break;
         default:
@@ -500,6 +501,8 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     case 'post.card': // its card arrived
     case 'post.liked':
     case 'post.unliked':
+    case 'poll.updated':
+      // Its counts (a poll's too, and its end: a kept page would show it open).
       pages.dropWhere((page) => page.posts.has(event.postId));
       break;
     case 'post.bookmarked':

@@ -53,6 +53,7 @@ export class HashtagsService {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // Trending counts tagged posts and their authors, nothing else.
           break;
         default:

@@ -3,6 +3,7 @@ import type { Account } from './account.presenter.ts';
 import { toCard } from './card.presenter.ts';
 import { textToHtml } from './html.ts';
 import { toMedia } from './media.presenter.ts';
+import { toMastodonPoll } from './poll.presenter.ts';
 
 /** What a Status is made of besides the post: its people as Accounts, and the quoted posts' statuses. */
 export interface StatusParts {
@@ -71,7 +72,7 @@ export function toStatus(publicUrl: string, p: Post, parts: StatusParts) {
     in_reply_to_id: p.parentId,
     in_reply_to_account_id: p.replyTo?.id ?? null,
     reblog: null as unknown,
-    poll: null,
+    poll: p.poll ? toMastodonPoll(p.poll) : null,
     // A post with images has none (modules/cards), as in Mastodon.
     card: p.card ? toCard(publicUrl, p.card) : null,
     language: null,

@@ -103,6 +103,7 @@ export class OAuthService implements OtherCredentials {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // A grant holds the token's scopes and who it speaks for: nothing else changes it.
           break;
         default:

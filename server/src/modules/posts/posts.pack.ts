@@ -1,6 +1,7 @@
 import type { Post, PostQuote, QuotedPost } from '@pipit/contract';
 import { toPreviewCard } from '../cards/cards.pack.ts';
 import { toMediaAttachment } from '../media/media.service.ts';
+import { toPoll } from '../polls/polls.pack.ts';
 import { toUserSummary } from '../users/users.pack.ts';
 import type { MediaJson, PostRow, QuotedJson, ReplyTo } from './posts.repository.ts';
 
@@ -73,6 +74,8 @@ type PostFields = Pick<
   | 'visibility'
   | 'quotePolicy'
   | 'card'
+  | 'poll'
+  | 'pollMine'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -101,6 +104,7 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
     card: toPreviewCard(fields.card),
+    poll: toPoll(fields.id, fields.poll, fields.pollMine),
   };
 }
 
@@ -129,6 +133,8 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
           quoteHidden: row.quoteHidden,
           // The reposted post's (the view's subquery reads the post shown).
           card: row.card,
+          // The viewer's own of the reposted post's poll.
+          pollMine: row.pollMine,
         },
         reposter,
         row.id,

@@ -16,6 +16,7 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
       quoteOfId: request.body.quoteOfId ? parsePostId(request.body.quoteOfId) : null,
       visibility: request.body.visibility,
       quotePolicy: request.body.quotePolicy,
+      poll: request.body.poll,
     }),
   );
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));

@@ -82,6 +82,7 @@ export class SessionsService {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // A session holds who the person is and their role: nothing else changes it.
           break;
         default:

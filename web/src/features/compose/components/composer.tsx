@@ -19,6 +19,7 @@ import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
 import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
+import { AddPollButton, ComposerPollEditor, useComposerPoll } from './composer-poll.tsx';
 import { useSuggestions } from './suggestions.tsx';
 import { VisibilityMenu } from './visibility-menu.tsx';
 
@@ -58,6 +59,7 @@ export function Composer({
   const counterId = useId();
   const [caret, setCaret] = useState(0);
   const images = useComposerImages();
+  const poll = useComposerPoll();
   // Null until chosen: the member's default (known once their profile is) or the parent's.
   const [chosenVisibility, setVisibility] = useState<Visibility | null>(null);
   const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
@@ -76,9 +78,13 @@ export function Composer({
   const remaining = LIMITS.postMax - graphemeLength(trimmed);
   const busy = create.isPending;
   // As the contract: something a reader can see (not only spaces or zero-width characters) or an
-  // image, within the limit, every image uploaded.
+  // image, within the limit, every image uploaded; a poll needs its text and every choice filled in.
   const canPost =
-    (hasVisibleContent(trimmed) || images.images.length > 0) && remaining >= 0 && !images.uploading && !busy;
+    (hasVisibleContent(trimmed) || (images.images.length > 0 && !poll.open)) &&
+    remaining >= 0 &&
+    !images.uploading &&
+    poll.problem === null &&
+    !busy;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
   useLayoutEffect(() => {
@@ -97,11 +103,13 @@ export function Composer({
         ...(images.media.length > 0 ? { media: images.media } : {}),
         ...(quote ? { quoteOfId: quote.id } : {}),
         ...(sendsAudience ? { visibility, quotePolicy } : {}),
+        ...(poll.input ? { poll: poll.input } : {}),
       },
       {
         onSuccess: (post) => {
           setText('');
           images.clear();
+          poll.clear();
           setVisibility(null);
           setQuotePolicy('anyone');
           notify(parentId ? 'Your reply was sent' : 'Your post was sent');
@@ -112,9 +120,10 @@ export function Composer({
         onError: (error) => {
           // The server's word when it is about the text or says when to try again; else a plain retry.
           // A quote its author does not allow (403) says so too.
-          const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy'] as const);
+          const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy', 'poll'] as const);
           const said =
             fields.text ??
+            fields.poll ??
             fields.media ??
             fields.visibility ??
             fields.quotePolicy ??
@@ -174,9 +183,11 @@ export function Composer({
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
         <ComposerImageList images={images} disabled={busy} />
+        <ComposerPollEditor poll={poll} disabled={busy} />
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         <div className="flex items-center gap-3 border-t border-line py-2">
-          <AddImagesButton images={images} disabled={busy} />
+          <AddImagesButton images={images} disabled={busy || poll.open} />
+          <AddPollButton poll={poll} disabled={busy || images.images.length > 0} />
           <VisibilityMenu
             visibility={visibility}
             quotePolicy={quotePolicy}

@@ -16,6 +16,7 @@ import { usePostView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
+import { PostPoll } from './post-poll.tsx';
 
 const REPLY_LINK = 'text-accent underline decoration-accent/40 underline-offset-2 hover:decoration-accent';
 
@@ -94,6 +95,7 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
         {replyContext && post.parentId && <ReplyingTo post={post} />}
         <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
         <PostMedia media={post.media} className="mt-3" />
+        {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
         <LinkCard card={post.card} className="mt-3" />
         {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
         <PostActions post={post} className="mt-1" />

@@ -15,6 +15,7 @@ import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
+import { PostPoll } from './post-poll.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
 export function PostDetail({
@@ -52,6 +53,7 @@ export function PostDetail({
       <ReplyingTo post={post} className="mt-3" />
       <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
       <PostMedia media={post.media} className="mt-3" />
+      {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
       <LinkCard card={post.card} className="mt-3" />
       {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
       <p className="mt-3 flex flex-wrap items-center gap-x-1 text-[15px] text-muted">
