@@ -1,3 +1,4 @@
+import type { KvStoreSetOptions } from '@fedify/fedify';
 import { Temporal } from '@js-temporal/polyfill';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,17 @@ import { useTestApp } from '../helpers/app.ts';
  * database, PGlite or PostgreSQL. Time is controlled, never waited for: a delay or ttl is checked on the
  * stored due time, and "time passes" by moving that time into the past.
  */
+/** Every entry of a KvStore list (Array.fromAsync is ES2024; the project targets ES2023). */
+async function collect<T>(entries: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const entry of entries) all.push(entry);
+  return all;
+}
+
+/** A Temporal.Duration as Fedify hands one (the polyfill's, typed as the TypeScript library's Temporal). */
+const duration = (like: Temporal.DurationLike) =>
+  Temporal.Duration.from(like) as unknown as NonNullable<KvStoreSetOptions['ttl']>;
+
 describe('federation key–value store (fed_kv)', () => {
   const ctx = useTestApp();
   const kv = () => new DatabaseKvStore(ctx.db.db);
@@ -41,7 +53,7 @@ describe('federation key–value store (fed_kv)', () => {
 
   it('keeps an entry with a ttl until then (its stored expiry), and reads it as absent after', async () => {
     const store = kv();
-    await store.set(['cached'], 'v', { ttl: Temporal.Duration.from({ hours: 1 }) });
+    await store.set(['cached'], 'v', { ttl: duration({ hours: 1 }) });
     const [row] = await executeRows<{ seconds: string }>(
       ctx.db.db,
       sql`select extract(epoch from expires_at - now())::text as seconds from fed_kv`,
@@ -51,7 +63,7 @@ describe('federation key–value store (fed_kv)', () => {
     expect(await store.get(['cached'])).toBe('v');
     await expire(['cached']);
     expect(await store.get(['cached'])).toBeUndefined();
-    expect(await Array.fromAsync(store.list(['cached']))).toEqual([]);
+    expect(await collect(store.list(['cached']))).toEqual([]);
     // Setting again without a ttl keeps it for good.
     await store.set(['cached'], 'w');
     expect(await store.get(['cached'])).toBe('w');
@@ -70,7 +82,7 @@ describe('federation key–value store (fed_kv)', () => {
     expect(await store.cas(['k'], { n: 3 }, undefined)).toBe(true);
     expect(await store.get(['k'])).toBeUndefined();
     // An expired entry counts as absent.
-    await store.set(['k'], 'old', { ttl: Temporal.Duration.from({ minutes: 5 }) });
+    await store.set(['k'], 'old', { ttl: duration({ minutes: 5 }) });
     await expire(['k']);
     expect(await store.cas(['k'], 'old', 'new')).toBe(false);
     expect(await store.cas(['k'], undefined, 'new')).toBe(true);
@@ -87,15 +99,15 @@ describe('federation key–value store (fed_kv)', () => {
     await store.set(['a', 'b', 'c'], 2);
     await store.set(['a', 'c'], 3);
     await store.set(['ab'], 4);
-    await store.set(['a', 'gone'], 5, { ttl: Temporal.Duration.from({ seconds: 30 }) });
+    await store.set(['a', 'gone'], 5, { ttl: duration({ seconds: 30 }) });
     await expire(['a', 'gone']);
     const keys = async (prefix?: string[]) =>
-      (await Array.fromAsync(store.list(prefix as [string] | undefined))).map((e) => e.key.join('/')).sort();
+      (await collect(store.list(prefix as [string] | undefined))).map((e) => e.key.join('/')).sort();
     expect(await keys(['a'])).toEqual(['a', 'a/b', 'a/b/c', 'a/c']);
     expect(await keys(['a', 'b'])).toEqual(['a/b', 'a/b/c']);
     expect(await keys(['zzz'])).toEqual([]);
     expect(await keys()).toEqual(['a', 'a/b', 'a/b/c', 'a/c', 'ab']);
-    const [entry] = await Array.fromAsync(store.list(['a', 'b', 'c']));
+    const [entry] = await collect(store.list(['a', 'b', 'c']));
     expect(entry).toEqual({ key: ['a', 'b', 'c'], value: 2 });
   });
 });
@@ -157,8 +169,8 @@ describe('federation message queue (fed_queue)', () => {
 
   it('keeps a delayed message until its time (its stored due time), then delivers it', async () => {
     const q = queue();
-    await q.enqueue('later', { delay: Temporal.Duration.from({ minutes: 10 }) });
-    await q.enqueueMany(['batch later'], { delay: Temporal.Duration.from({ seconds: 90 }) });
+    await q.enqueue('later', { delay: duration({ minutes: 10 }) });
+    await q.enqueueMany(['batch later'], { delay: duration({ seconds: 90 }) });
     await q.enqueue('now');
     const [later, batch] = await rows();
     expect(Number(later?.seconds)).toBeGreaterThan(590);
@@ -176,7 +188,7 @@ describe('federation message queue (fed_queue)', () => {
   });
 
   it('refuses a negative delay', async () => {
-    await expect(queue().enqueue('x', { delay: Temporal.Duration.from({ seconds: -1 }) })).rejects.toThrow(RangeError);
+    await expect(queue().enqueue('x', { delay: duration({ seconds: -1 }) })).rejects.toThrow(RangeError);
     expect(await rows()).toEqual([]);
   });
 
