@@ -20,6 +20,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { federationPlugin } from './modules/federation/federation.routes.ts';
+import type { FederationTestSeam } from './modules/federation/federation.service.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -68,6 +70,8 @@ export interface AppDeps {
   logStream?: { write(line: string): unknown };
   /** How link cards resolve names, instead of the system's (tests map names to chosen addresses). */
   resolve?: Resolve;
+  /** Tests: what the federation uses instead of the network (modules/federation). */
+  federation?: FederationTestSeam;
 }
 
 /** One line per request, when it is answered ("GET /api/x 200 3.1 ms"), instead of Fastify's two. */
@@ -201,6 +205,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mediaRoutes);
   // Discovery for other servers and apps (host-meta, NodeInfo): before the web app's fallback.
   await app.register(nodeInfoRoutes, { config });
+  // ActivityPub (when on): actors, WebFinger, inboxes; a browser at an actor's URL falls through to the web app.
+  await app.register(federationPlugin, { config, ...(deps.federation ? { seam: deps.federation } : {}) });
   await app.register(webPlugin, { config });
 
   return app;

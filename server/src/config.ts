@@ -80,6 +80,16 @@ export interface Config {
     /** How often each process looks for due jobs another process scheduled; 0: never by itself (tests). */
     pollMs: number;
   };
+  /**
+   * ActivityPub federation (modules/federation): on when PUBLIC_URL is https:// unless FEDERATION=off;
+   * off otherwise (other servers only reach an instance over https). `offReason` says why it is off.
+   */
+  federation: {
+    enabled: boolean;
+    offReason: string | null;
+    /** How often each process looks for queued deliveries and activities another process enqueued. */
+    queuePollMs: number;
+  };
   /** Live updates (GET /api/stream). */
   stream: {
     /** Open streams per member (tabs and devices); one more is refused with 429. */
@@ -268,6 +278,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     visitorCacheMs: parseCount(env.VISITOR_CACHE_MS, 1_000, 'VISITOR_CACHE_MS'),
     timedJobs: { pollMs: parseCount(env.TIMED_JOBS_POLL_MS, 1_000, 'TIMED_JOBS_POLL_MS') },
+    federation: {
+      ...parseFederation(env.FEDERATION, publicUrl),
+      queuePollMs: parseCount(env.FEDERATION_QUEUE_POLL_MS, 1_000, 'FEDERATION_QUEUE_POLL_MS'),
+    },
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
       maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),
@@ -283,6 +297,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxImageBytes: 5 * 1024 * 1024,
     },
   };
+}
+
+/** FEDERATION: unset (on with an https PUBLIC_URL), `on` (which then needs one) or `off`. */
+function parseFederation(value: string | undefined, publicUrl: string): { enabled: boolean; offReason: string | null } {
+  const https = publicUrl.startsWith('https://');
+  if (value === 'off') return { enabled: false, offReason: 'FEDERATION=off' };
+  if (value !== undefined && value !== '' && value !== 'on') {
+    throw new ConfigError('INVALID_CONFIG', `FEDERATION must be "on" or "off", got "${value}"`);
+  }
+  if (https) return { enabled: true, offReason: null };
+  if (value === 'on') {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      `FEDERATION=on needs an https:// PUBLIC_URL (other servers reach an instance over https), got "${publicUrl}"`,
+    );
+  }
+  return { enabled: false, offReason: `PUBLIC_URL is ${new URL(publicUrl).protocol}//, not https://` };
 }
 
 function parseEmailList(value: string | undefined, name: string): string[] {

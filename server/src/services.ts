@@ -152,7 +152,7 @@ export async function createServices(
     follows,
     safety,
     moderation: new ModerationService(db, events, posts, sessions),
-    nodeinfo: new NodeInfoService(db, events),
+    nodeinfo: new NodeInfoService(db, events, config.federation.enabled ? ['activitypub'] : []),
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),

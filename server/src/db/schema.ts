@@ -45,10 +45,11 @@ export const users = pgTable(
   'users',
   {
     id: id(),
-    email: text('email').notNull(),
+    /** Null for remote people (`domain` set), who sign in elsewhere; a CHECK keeps local rows whole. */
+    email: text('email'),
     username: text('username').notNull(),
     name: text('name').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    passwordHash: text('password_hash'),
     bio: text('bio').notNull().default(''),
     profileImage: text('profile_image'),
     coverImage: text('cover_image'),
@@ -63,10 +64,17 @@ export const users = pgTable(
     defaultVisibility: text('default_visibility').$type<Visibility>().notNull().default('public'),
     /** "Approve followers": following them asks first (follow_requests) until they approve. */
     locked: boolean('locked').notNull().default(false),
+    /**
+     * Where the person lives: null for members of this instance, the remote server's host (lower case,
+     * with a port when it has one) for people elsewhere in the fediverse, whose actor is in `remote_actors`.
+     */
+    domain: text('domain'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    // A member has an email and a password; a remote person has neither (they sign in at home).
+    check('users_local_whole', sql`(${t.domain} IS NULL) = (${t.email} IS NOT NULL AND ${t.passwordHash} IS NOT NULL)`),
     // "Is anyone suspended?" once per statement, then "is this author?" per row: a tiny index.
     index('users_suspended_idx').on(t.id).where(sql`${t.suspendedAt} IS NOT NULL`),
     // The moderation team list.
@@ -74,7 +82,12 @@ export const users = pgTable(
     check('users_default_visibility_check', sql`${t.defaultVisibility} IN (${sql.raw(VISIBILITY_SQL)})`),
     check('users_role_check', sql`${t.role} IN (${sql.raw(ROLES.map((r) => `'${r}'`).join(', '))})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    // Usernames are unique per domain: members among members (this index, so a lookup of a member by
+    // username says `domain IS NULL`), remote people per server.
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`).where(sql`${t.domain} IS NULL`),
+    uniqueIndex('users_remote_username_key')
+      .on(t.domain, sql`lower(${t.username})`)
+      .where(sql`${t.domain} IS NOT NULL`),
     index('users_created_at_id_idx').on(t.createdAt, t.id),
     // Search's people typeahead: name or username starting with what was typed (LIKE 'abc%').
     index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
@@ -790,6 +803,55 @@ export const postCards = pgTable(
 );
 
 /**
+ * A remote person's actor (issue 29): the `users` row with their `domain` is who they are to every list,
+ * follow and notification; this is what federation needs to reach them. Refetched when stale.
+ */
+export const remoteActors = pgTable(
+  'remote_actors',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The actor's id (its ActivityPub URI). */
+    uri: text('uri').notNull().unique(),
+    /** Person, Service, Application, Group or Organization. */
+    type: text('type').notNull(),
+    inbox: text('inbox').notNull(),
+    sharedInbox: text('shared_inbox'),
+    /** The profile page people open (`url`), which may differ from the id. */
+    url: text('url'),
+    followersUrl: text('followers_url'),
+    /** Public keys the actor publishes: `[{id, type: 'RSASSA-PKCS1-v1_5' | 'Ed25519', jwk}]`. */
+    publicKeys: jsonb('public_keys').notNull().default([]),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  // Deliveries to a server's shared inbox group the followers who share it.
+  (t) => [index('remote_actors_shared_inbox_idx').on(t.sharedInbox).where(sql`${t.sharedInbox} IS NOT NULL`)],
+);
+
+/**
+ * Key pairs of local actors (modules/federation/keys.ts): a member's (`user_id`) or the instance actor's
+ * (`user_id` null), one per algorithm, made on first need. The private key never leaves the server: no
+ * API answer or export reads this table.
+ */
+export const actorKeys = pgTable(
+  'actor_keys',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    /** RSASSA-PKCS1-v1_5 (HTTP Signatures, Linked Data Signatures) or Ed25519 (Object Integrity Proofs). */
+    keyType: text('key_type').notNull(),
+    publicKey: jsonb('public_key').notNull(),
+    privateKey: jsonb('private_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('actor_keys_user_type').on(t.userId, t.keyType).nullsNotDistinct(),
+    check('actor_keys_type_check', sql`${t.keyType} IN ('RSASSA-PKCS1-v1_5', 'Ed25519')`),
+  ],
+);
+
+/**
  * A post's poll (modules/polls): one per post, keyed by it (the poll's id on the wire is the post's),
  * deleted with it. The counts are kept with the votes, in the vote's transaction, under this row's
  * lock (one vote at a time per poll): `voters_count` people, `votes_count` choices.
@@ -848,5 +910,46 @@ export const pollVotes = pgTable(
     primaryKey({ columns: [t.postId, t.userId, t.position] }),
     // A deleted account's votes go with it (the counts stay, as Mastodon's do): without this, its delete scans.
     index('poll_votes_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Fedify's key–value store (lib/fed-kv.ts): cached remote documents and keys, activity ids already
+ * handled, what signature scheme each server speaks. `key` is Fedify's key (an array of strings);
+ * an entry past `expires_at` reads as absent and is swept.
+ */
+export const fedKv = pgTable(
+  'fed_kv',
+  {
+    key: text('key').array().primaryKey(),
+    value: jsonb('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('fed_kv_expires_at_idx').on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`)],
+);
+
+/**
+ * Fedify's message queue (lib/fed-queue.ts): deliveries to other servers and incoming activities, run
+ * at least once by whichever process takes them (a lease, `locked_until`), retried with backoff; a
+ * message waits for every earlier one with its ordering key (a Delete never overtakes its Create).
+ */
+export const fedQueue = pgTable(
+  'fed_queue',
+  {
+    id: id(),
+    queue: text('queue').notNull(),
+    message: jsonb('message').notNull(),
+    orderingKey: text('ordering_key'),
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Failed runs so far. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Taken by a listener until then; a listener that died leaves it to be taken again after. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('fed_queue_due_idx').on(t.queue, t.runAt, t.id),
+    index('fed_queue_ordering_idx').on(t.queue, t.orderingKey, t.id).where(sql`${t.orderingKey} IS NOT NULL`),
   ],
 );

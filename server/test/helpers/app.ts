@@ -62,6 +62,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     visitorCacheMs: 1_000,
     // Tests run due jobs by hand (services.timedJobs.runDue()), never on a timer.
     timedJobs: { pollMs: 0 },
+    // Off, as with the http PUBLIC_URL above; test/federation turns it on with an https one.
+    federation: { enabled: false, offReason: 'PUBLIC_URL is http://, not https://', queuePollMs: 60_000 },
     stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
     // Off: a post with a link must not reach the network in tests; test/cards turns it on (loopback only).
     cards: {
@@ -128,7 +130,7 @@ export async function resetDb(handle: DbHandle): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await handle.db.execute(
-        sql`TRUNCATE timed_jobs, notifications, media_attachments, preview_cards, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+        sql`TRUNCATE timed_jobs, fed_kv, fed_queue, notifications, media_attachments, preview_cards, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
       );
       return;
     } catch (error) {

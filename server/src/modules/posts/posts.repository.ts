@@ -1,5 +1,5 @@
 import type { QuotePolicy, Visibility } from '@pipit/contract';
-import { and, asc, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { type Database, type Executor, executeRows, preparedRows } from '../../db/client.ts';
@@ -562,7 +562,8 @@ export async function findUserIdsByUsernames(db: Executor, lowerUsernames: strin
   const rows = await db
     .select({ id: users.id })
     .from(users)
-    .where(inArray(sql`lower(${users.username})`, lowerUsernames));
+    // Members: a mention of a remote person is written @user@host.
+    .where(and(inArray(sql`lower(${users.username})`, lowerUsernames), isNull(users.domain)));
   return rows.map((r) => r.id);
 }
 
