@@ -13,6 +13,8 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
 import { ConversationsService } from './modules/conversations/conversations.service.ts';
+import { DraftsService } from './modules/drafts/drafts.service.ts';
+import { ScheduledPostsService } from './modules/drafts/scheduled.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
@@ -71,6 +73,10 @@ export interface Services {
   notifications: NotificationsService;
   /** Direct posts as conversations (written by posts, read here). */
   conversations: ConversationsService;
+  /** Posts not sent yet: the member's drafts. */
+  drafts: DraftsService;
+  /** Posts scheduled for a time, published by the timed job `post.scheduled`. */
+  scheduledPosts: ScheduledPostsService;
   /** Live updates for the open streams of this process. */
   stream: StreamHub;
   /** Home feeds written ahead: with PostgreSQL and Redis (config.feeds), else null. */
@@ -95,6 +101,7 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
+  const scheduledPosts = new ScheduledPostsService(db, events, posts, timedJobs);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
@@ -141,6 +148,8 @@ export async function createServices(
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     conversations: new ConversationsService(db, events),
+    drafts: new DraftsService(db),
+    scheduledPosts,
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
