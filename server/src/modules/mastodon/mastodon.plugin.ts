@@ -19,6 +19,7 @@ import { mastodonErrors } from './mastodon.errors.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { MastodonPresenter } from './presenter.ts';
+import { scheduledStatusesRoutes } from './scheduled-statuses.routes.ts';
 import { searchRoutes } from './search.routes.ts';
 import { statusesRoutes } from './statuses.routes.ts';
 import { streamingRoutes } from './streaming.routes.ts';
@@ -78,6 +79,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(searchRoutes, context);
     await forms.register(tagsRoutes, context);
     await forms.register(listsRoutes, context);
+    await forms.register(scheduledStatusesRoutes, context);
     await forms.register(emptyRoutes);
   });
   await app.register(streamingRoutes, context);
