@@ -342,7 +342,8 @@ export function Composer({
             </p>
           </fieldset>
         )}
-        <div className="flex items-center gap-3 border-t border-line py-2">
+        {/* Wraps on a phone when the controls outgrow one line: the send button then goes below, on the right. */}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy} />
           {unsent && (
             <button
@@ -373,7 +374,7 @@ export function Composer({
           />
           <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
-          <Button type="submit" disabled={!canPost}>
+          <Button type="submit" disabled={!canPost} className="ml-auto">
             {scheduleOpen ? 'Schedule' : submitLabel}
           </Button>
         </div>
