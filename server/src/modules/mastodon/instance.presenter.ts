@@ -6,8 +6,8 @@ export const mastodonVersion = (pipitVersion: string) => `4.3.0 (compatible; Pip
 
 /**
  * The limits apps read from the instance: Pipit's own (contract LIMITS). What Pipit does not have
- * yet says so where Mastodon has a place for it: polls take no options, no scheduled or
- * followers-only posts (POST /api/v1/statuses refuses them by name).
+ * yet says so where Mastodon has a place for it: polls take no options (POST /api/v1/statuses refuses
+ * what it cannot honour by name).
  */
 export function configuration(publicUrl: string) {
   return {
