@@ -23,14 +23,18 @@ export const UNSENT_LIMITS = {
 
 /**
  * A draft's post: the create body as far as written. Every field of `createPostBody` (the same rules
- * field by field), each optional, and the text may be empty with no image (a draft need not be
- * sendable yet; it is checked whole when sent).
+ * field by field), each optional (a draft need not be sendable yet; it is checked whole when sent).
  */
 export const draftPostBody = z.strictObject(createPostBody.shape).partial();
 export type DraftPostBody = z.output<typeof draftPostBody>;
 
-/** POST /api/drafts, PATCH /api/drafts/:id: the draft's post (a PATCH replaces it whole). */
-export const saveDraftBody = z.strictObject({ post: draftPostBody });
+/** POST /api/drafts, PATCH /api/drafts/:id: the draft's post (a PATCH replaces it whole); some text or an image. */
+export const saveDraftBody = z.strictObject({
+  post: draftPostBody.refine((post) => (post.text ?? '').length > 0 || (post.media?.length ?? 0) > 0, {
+    message: 'Nothing to save: write something or add an image',
+    path: ['text'],
+  }),
+});
 export type SaveDraftBody = z.input<typeof saveDraftBody>;
 
 /** A stored body as it is answered (read back from the database, not parsed again on the way out). */

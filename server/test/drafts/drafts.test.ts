@@ -23,7 +23,7 @@ describe('drafts', () => {
 
   it('saves, lists (latest edited first), reads, replaces and deletes a draft', async () => {
     const { clients } = await seedTrio(ctx);
-    const empty = await clients.alice.post('/api/drafts', { post: {} });
+    const empty = await clients.alice.post('/api/drafts', { post: { text: 'a start' } });
     expect(empty.statusCode, empty.body).toBe(201);
     const first = await clients.alice.post('/api/drafts', {
       post: { text: '  half a thought  ', visibility: 'followers', quotePolicy: 'nobody' },
@@ -84,6 +84,8 @@ describe('drafts', () => {
     const before = await fingerprint(ctx.db);
     for (const [body, field] of [
       [{}, 'post'],
+      [{ post: {} }, 'post.text'],
+      [{ post: { text: '   ', visibility: 'public' } }, 'post.text'],
       [{ post: { text: 'x'.repeat(281) } }, 'post.text'],
       [{ post: { visibility: 'everyone' } }, 'post.visibility'],
       [{ post: { media: [{ id: '1' }, { id: '1' }] } }, 'post.media'],
