@@ -20,7 +20,6 @@ import {
   openFeedTab,
   type Person,
   PHONE,
-  postCard,
   toast,
   visible,
 } from '../support/browser.ts';

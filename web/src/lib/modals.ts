@@ -1,4 +1,4 @@
-import type { Post } from '@pipit/contract';
+import type { Draft, Post } from '@pipit/contract';
 import { useSyncExternalStore } from 'react';
 
 /** The app-wide modals; only one is open at a time, so opening one closes the other. */
@@ -10,6 +10,8 @@ export interface ModalState {
   returnFocus: HTMLElement | null;
   /** For 'compose': the post being quoted. */
   quote?: Post;
+  /** For 'compose': the draft being resumed (the composer opens filled with it). */
+  draft?: Draft;
 }
 
 let state: ModalState = { name: null, returnFocus: null };
@@ -20,7 +22,7 @@ function set(next: ModalState) {
   for (const listener of listeners) listener();
 }
 
-export function openModal(name: ModalName, options: { quote?: Post } = {}) {
+export function openModal(name: ModalName, options: { quote?: Post; draft?: Draft } = {}) {
   const active = document.activeElement;
   const returnFocus = state.name ? state.returnFocus : active instanceof HTMLElement ? active : null;
   set({ name, returnFocus, ...options });

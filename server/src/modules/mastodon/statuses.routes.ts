@@ -14,6 +14,8 @@ import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonEndpoints as e, type MastodonEndpoint } from './mastodon.endpoints.ts';
 import { limitOf, postIdOf, route, userOf } from './mastodon.http.ts';
 import { pollField, type StatusBody } from './mastodon.schemas.ts';
+import { toScheduledStatus } from './scheduled-status.presenter.ts';
+import { asMastodonField, scheduledAtOf } from './scheduled-statuses.routes.ts';
 
 /**
  * A status's poll (JSON, or a form's `poll[options][]`, `poll[expires_in]`…) in Pipit's shape, or
@@ -56,9 +58,6 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   if (body.visibility != null && !(body.visibility in VISIBILITY_OF)) {
     refuse('visibility', `"${body.visibility}" is not one of public, unlisted, private, direct.`);
   }
-  if (body.scheduled_at != null && body.scheduled_at !== '') {
-    refuse('scheduled_at', 'Pipit cannot schedule posts yet; leave it out to post now.');
-  }
   if (body.spoiler_text != null && body.spoiler_text.trim() !== '') {
     refuse('spoiler_text', 'Pipit has no content warnings yet.');
   }
@@ -77,14 +76,19 @@ const VISIBILITY_OF: Record<string, Visibility> = {
 };
 
 /** Pipit's names of the fields a status is refused for, as Mastodon names them. */
-const MASTODON_FIELD: Record<string, string> = { visibility: 'visibility', quotePolicy: 'quote_approval_policy' };
+const MASTODON_FIELD: Record<string, string> = {
+  visibility: 'visibility',
+  quotePolicy: 'quote_approval_policy',
+  media: 'media_ids',
+  text: 'status',
+};
 
 /** Mastodon's quote approval policies as Pipit's quote policies. */
 const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followers: 'followers', nobody: 'nobody' };
 
 /** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
 export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
-  const { posts, bookmarks } = app.services;
+  const { posts, bookmarks, scheduledPosts } = app.services;
 
   route(app, e.createStatus, async (request, _reply, { body }) => {
     const viewer = userOf(request);
@@ -118,6 +122,19 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
     }
     const { text, parentId, media, quoteOfId, visibility, quotePolicy } = parsed.data;
+    if (body.scheduled_at != null && body.scheduled_at !== '') {
+      // Answered as Mastodon does: the ScheduledStatus (at least 5 minutes ahead; a past time is refused too).
+      const at = scheduledAtOf(body.scheduled_at);
+      const scheduled = await asMastodonField(() => scheduledPosts.schedule(viewer, parsed.data, at)).catch(
+        (error: unknown) => {
+          const field = error instanceof AppError && error.field?.startsWith('post.') ? error.field.slice(5) : null;
+          const named = field ? MASTODON_FIELD[field] : undefined;
+          if (named) throw invalid(named, `${named}: ${(error as AppError).message}`);
+          throw error;
+        },
+      );
+      return toScheduledStatus(present.publicUrl, scheduled);
+    }
     try {
       const created = await posts.create(viewer, {
         text,

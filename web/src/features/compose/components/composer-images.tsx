@@ -33,8 +33,11 @@ let nextKey = 0;
  * The composer's images: each uploads as soon as it is chosen (so posting is quick), shows at once
  * from the file itself, can be described ("Alt text") and removed. At most LIMITS.postImagesMax.
  */
-export function useComposerImages() {
-  const [images, setImages] = useState<DraftImage[]>([]);
+export function useComposerImages(initial: readonly MediaAttachment[] = []) {
+  // A resumed draft's images are uploads already: shown from their previews.
+  const [images, setImages] = useState<DraftImage[]>(() =>
+    initial.map((m) => ({ key: `image-${++nextKey}`, localUrl: m.previewUrl, alt: m.alt, uploaded: m })),
+  );
   const live = useRef(images);
   live.current = images;
 
