@@ -132,4 +132,31 @@ describe('Mastodon scheduled statuses', () => {
     const [status] = (await call('GET', `/api/v1/accounts/${alice.id}/statuses`)).json();
     expect(status).toMatchObject({ content: expect.stringContaining('hello from the past'), visibility: 'unlisted' });
   });
+
+  it('schedules a poll: its params say it, and at its time the status has it, its end scheduled', async () => {
+    const { alice, call } = await setup();
+    const res = await call('POST', '/api/v1/statuses', {
+      status: 'Tea or coffee, tomorrow?',
+      poll: { options: ['Tea', 'Coffee'], expires_in: 3600, multiple: true },
+      scheduled_at: inMinutes(30),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().params.poll).toEqual({
+      options: ['Tea', 'Coffee'],
+      expires_in: 3600,
+      multiple: true,
+      hide_totals: false,
+    });
+    await ctx.db.db.execute(sql`update scheduled_posts set scheduled_at = now() - interval '1 second'`);
+    await ctx.db.db.execute(sql`update timed_jobs set run_at = now() - interval '1 second'`);
+    expect(await ctx.app.services.timedJobs.runDue()).toBe(1);
+    const [status] = (await call('GET', `/api/v1/accounts/${alice.id}/statuses`)).json();
+    expect(status.poll).toMatchObject({
+      multiple: true,
+      options: [{ title: 'Tea' }, { title: 'Coffee' }],
+      expired: false,
+    });
+    // Its end is a timed job an hour after publication.
+    expect(await ctx.app.services.timedJobs.dueAt('poll.end', String(status.id))).not.toBeNull();
+  });
 });

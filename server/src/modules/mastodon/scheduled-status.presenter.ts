@@ -33,7 +33,14 @@ export function toScheduledStatus(publicUrl: string, s: ScheduledPost) {
       quote_approval_policy: post.quotePolicy ? MASTODON_QUOTE_POLICY[post.quotePolicy] : null,
       sensitive: null,
       spoiler_text: null,
-      poll: null,
+      poll: post.poll
+        ? {
+            options: post.poll.options,
+            expires_in: post.poll.expiresIn,
+            multiple: post.poll.multiple ?? false,
+            hide_totals: post.poll.hideTotals ?? false,
+          }
+        : null,
       language: null,
       idempotency: null,
       scheduled_at: null,
