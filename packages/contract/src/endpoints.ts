@@ -437,7 +437,7 @@ export const endpoints = defineEndpoints({
     body: twoFactorSetupBody,
     status: 200,
     answer: twoFactorSetup,
-    errors: ['UNAUTHENTICATED', 'CONFLICT', ...WRITE],
+    errors: ['UNAUTHENTICATED', ...WRITE],
   },
   twoFactorEnable: {
     ...routes.twoFactorEnable,

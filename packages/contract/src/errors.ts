@@ -24,7 +24,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
-  /** The request does not fit the current state (two-factor sign-in already on, or not set up). */
+  /** The request does not fit the current state (two-factor sign-in not set up, or off). */
   'CONFLICT',
 ] as const;
 

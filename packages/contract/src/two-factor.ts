@@ -38,8 +38,14 @@ export const twoFactorStatus = z.object({
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
-/** POST /api/settings/two-factor/setup: the password, as proof; answers a new secret to confirm. */
-export const twoFactorSetupBody = z.strictObject({ password: z.string().min(1, 'Enter your password').max(1024) });
+/**
+ * POST /api/settings/two-factor/setup: the password, as proof, and when two-factor sign-in is on
+ * already (moving it to a new app) a code of the current one; answers a new secret to confirm.
+ */
+export const twoFactorSetupBody = z.strictObject({
+  password: z.string().min(1, 'Enter your password').max(1024),
+  code: twoFactorCode.optional(),
+});
 export const twoFactorSetup = z.object({
   /** The secret in base32, for typing into the app by hand. */
   secret: z.string(),

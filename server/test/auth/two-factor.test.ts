@@ -118,7 +118,7 @@ describe('two-factor sign-in: Settings', () => {
     }
   });
 
-  it('answers 409 CONFLICT: enable before setup, setup or enable when on, disable when off', async () => {
+  it('answers 409 CONFLICT: enable before setup, disable when off', async () => {
     const bob = await insertUser(ctx.db, { username: 'bob' });
     const bobClient = await new TestClient(ctx).signInAs(bob.id);
     const early = await bobClient.post('/api/settings/two-factor/enable', { code: '123456' });
@@ -127,13 +127,55 @@ describe('two-factor sign-in: Settings', () => {
     const off = await bobClient.delete('/api/settings/two-factor', { payload: { password: PASSWORD, code: '123456' } });
     expect(off.statusCode).toBe(409);
     expect(off.json()).toMatchObject({ code: 'CONFLICT', message: 'Two-factor sign-in is off.' });
-
+    // Once on, a second enable has no secret being set up.
     const { client, secret, now } = await aliceWithTwoFactor(ctx);
-    const again = await client.post('/api/settings/two-factor/setup', { password: PASSWORD });
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'CONFLICT', message: 'Two-factor sign-in is already on.' });
     const enableAgain = await client.post('/api/settings/two-factor/enable', { code: codeAt(secret, now + STEP_MS) });
     expect(enableAgain.statusCode).toBe(409);
+  });
+
+  it('moving to a new app while on needs a current code as well as the password; the old secret works until the new one is confirmed', async () => {
+    const { client, secret, now, codes } = await aliceWithTwoFactor(ctx);
+    const missing = await client.post('/api/settings/two-factor/setup', { password: PASSWORD });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'code' });
+    const wrong = await client.post('/api/settings/two-factor/setup', { password: PASSWORD, code: '000000' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'code' });
+    const replayed = await client.post('/api/settings/two-factor/setup', {
+      password: PASSWORD,
+      code: codeAt(secret, now),
+    });
+    expect(replayed.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'code' });
+
+    const setup = await client.post('/api/settings/two-factor/setup', {
+      password: PASSWORD,
+      code: codeAt(secret, now + STEP_MS),
+    });
+    expect(setup.statusCode).toBe(200);
+    const fresh = (setup.json() as { secret: string }).secret;
+    expect(fresh).not.toBe(secret);
+    // Not confirmed yet: sign-in still takes the old app's codes.
+    ctx.app.services.twoFactor.now = () => now + STEP_MS;
+    expect(
+      (
+        await signInWithPassword(new TestClient(ctx), 'alice@example.com', PASSWORD, {
+          totp: codeAt(secret, now + 2 * STEP_MS),
+        })
+      ).statusCode,
+    ).toBe(200);
+    const moved = await client.post('/api/settings/two-factor/enable', { code: codeAt(fresh, now + STEP_MS) });
+    expect(moved.statusCode).toBe(200);
+    const newCodes = (moved.json() as { recoveryCodes: string[] }).recoveryCodes;
+    // Now only the new app's codes and the new recovery codes work.
+    ctx.app.services.twoFactor.now = () => now + 3 * STEP_MS;
+    for (const totp of [codeAt(secret, now + 3 * STEP_MS), codes[5]!]) {
+      const res = await signInWithPassword(new TestClient(ctx), 'alice@example.com', PASSWORD, { totp });
+      expect(res.json()).toEqual(failed('TwoFactorInvalid'));
+    }
+    for (const totp of [codeAt(fresh, now + 3 * STEP_MS), newCodes[0]!]) {
+      const res = await signInWithPassword(new TestClient(ctx), 'alice@example.com', PASSWORD, { totp });
+      expect(res.statusCode).toBe(200);
+    }
   });
 
   it('turning it off needs the password and a code: each refused on its own field, then it is off', async () => {
@@ -186,7 +228,10 @@ describe('two-factor sign-in: the /api/auth credentials callback', () => {
 
   it('a wrong password says CredentialsSignin whatever the code: nobody learns the account asks for one', async () => {
     const { secret, now } = await aliceWithTwoFactor(ctx);
-    for (const fields of [{}, { totp: codeAt(secret, now + STEP_MS) }, { totp: '000000' }]) {
+    for (const fields of [{}, { totp: codeAt(secret, now + STEP_MS) }, { totp: '000000' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await signInWithPassword(new TestClient(ctx), 'alice@example.com', 'wrong password', fields);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual(failed('CredentialsSignin'));

@@ -16,14 +16,20 @@ export async function savePendingSecret(db: Executor, userId: number, pendingSec
 }
 
 /**
- * Turns two-factor sign-in on with the pending secret, the step of the code that confirmed it counted
- * as used. Only while it is off and the secret is still the one confirmed: false otherwise (a race).
+ * Makes the pending secret the one sign-in asks for (turning two-factor sign-in on, or moving it to a
+ * new app), the step of the code that confirmed it counted as used. Only while the pending secret is
+ * still the one confirmed: false otherwise (a race).
  */
 export async function enable(db: Executor, userId: number, pendingSecret: string, step: number): Promise<boolean> {
   const rows = await db
     .update(twoFactor)
-    .set({ secret: pendingSecret, pendingSecret: null, enabledAt: new Date(), lastUsedStep: step })
-    .where(and(eq(twoFactor.userId, userId), isNull(twoFactor.enabledAt), eq(twoFactor.pendingSecret, pendingSecret)))
+    .set({
+      secret: pendingSecret,
+      pendingSecret: null,
+      enabledAt: sql`coalesce(${twoFactor.enabledAt}, now())`,
+      lastUsedStep: step,
+    })
+    .where(and(eq(twoFactor.userId, userId), eq(twoFactor.pendingSecret, pendingSecret)))
     .returning({ userId: twoFactor.userId });
   return rows.length > 0;
 }

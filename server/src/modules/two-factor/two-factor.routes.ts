@@ -15,7 +15,7 @@ export const twoFactorRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, e.twoFactorStatus, {}, async (request) => twoFactor.status(requireViewer(request)));
   route(app, e.twoFactorSetup, { preHandler: limitChecks, compress: false }, async (request) =>
-    twoFactor.setup(requireViewer(request), request.body.password),
+    twoFactor.setup(requireViewer(request), request.body.password, request.body.code),
   );
   route(app, e.twoFactorEnable, { preHandler: limitChecks, compress: false }, async (request) =>
     twoFactor.enable(requireViewer(request), request.body.code),

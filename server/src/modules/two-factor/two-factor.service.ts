@@ -47,10 +47,17 @@ export class TwoFactorService {
     return Boolean((await repo.findTwoFactor(this.db, userId))?.enabledAt);
   }
 
-  /** A new secret to confirm (the password as proof): the secret, its otpauth URI and QR code. */
-  async setup(viewer: SessionUser, password: string): Promise<TwoFactorSetup> {
+  /**
+   * A new secret to confirm: the password as proof and, when two-factor sign-in is on already (a new
+   * phone), a code of the current one too, so neither factor alone can move it. Answers the secret,
+   * its otpauth URI and QR code; sign-in keeps using the current secret until the new one is confirmed.
+   */
+  async setup(viewer: SessionUser, password: string, code?: string): Promise<TwoFactorSetup> {
     await this.auth.confirmPassword(viewer, password, 'password', 'The password is not right.');
-    if (await this.isEnabled(viewer.userId)) throw alreadyOn();
+    if (await this.isEnabled(viewer.userId)) {
+      if (!code) throw invalid('code', 'Enter a code from your current authenticator app (or a recovery code).');
+      if ((await this.check(viewer.userId, code)) !== 'ok') throw invalid('code', WRONG_CODE);
+    }
     const secret = newTotpSecret();
     await repo.savePendingSecret(this.db, viewer.userId, encryptSecret(secret, viewer.userId, this.config.authSecret));
     const host = new URL(this.config.publicUrl).host;
@@ -59,10 +66,12 @@ export class TwoFactorService {
     return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
   }
 
-  /** Confirms the secret being set up with one of its codes: two-factor sign-in is on; the recovery codes, once. */
+  /**
+   * Confirms the secret being set up with one of its codes: two-factor sign-in is on (or moved to the
+   * new secret), with ten new recovery codes, shown this once (the old ones stop working).
+   */
   async enable(viewer: SessionUser, code: string): Promise<RecoveryCodeList> {
     const row = await repo.findTwoFactor(this.db, viewer.userId);
-    if (row?.enabledAt) throw alreadyOn();
     if (!row?.pendingSecret) throw new AppError('CONFLICT', 'Start setting up two-factor sign-in first.');
     const secret = decryptSecret(row.pendingSecret, viewer.userId, this.config.authSecret);
     const digits = appCode(code);
@@ -78,7 +87,8 @@ export class TwoFactorService {
       );
       return true;
     });
-    if (!enabled) throw alreadyOn(); // another request turned it on (or set up again) meanwhile
+    // Another request confirmed this secret (or set up another) meanwhile.
+    if (!enabled) throw new AppError('CONFLICT', 'Start setting up two-factor sign-in first.');
     return { recoveryCodes };
   }
 
@@ -112,5 +122,3 @@ export class TwoFactorService {
     return (await repo.spendRecoveryCode(this.db, userId, hashRecoveryCode(recovery))) ? 'ok' : 'invalid';
   }
 }
-
-const alreadyOn = () => new AppError('CONFLICT', 'Two-factor sign-in is already on.');

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
@@ -14,6 +15,9 @@ import { PostDefaults } from '../../features/settings/components/post-defaults.t
 import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
 import { useViewer } from '../../state/viewer.tsx';
+
+/** Two-factor sign-in and passkeys: their own chunk (the WebAuthn library loads only when used). */
+const SignInSecurity = lazy(() => import('../../features/settings/components/sign-in-security.tsx'));
 
 /** `/settings`: the theme, the default post visibility, the member's password, email, signed-in sessions, muted words and accounts, blocked accounts; members only. */
 export function SettingsPage() {
@@ -36,6 +40,9 @@ export function SettingsPage() {
           {user && <Privacy locked={user.locked} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
+          <Suspense fallback={<Spinner label="Loading sign-in security" />}>
+            <SignInSecurity />
+          </Suspense>
           <SessionsList />
           <AuthorizedApps />
           <FollowedHashtags />
