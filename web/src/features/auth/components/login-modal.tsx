@@ -65,7 +65,7 @@ async function passkeyAnswer(): Promise<string | null> {
  * in the modal (wrong email or password; when to try again after too many attempts); the modal
  * stays open with what was typed and focus goes back to the password. An account with two-factor
  * sign-in answers TwoFactorRequired: the modal then asks for the code and sends the password again
- * with it (docs/security.md). "Sign in with a passkey" needs neither.
+ * with it (docs/security.md). "Use a passkey" needs neither.
  */
 export function LoginModal() {
   const { returnFocus } = useModalState();
@@ -75,6 +75,8 @@ export function LoginModal() {
   const [code, setCode] = useState('');
   /** Asking for the second factor: the password was right. */
   const [codeStep, setCodeStep] = useState(false);
+  /** Verify was pressed in the code step (an empty code is said only then). */
+  const [codeSubmitted, setCodeSubmitted] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -113,6 +115,7 @@ export function LoginModal() {
       refocus();
       return;
     }
+    if (codeStep) setCodeSubmitted(true);
     if (codeStep && !code.trim()) {
       refocus('input[autocomplete="one-time-code"]');
       return;
@@ -156,6 +159,7 @@ export function LoginModal() {
             <p className="text-[15px]">
               Enter the 6-digit code from your authenticator app for <span className="font-bold">{email.trim()}</span>.
             </p>
+            <p className="text-[15px] text-muted">Lost your phone? Enter one of your recovery codes instead.</p>
             <TextField
               label="Two-factor code"
               inputMode="numeric"
@@ -163,8 +167,7 @@ export function LoginModal() {
               value={code}
               onChange={(event) => setCode(event.target.value)}
               disabled={busy}
-              error={submitted && !code.trim() ? 'Enter the code' : null}
-              hint="Lost your phone? Enter one of your recovery codes instead."
+              error={codeSubmitted && !code.trim() ? 'Enter the code' : null}
             />
           </>
         ) : (
@@ -187,6 +190,7 @@ export function LoginModal() {
             type="button"
             onClick={() => {
               setCodeStep(false);
+              setCodeSubmitted(false);
               setCode('');
               setProblem(null);
             }}
@@ -211,7 +215,7 @@ export function LoginModal() {
         </Button>
         {!codeStep && passkeysSupported() && (
           <Button variant="secondary" size="lg" disabled={busy} onClick={withPasskey}>
-            Sign in with a passkey
+            Use a passkey
           </Button>
         )}
       </form>
