@@ -17,7 +17,10 @@ export interface Journey {
 }
 
 /** Starts a fresh app (own empty database, `env` added to its environment) and one Chromium for the journey file. */
-export function journey(name: string, options: { env?: Record<string, string> } = {}): Journey {
+export function journey(
+  name: string,
+  options: { env?: Record<string, string>; host?: 'localhost' | '127.0.0.1' } = {},
+): Journey {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   let failed: string | null = null;
@@ -25,7 +28,12 @@ export function journey(name: string, options: { env?: Record<string, string> } 
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([
-      startServer({ skipBuild: true, webDist: inject('webDist'), ...(options.env ? { env: options.env } : {}) }),
+      startServer({
+        skipBuild: true,
+        webDist: inject('webDist'),
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.host ? { host: options.host } : {}),
+      }),
       launchBrowser(),
     ]);
   });

@@ -91,11 +91,16 @@ export interface StartOptions {
   /** Serve the web app from this directory instead of web/dist. */
   webDist?: string;
   timeoutMs?: number;
+  /**
+   * The name the browser uses for the server (PUBLIC_URL's host): 127.0.0.1 by default; `localhost`
+   * for passkeys, whose relying party must be a domain, not an IP address.
+   */
+  host?: 'localhost' | '127.0.0.1';
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pipit-e2e-'));
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,

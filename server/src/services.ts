@@ -29,6 +29,7 @@ import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { OAuthService } from './modules/oauth/oauth.service.ts';
+import { PasskeysService } from './modules/passkeys/passkeys.service.ts';
 import { PollsService } from './modules/polls/polls.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
@@ -37,6 +38,7 @@ import { SearchService } from './modules/search/search.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
 import { StreamHub } from './modules/stream/stream.hub.ts';
 import { TimelinesService } from './modules/timelines/timelines.service.ts';
+import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { promoteAdmins } from './modules/users/users.repository.ts';
 import { UsersService } from './modules/users/users.service.ts';
 
@@ -53,6 +55,10 @@ export interface Services {
   account: AccountService;
   /** Forgotten passwords: links by email. */
   passwordReset: PasswordResetService;
+  /** Two-factor sign-in with an authenticator app (TOTP) and recovery codes. */
+  twoFactor: TwoFactorService;
+  /** Passkeys (WebAuthn): a sign-in that counts as two factors. */
+  passkeys: PasskeysService;
   /** Outgoing mail (SMTP, or the log in development). */
   mailer: Mailer;
   media: MediaService;
@@ -146,6 +152,8 @@ export async function createServices(
     auth,
     account: new AccountService(db, events, auth, media, jobs),
     passwordReset: new PasswordResetService(db, sessions, mailer, jobs, config.publicUrl),
+    twoFactor: new TwoFactorService(db, auth, config),
+    passkeys: new PasskeysService(db, auth, config.publicUrl),
     mailer,
     media,
     cards,

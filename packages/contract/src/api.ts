@@ -57,6 +57,14 @@ export const api = {
   sessions: '/api/sessions',
   session: (id: string) => `/api/sessions/${id}`,
   revokeOtherSessions: '/api/sessions/revoke-others',
+  /** Two-factor sign-in and passkeys (two-factor.ts). */
+  twoFactor: '/api/settings/two-factor',
+  twoFactorSetup: '/api/settings/two-factor/setup',
+  twoFactorEnable: '/api/settings/two-factor/enable',
+  passkeys: '/api/passkeys',
+  passkey: (id: string) => `/api/passkeys/${id}`,
+  passkeyOptions: '/api/passkeys/options',
+  passkeySignInOptions: '/api/passkeys/sign-in-options',
   /** The account as a whole: DELETE deletes it; /export downloads a zip of everything that is the member's. */
   account: '/api/account',
   accountExport: '/api/account/export',

@@ -63,6 +63,19 @@ import {
   passwordResetRequestBody,
   sessionList,
 } from './settings.ts';
+import {
+  addPasskeyBody,
+  passkeyInfo,
+  passkeyList,
+  passkeyOptionsBody,
+  recoveryCodeList,
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  twoFactorSetup,
+  twoFactorSetupBody,
+  twoFactorStatus,
+  webauthnOptions,
+} from './two-factor.ts';
 import { currentUser, editBody, registerBody, suggestionsQuery, user, usernameParams, userSummary } from './users.ts';
 
 /**
@@ -440,6 +453,56 @@ export const endpoints = defineEndpoints({
     status: 204,
     answer: z.null(),
     errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  twoFactorStatus: { ...routes.twoFactorStatus, status: 200, answer: twoFactorStatus, errors: ['UNAUTHENTICATED'] },
+  twoFactorSetup: {
+    ...routes.twoFactorSetup,
+    body: twoFactorSetupBody,
+    status: 200,
+    answer: twoFactorSetup,
+    errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  twoFactorEnable: {
+    ...routes.twoFactorEnable,
+    body: twoFactorEnableBody,
+    status: 200,
+    answer: recoveryCodeList,
+    errors: ['UNAUTHENTICATED', 'CONFLICT', ...WRITE],
+  },
+  twoFactorDisable: {
+    ...routes.twoFactorDisable,
+    body: twoFactorDisableBody,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'CONFLICT', ...WRITE],
+  },
+  passkeys: { ...routes.passkeys, status: 200, answer: passkeyList, errors: ['UNAUTHENTICATED'] },
+  passkeyOptions: {
+    ...routes.passkeyOptions,
+    body: passkeyOptionsBody,
+    status: 200,
+    answer: webauthnOptions,
+    errors: ['UNAUTHENTICATED', ...WRITE],
+  },
+  addPasskey: {
+    ...routes.addPasskey,
+    body: addPasskeyBody,
+    status: 201,
+    answer: passkeyInfo,
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
+  },
+  removePasskey: {
+    ...routes.removePasskey,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  passkeySignInOptions: {
+    ...routes.passkeySignInOptions,
+    status: 200,
+    answer: webauthnOptions,
+    errors: [...WRITE],
   },
   deleteAccount: {
     ...routes.deleteAccount,

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  /** The request does not fit the current state (two-factor sign-in not set up, or off). */
+  'CONFLICT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

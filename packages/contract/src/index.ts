@@ -20,4 +20,5 @@ export * from './routes.ts';
 export * from './safety.ts';
 export * from './search.ts';
 export * from './settings.ts';
+export * from './two-factor.ts';
 export * from './users.ts';

@@ -1007,3 +1007,78 @@ export const scheduledPosts = pgTable(
     index('scheduled_posts_media_ids_idx').using('gin', t.mediaIds),
   ],
 );
+
+/**
+ * A member's authenticator app (TOTP, RFC 6238): the shared secret encrypted with a key derived from
+ * AUTH_SECRET (modules/two-factor/two-factor.crypto.ts). `pendingSecret` is a secret being set up
+ * (shown once, not yet confirmed with a code); `secret` is set once confirmed (`enabledAt`): from then
+ * on sign-in asks for a code. `lastUsedStep` is the 30-second step of the last code accepted: a code
+ * of that step or an earlier one is refused (no replay).
+ */
+export const twoFactor = pgTable('two_factor', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret'),
+  pendingSecret: text('pending_secret'),
+  enabledAt: timestamp('enabled_at', { withTimezone: true, mode: 'date' }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** The ten single-use recovery codes of a member's two-factor sign-in: only their sha256 is kept. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('recovery_codes_user_code_key').on(t.userId, t.codeHash)],
+);
+
+/**
+ * A member's passkey (a WebAuthn credential): its id and COSE public key (base64url), the
+ * authenticator's signature counter (a counter that does not grow means a cloned key: refused),
+ * the transports the browser reported, and the name the member gave it.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * A WebAuthn challenge handed out and not yet answered: single-use (deleted when an answer names it)
+ * and short-lived (`expiresAt`). A registration's is bound to the member adding the passkey
+ * (`userId`); a sign-in's to nobody (the passkey says whose it is).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose').$type<'register' | 'authenticate'>().notNull(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('webauthn_challenges_expires_at_idx').on(t.expiresAt),
+    check('webauthn_challenges_purpose_check', sql`${t.purpose} IN ('register', 'authenticate')`),
+  ],
+);

@@ -20,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  CONFLICT: 409,
 };
 
 /** A coded error services throw; the error handler turns it into `{code, message, field?}`. */

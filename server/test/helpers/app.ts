@@ -130,7 +130,7 @@ export async function resetDb(handle: DbHandle): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await handle.db.execute(
-        sql`TRUNCATE timed_jobs, fed_kv, fed_queue, notifications, media_attachments, preview_cards, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+        sql`TRUNCATE webauthn_challenges, timed_jobs, fed_kv, fed_queue, notifications, media_attachments, preview_cards, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
       );
       return;
     } catch (error) {

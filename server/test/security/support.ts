@@ -7,11 +7,20 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { ERROR_CODES } from '@pipit/contract';
 import type { LightMyRequestResponse } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { type DbHandle, sql } from '../../src/db/client.ts';
+import { recoveryCodes, twoFactor } from '../../src/db/schema.ts';
+import {
+  encryptSecret,
+  hashRecoveryCode,
+  newTotpSecret,
+  normalizeRecoveryCode,
+} from '../../src/modules/two-factor/two-factor.crypto.ts';
 import { authorizeApp, insertUser, PASSWORD, seedTrio, TestClient } from '../helpers/app.ts';
 import { imageUpload, type MultipartBody } from '../helpers/multipart.ts';
+import { SoftAuthenticator } from '../helpers/webauthn.ts';
 import { photo } from '../media/fixtures.ts';
 
 export interface Route {
@@ -99,6 +108,10 @@ const TABLES = [
   'drafts',
   'scheduled_posts',
   'timed_jobs',
+  'two_factor',
+  'recovery_codes',
+  'passkeys',
+  'webauthn_challenges',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -205,6 +218,47 @@ export interface World {
   bobScheduled: string;
   /** A Mastodon app alice authorized: its client id, its id, and alice's bearer token (read write follow). */
   oauth: { clientId: string; appId: string; aliceToken: string };
+  /**
+   * alice and carol have two-factor sign-in on, each with this unused recovery code, and the same new
+   * secret being set up (moving to a new app).
+   */
+  twoFactor: { recoveryCode: string; pendingSecret: string };
+  /** alice's passkey, by id; alice's and carol's answers to a registration challenge of theirs. */
+  alicePasskey: string;
+  passkeyRegistration: { alice: unknown; carol: unknown };
+}
+
+const RECOVERY_CODE = 'abcd-efgh-ijkl-mnop';
+
+/** Two-factor sign-in on for each member (RECOVERY_CODE unused), and `pending` being set up. */
+async function seedTwoFactor(ctx: Ctx, userIds: number[], pending: string) {
+  const { authSecret } = ctx.config;
+  for (const userId of userIds) {
+    await ctx.db.db.insert(twoFactor).values({
+      userId,
+      secret: encryptSecret(newTotpSecret(), userId, authSecret),
+      pendingSecret: encryptSecret(pending, userId, authSecret),
+      enabledAt: new Date(),
+    });
+    await ctx.db.db
+      .insert(recoveryCodes)
+      .values({ userId, codeHash: hashRecoveryCode(normalizeRecoveryCode(RECOVERY_CODE)!) });
+  }
+}
+
+/** alice's passkey (a software authenticator), and a registration answer of alice's and of carol's. */
+async function seedPasskeys(ctx: Ctx, aliceId: number, carolId: number) {
+  const { sessions, passkeys } = ctx.app.services;
+  const viewerOf = async (id: number) => (await sessions.resolve((await sessions.create(id)).token))!;
+  const [alice, carol] = [await viewerOf(aliceId), await viewerOf(carolId)];
+  const authenticator = new SoftAuthenticator(ctx.config.publicUrl);
+  const options = await passkeys.registrationOptions(alice, PASSWORD);
+  const added = await passkeys.add(alice, 'Laptop', authenticator.register(options) as never);
+  const answer = async (viewer: typeof alice) =>
+    new SoftAuthenticator(ctx.config.publicUrl).register(await passkeys.registrationOptions(viewer, PASSWORD));
+  // Their sessions made here are not the world's: gone again.
+  await ctx.db.db.execute(sql`DELETE FROM sessions WHERE id IN (${alice.sessionId}, ${carol.sessionId})`);
+  return { alicePasskey: added.id, passkeyRegistration: { alice: await answer(alice), carol: await answer(carol) } };
 }
 
 type Ctx = Parameters<typeof seedTrio>[0];
@@ -271,6 +325,9 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   ).id;
   const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow');
   const oauth = { clientId, appId, aliceToken };
+  const pendingSecret = newTotpSecret();
+  await seedTwoFactor(ctx, [alice.id, carol.id], pendingSecret);
+  const passkeyWorld = await seedPasskeys(ctx, alice.id, carol.id);
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
   const [other] = await queryRows(ctx.db, "SELECT id::text AS id FROM sessions WHERE user_agent = 'Other browser/1.0'");
   return {
@@ -295,6 +352,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     bobDraft,
     bobScheduled,
     oauth,
+    twoFactor: { recoveryCode: RECOVERY_CODE, pendingSecret },
+    ...passkeyWorld,
   };
 }
 
@@ -313,7 +372,8 @@ export interface WriteCall {
   /** 'resource': another member gets 403/404; 'self': another member's call touches only their own rows. */
   scope: 'resource' | 'self' | 'anyone';
   url(w: World): string;
-  body?(w: World): unknown;
+  /** The JSON body; `caller` is who sends it, for bodies that only its sender can make (a passkey's). */
+  body?(w: World, caller?: TestClient): unknown;
   /** A multipart body instead of JSON (uploads). */
   multipart?(): MultipartBody;
 }
@@ -322,7 +382,7 @@ export interface WriteCall {
 export function sendCall(client: TestClient, call: WriteCall, w: World) {
   const form = call.multipart?.();
   if (form) return client.request(call.method, call.url(w), form.payload, { headers: form.headers });
-  return client.request(call.method, call.url(w), call.body?.(w));
+  return client.request(call.method, call.url(w), call.body?.(w, client));
 }
 
 /** A small real JPEG for upload calls. */
@@ -732,6 +792,65 @@ export const WRITE_CALLS: WriteCall[] = [
     scope: 'self',
     url: () => '/api/account',
     body: () => ({ password: PASSWORD }),
+  },
+  {
+    // Moving two-factor sign-in to a new app: the password and a current code (a recovery code).
+    method: 'POST',
+    route: '/api/settings/two-factor/setup',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/settings/two-factor/setup',
+    body: (w) => ({ password: PASSWORD, code: w.twoFactor.recoveryCode }),
+  },
+  {
+    method: 'POST',
+    route: '/api/settings/two-factor/enable',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/settings/two-factor/enable',
+    body: (w) => ({ code: new TOTP({ secret: Secret.fromBase32(w.twoFactor.pendingSecret) }).generate() }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/settings/two-factor',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/settings/two-factor',
+    body: (w) => ({ password: PASSWORD, code: w.twoFactor.recoveryCode }),
+  },
+  {
+    method: 'POST',
+    route: '/api/passkeys/options',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/passkeys/options',
+    body: () => ({ password: PASSWORD }),
+  },
+  {
+    method: 'POST',
+    route: '/api/passkeys',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/passkeys',
+    body: (w, caller) => ({
+      name: 'Phone',
+      response: caller === w.carol ? w.passkeyRegistration.carol : w.passkeyRegistration.alice,
+    }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/passkeys/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/passkeys/${w.alicePasskey}`,
+  },
+  {
+    // A sign-in's challenge: anyone may ask (limited per address).
+    method: 'POST',
+    route: '/api/passkeys/sign-in-options',
+    owner: 'visitor',
+    scope: 'anyone',
+    url: () => '/api/passkeys/sign-in-options',
   },
 ];
 

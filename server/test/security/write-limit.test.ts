@@ -34,6 +34,8 @@ describe('the write limit answers RATE_LIMITED on every write that declares it',
       write: { max: WRITES, windowMs: HOUR },
       register: { max: VISITOR_CALLS, windowMs: HOUR },
       passwordResetIp: { max: VISITOR_CALLS, windowMs: HOUR },
+      // A passkey sign-in's challenge counts against the address's sign-in limit.
+      signInIp: { max: VISITOR_CALLS, windowMs: HOUR },
     },
   });
 

@@ -124,8 +124,12 @@ export interface SignInResult {
 export const getProviders = () => fetchData<Record<string, { id: string; type: string }>>('providers');
 
 interface SignInOptions {
-  email: string;
-  password: string;
+  email?: string;
+  password?: string;
+  /** The second step: a code from the authenticator app, or a recovery code (after TwoFactorRequired). */
+  totp?: string;
+  /** Instead of email and password: a passkey's answer (WebAuthn AuthenticationResponseJSON), as JSON. */
+  passkey?: string;
   callbackUrl?: string;
   /** true (the default) navigates to the answered url; false stays and resolves to the result. */
   redirect?: boolean;
@@ -151,8 +155,12 @@ export async function signIn(
     return undefined;
   }
   const csrfToken = await getCsrfToken({ fresh: true });
+  const fields = Object.fromEntries(Object.entries(credentials).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
   const { res, data } = await postForm(`callback/${provider}`, {
-    ...credentials,
+    ...fields,
     csrfToken,
     callbackUrl,
     json: 'true',

@@ -103,6 +103,9 @@ export const settingsKeys = {
   mutedWords: () => ['settings', 'muted-words'] as const,
   /** Mastodon apps the member authorized. */
   apps: () => ['settings', 'apps'] as const,
+  /** Two-factor sign-in's state, and the member's passkeys. */
+  twoFactor: () => ['settings', 'two-factor'] as const,
+  passkeys: () => ['settings', 'passkeys'] as const,
 };
 
 /** Reports and moderation: the member's own reports; the moderators' queue, accounts and log. */

@@ -1,4 +1,6 @@
 import formbody from '@fastify/formbody';
+import { SIGN_IN_ERRORS, webauthnResponse } from '@pipit/contract';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
@@ -13,7 +15,9 @@ import {
   verifyCsrfCookie,
 } from '../../lib/auth-cookies.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { PasskeysService } from '../passkeys/passkeys.service.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
+import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 import {
   actionOf,
   field,
@@ -48,6 +52,8 @@ interface Auth {
   config: Config;
   service: AuthService;
   sessions: SessionsService;
+  twoFactor: TwoFactorService;
+  passkeys: PasskeysService;
   names: ReturnType<typeof cookieNames>;
   cookieOptions: ReturnType<typeof baseCookieOptions> & { encode: (value: string) => string };
   origin: string;
@@ -162,26 +168,61 @@ const updateSession: Handler = async (auth, request, reply) => {
   return answerSession(auth, request, reply);
 };
 
+/** The protocol's answer to a failed sign-in: 401 and `BASE/error?error=<name>&provider=credentials`. */
+const failSignIn = (auth: Auth, reply: FastifyReply, body: unknown, error: string) =>
+  redirect(reply, body, `${auth.base}/error?${new URLSearchParams({ error, provider: PROVIDER_ID })}`, 401);
+
+/**
+ * Who a credentials callback proves, or the error name to answer. Two ways in, both through this one
+ * callback (NextAuth's authorize gets the whole form): `passkey` (a WebAuthn answer, JSON), which
+ * counts as two factors; or `email` and `password`, then `totp` (an app code or a recovery code)
+ * when the account has two-factor sign-in on. The password is checked first, so without it nobody
+ * learns whether an account asks for a code. docs/security.md "Two-factor sign-in".
+ */
+async function signInAccount(auth: Auth, body: unknown): Promise<{ userId: number; email: string } | string> {
+  const passkey = field(body, 'passkey');
+  if (passkey !== undefined) {
+    const response = parsePasskeyAnswer(passkey);
+    const found = response ? await auth.passkeys.verifySignIn(response) : null;
+    if (found === 'suspended') return 'AccountSuspended';
+    return found ? { userId: found.userId, email: found.email.trim().toLowerCase() } : SIGN_IN_ERRORS.passkeyInvalid;
+  }
+  const userId = await auth.service.verifyCredentials(field(body, 'email'), field(body, 'password'));
+  // NextAuth's client passes the error name through; the web says what it means (login-modal.tsx).
+  if (userId === 'suspended') return 'AccountSuspended';
+  if (userId === null) return 'CredentialsSignin';
+  const second = await auth.twoFactor.check(userId, field(body, 'totp'));
+  if (second === 'required') return SIGN_IN_ERRORS.twoFactorRequired;
+  if (second === 'invalid') return SIGN_IN_ERRORS.twoFactorInvalid;
+  return { userId, email: signInEmail(body)! };
+}
+
+/** The passkey field's JSON when it has the shape of a WebAuthn answer, else null. */
+function parsePasskeyAnswer(value: string): AuthenticationResponseJSON | null {
+  if (value.length > 16_384) return null;
+  try {
+    const parsed = webauthnResponse.safeParse(JSON.parse(value));
+    return parsed.success ? (parsed.data as unknown as AuthenticationResponseJSON) : null;
+  } catch {
+    return null;
+  }
+}
+
 const signInWithCredentials: Handler = async (auth, request, reply) => {
   const { provider } = request.params as { provider: string };
   if (provider !== PROVIDER_ID) return text(reply, 400, unsupported('POST'));
   const body = request.body;
   const { csrfVerified, callbackUrl } = init(auth, request, reply, body);
   if (!csrfVerified) return redirect(reply, body, `${auth.base}/signin?csrf=true`);
-  const userId = await auth.service.verifyCredentials(field(body, 'email'), field(body, 'password'));
-  if (typeof userId !== 'number') {
-    // NextAuth's client passes the error name through; the web says what it means (login-modal.tsx).
-    const error = userId === 'suspended' ? 'AccountSuspended' : 'CredentialsSignin';
-    const query = new URLSearchParams({ error, provider: PROVIDER_ID });
-    return redirect(reply, body, `${auth.base}/error?${query}`, 401);
-  }
+  const account = await signInAccount(auth, body);
+  if (typeof account === 'string') return failSignIn(auth, reply, body, account);
   const { token, expiresAt } = await auth.service.startSession(
-    userId,
+    account.userId,
     request.sessionToken,
     request.headers['user-agent'],
   );
   reply.setCookie(auth.names.session, token, { ...auth.cookieOptions, expires: expiresAt });
-  reply.setCookie(auth.names.device, newDeviceCookie(signInEmail(body)!, auth.config.authSecret), {
+  reply.setCookie(auth.names.device, newDeviceCookie(account.email, auth.config.authSecret), {
     ...auth.cookieOptions,
     maxAge: DEVICE_COOKIE_MAX_AGE_S,
   });
@@ -275,6 +316,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     config,
     service: app.services.auth,
     sessions: app.services.sessions,
+    twoFactor: app.services.twoFactor,
+    passkeys: app.services.passkeys,
     names: cookieNames(config),
     // Values are URI-encoded like NextAuth's (`token|hash` goes out as `token%7Chash`).
     cookieOptions: { ...baseCookieOptions(config), encode: encodeURIComponent },

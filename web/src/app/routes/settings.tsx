@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
@@ -35,6 +36,9 @@ function UnsentPosts() {
   );
 }
 
+/** Two-factor sign-in and passkeys: their own chunk (the WebAuthn library loads only when used). */
+const SignInSecurity = lazy(() => import('../../features/settings/components/sign-in-security.tsx'));
+
 /** `/settings`: the theme, the default post visibility, the member's password, email, signed-in sessions, muted words and accounts, blocked accounts; members only. */
 export function SettingsPage() {
   const { status, user } = useViewer();
@@ -57,6 +61,9 @@ export function SettingsPage() {
           {user && <Privacy locked={user.locked} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
+          <Suspense fallback={<Spinner label="Loading sign-in security" />}>
+            <SignInSecurity />
+          </Suspense>
           <SessionsList />
           <AuthorizedApps />
           <FollowedHashtags />

@@ -204,3 +204,66 @@ describe('Login modal', () => {
     });
   });
 });
+
+describe('Login modal: two-factor sign-in', () => {
+  const REQUIRED = { url: 'http://localhost/api/auth/error?error=TwoFactorRequired&provider=credentials' };
+  const INVALID = { url: 'http://localhost/api/auth/error?error=TwoFactorInvalid&provider=credentials' };
+
+  it('asks for the code after a right password, then sends the password again with it and closes', async () => {
+    let session: object = {};
+    const server = mockFetch({
+      'GET /api/auth/session': () => json(session),
+      'POST /api/auth/callback/credentials': (request) => {
+        const form = new URLSearchParams(request.body ?? '');
+        if (!form.get('totp')) return json(REQUIRED, 401);
+        if (form.get('totp') !== '123456') return json(INVALID, 401);
+        session = SESSION;
+        return json({ url: 'http://localhost/' });
+      },
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'alice@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'correct horse battery staple{Enter}');
+
+    const code = await within(login).findByLabelText('Two-factor code');
+    await waitFor(() => expect(code).toHaveFocus());
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(login).toHaveTextContent('Enter the 6-digit code from your authenticator app for alice@example.com.');
+    expect(within(login).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.type(code, '000000{Enter}');
+    expect(await within(login).findByRole('alert')).toHaveTextContent('That code isn’t right, or it was used already.');
+    expect(within(login).getByLabelText('Two-factor code')).toHaveValue('000000');
+
+    await user.clear(within(login).getByLabelText('Two-factor code'));
+    await user.type(within(login).getByLabelText('Two-factor code'), '123456');
+    await user.click(within(login).getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByTestId('status')).toHaveTextContent('authenticated');
+    const posts = server.callsTo('POST', '/api/auth/callback/credentials').map(formOf);
+    expect(posts).toHaveLength(3);
+    expect(posts[0]).not.toHaveProperty('totp');
+    expect(posts[2]).toMatchObject({
+      email: 'alice@example.com',
+      password: 'correct horse battery staple',
+      totp: '123456',
+    });
+  });
+
+  it('sends nothing while the code is empty; Back returns to the password', async () => {
+    const server = mockFetch({ 'POST /api/auth/callback/credentials': () => json(REQUIRED, 401) });
+    const user = userEvent.setup();
+    const login = await openLogin();
+    await user.type(within(login).getByLabelText('Email'), 'alice@example.com');
+    await user.type(within(login).getByLabelText('Password'), 'correct horse battery staple{Enter}');
+    await within(login).findByLabelText('Two-factor code');
+    await user.click(within(login).getByRole('button', { name: 'Verify' }));
+    expect(within(login).getByText('Enter the code')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/auth/callback/credentials')).toHaveLength(1);
+    await user.click(within(login).getByRole('button', { name: 'Back' }));
+    expect(within(login).getByLabelText('Password')).toHaveValue('correct horse battery staple');
+    expect(within(login).queryByLabelText('Two-factor code')).not.toBeInTheDocument();
+  });
+});
