@@ -43,6 +43,15 @@ const PERSON_COLUMNS = [
   'list_members.owner_id',
   'list_members.user_id',
   'conversations.user_id',
+  'poll_votes.user_id',
+  'drafts.author_id',
+  'scheduled_posts.author_id',
+  'remote_actors.user_id',
+  'actor_keys.user_id',
+  'two_factor.user_id',
+  'recovery_codes.user_id',
+  'passkeys.user_id',
+  'webauthn_challenges.user_id',
 ];
 
 describe('the account as a whole', () => {
