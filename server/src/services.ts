@@ -24,6 +24,7 @@ import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { OAuthService } from './modules/oauth/oauth.service.ts';
+import { PostEditsService } from './modules/posts/post-edits.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
 import { MUTE_SWEEP_INTERVAL_MS, SafetyService } from './modules/safety/safety.service.ts';
@@ -50,6 +51,8 @@ export interface Services {
   media: MediaService;
   users: UsersService;
   posts: PostsService;
+  /** Edits of posts and their history (issue 28). */
+  postEdits: PostEditsService;
   bookmarks: BookmarksService;
   hashtags: HashtagsService;
   search: SearchService;
@@ -91,6 +94,7 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
+  const postEdits = new PostEditsService(db, events, notifier, posts);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
@@ -122,6 +126,7 @@ export async function createServices(
     media,
     users,
     posts,
+    postEdits,
     bookmarks: new BookmarksService(db, events, posts),
     lists: new ListsService(db, events),
     hashtags: new HashtagsService(db, events),

@@ -2,6 +2,7 @@ export * from './api.ts';
 export * from './auth.ts';
 export * from './common.ts';
 export * from './conversations.ts';
+export * from './edits.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './hashtags.ts';

@@ -17,6 +17,12 @@ export type LiveEvent =
       lists?: string[];
     }
   | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
+  /**
+   * Its author edited a post (text, content warning, pictures): sent to everyone who may see it
+   * (visitors: public and unlisted posts), whatever they have open; `timelines`/`lists` as for a new
+   * post (where it would show live). The page replaces what it shows of the post.
+   */
+  | { type: 'post.updated'; post: Post; timelines: LiveTimeline[]; lists?: string[] }
   /** Something new in the member's notifications: the dot and the list are asked again. */
   | { type: 'notification'; notificationType: string }
   /** The member read their notifications (in this tab or another): the dot clears everywhere. */

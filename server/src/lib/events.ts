@@ -26,6 +26,11 @@ export type DomainEvent =
       /** For a repost taken back: the post it reposted (whose count changed). */
       repostOfId?: number;
     }
+  /**
+   * Its author edited the post (text, content warning, pictures): `view` is it as a visitor sees it
+   * now, so the live streams send it without reading it back.
+   */
+  | { type: 'post.updated'; postId: number; authorId: number; view: Post }
   | { type: 'post.liked'; postId: number; userId: number }
   | { type: 'post.unliked'; postId: number; userId: number }
   /** Kept in, or taken out of, the person's Bookmarks (only their own views change). */

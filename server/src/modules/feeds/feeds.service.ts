@@ -168,6 +168,7 @@ export class FeedsService {
           if (!event.suspended) await this.dropReadersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
           break;
         case 'post.deleted':
+        case 'post.updated':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':
@@ -498,6 +499,8 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     }
     case 'post.liked':
     case 'post.unliked':
+    // An edit changes the post wherever a page shows it (itself, or quoted: quoted ids are in `posts`).
+    case 'post.updated':
       pages.dropWhere((page) => page.posts.has(event.postId));
       break;
     case 'post.bookmarked':

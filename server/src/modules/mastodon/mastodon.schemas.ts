@@ -84,6 +84,32 @@ export const statusBody = z.object({
 });
 export type StatusBody = z.output<typeof statusBody>;
 
+/**
+ * PUT /api/v1/statuses/:id (an edit): the whole new status, as Mastodon takes it — what is left out
+ * is empty (no text, no warning, no pictures). `media_attributes` (JSON: `[{id, description, focus}]`)
+ * sets the alt text of pictures in `media_ids`. Polls are refused by name (Pipit has none).
+ */
+export const statusEditBody = z.object({
+  status: z.string().optional(),
+  spoiler_text: z.string().nullish(),
+  sensitive: flag.nullish(),
+  media_ids: listOf(mastodonId, 4).optional(),
+  media_attributes: z
+    .array(
+      z.object({
+        id: mastodonId,
+        description: z.string().nullish(),
+        focus: z.string().nullish(),
+      }),
+    )
+    .max(4, 'at most 4')
+    .optional(),
+  poll: z.unknown().optional(),
+  language: z.string().max(10).nullish(),
+  quote_approval_policy: z.string().nullish(),
+});
+export type StatusEditBody = z.output<typeof statusEditBody>;
+
 /** POST /api/v1/accounts/:id/mute: seconds (0 or missing: for good), and whether notifications are muted too. */
 export const muteBody = z.object({
   duration: z.union([z.number(), z.string()]).optional(),

@@ -12,6 +12,7 @@ export const MASTODON_TYPES: Record<NotificationType, string> = {
   quote: 'quote',
   repost: 'reblog',
   follow_request: 'follow_request',
+  update: 'update',
 };
 
 /** Mastodon's Notification: who did it (an Account) and, for a post's notification, the Status. */

@@ -1,4 +1,11 @@
-import { createPostBody, MAX_PAGE_SIZE, type Post, type QuotePolicy, type Visibility } from '@pipit/contract';
+import {
+  createPostBody,
+  editPostBody,
+  MAX_PAGE_SIZE,
+  type Post,
+  type QuotePolicy,
+  type Visibility,
+} from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError, invalid } from '../../lib/errors.ts';
 import type { PostId } from '../../lib/ids.ts';
@@ -10,7 +17,7 @@ import type { StatusBody } from './mastodon.schemas.ts';
 
 /**
  * What Pipit cannot honour yet, refused by name: a post is never published wider, sooner or
- * different than asked. Every Pipit post is public, now, plain.
+ * different than asked.
  */
 function refuseWhatCannotBeHonoured(body: StatusBody): void {
   const refuse = (field: string, message: string) => {
@@ -25,10 +32,6 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   if (body.poll !== undefined && body.poll !== null && body.poll !== '') {
     refuse('poll', 'Pipit has no polls yet.');
   }
-  if (body.spoiler_text != null && body.spoiler_text.trim() !== '') {
-    refuse('spoiler_text', 'Pipit has no content warnings yet.');
-  }
-  if (body.sensitive === true) refuse('sensitive', 'Pipit cannot mark media sensitive yet.');
   if (body.quote_approval_policy != null && !(body.quote_approval_policy in QUOTE_POLICY_OF)) {
     refuse('quote_approval_policy', `"${body.quote_approval_policy}" is not one of public, followers, nobody.`);
   }
@@ -43,14 +46,30 @@ const VISIBILITY_OF: Record<string, Visibility> = {
 };
 
 /** Pipit's names of the fields a status is refused for, as Mastodon names them. */
-const MASTODON_FIELD: Record<string, string> = { visibility: 'visibility', quotePolicy: 'quote_approval_policy' };
+const MASTODON_FIELD: Record<string, string> = {
+  visibility: 'visibility',
+  quotePolicy: 'quote_approval_policy',
+  text: 'status',
+  spoilerText: 'spoiler_text',
+  media: 'media_ids',
+};
+
+/** A status refused for one of Pipit's fields: the app is told its own name for it. */
+function asMastodonField(error: unknown): unknown {
+  const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
+  return field ? invalid(field, `${field}: ${(error as AppError).message}`) : error;
+}
+
+/** A focal point other than the centre (Pipit shows pictures centred: it keeps none). */
+const offCentre = (focus: string | null | undefined) =>
+  focus != null && focus.trim() !== '' && focus.split(',').some((n) => Number(n.trim()) !== 0);
 
 /** Mastodon's quote approval policies as Pipit's quote policies. */
 const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followers: 'followers', nobody: 'nobody' };
 
 /** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
 export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
-  const { posts, bookmarks } = app.services;
+  const { posts, postEdits, bookmarks } = app.services;
 
   route(app, e.createStatus, async (request, _reply, { body }) => {
     const viewer = userOf(request);
@@ -63,6 +82,8 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       ...(quote ? { quoteOfId: quote } : {}),
       ...(body.visibility ? { visibility: VISIBILITY_OF[body.visibility] } : {}),
       ...(body.quote_approval_policy ? { quotePolicy: QUOTE_POLICY_OF[body.quote_approval_policy] } : {}),
+      ...(body.spoiler_text != null ? { spoilerText: body.spoiler_text } : {}),
+      ...(body.sensitive != null ? { sensitive: body.sensitive } : {}),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -73,11 +94,13 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
           media: 'media_ids',
           visibility: 'visibility',
           quotePolicy: 'quote_approval_policy',
+          spoilerText: 'spoiler_text',
+          sensitive: 'sensitive',
         } as Record<string, string>
       )[String(issue?.path[0])];
       throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
     }
-    const { text, parentId, media, quoteOfId, visibility, quotePolicy } = parsed.data;
+    const { text, parentId, media, quoteOfId, visibility, quotePolicy, spoilerText, sensitive } = parsed.data;
     try {
       const created = await posts.create(viewer, {
         text,
@@ -86,14 +109,72 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
         quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
         visibility,
         quotePolicy,
+        spoilerText,
+        sensitive,
       });
       return await present.status(viewer, created);
     } catch (error) {
       // The service names Pipit's fields; an app is told its own.
-      const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
-      if (field) throw invalid(field, `${field}: ${(error as AppError).message}`);
-      throw error;
+      throw asMastodonField(error);
     }
+  });
+
+  /**
+   * An edit, as Mastodon takes it: the whole new status (text, warning, sensitive, pictures with their
+   * alt text in `media_attributes`); what is left out is empty. The same service and rules as the web's
+   * edit. A poll is refused (Pipit has none), and so is a change of who may quote it.
+   */
+  route(app, e.editStatus, async (request, _reply, { params, body }) => {
+    const viewer = userOf(request);
+    const id = postIdOf(params.id ?? '');
+    const refuse = (field: string, message: string) => invalid(field, `${field}: ${message}`);
+    if (body.poll !== undefined && body.poll !== null && body.poll !== '')
+      throw refuse('poll', 'Pipit has no polls yet.');
+    // 404 when the viewer cannot see it, before anything about its content is said.
+    const post = await posts.get(viewer, id);
+    if (body.quote_approval_policy != null && QUOTE_POLICY_OF[body.quote_approval_policy] !== post.quotePolicy) {
+      throw refuse('quote_approval_policy', 'Pipit cannot change who may quote a post after it is written.');
+    }
+    const mediaIds = body.media_ids ?? [];
+    const alts = new Map<string, string>();
+    for (const attributes of body.media_attributes ?? []) {
+      if (!mediaIds.includes(attributes.id)) {
+        throw refuse('media_attributes', `${attributes.id} is not one of media_ids.`);
+      }
+      if (offCentre(attributes.focus)) throw refuse('media_attributes', 'Pipit cannot keep a focal point yet.');
+      if (attributes.description != null) alts.set(attributes.id, attributes.description);
+    }
+    const parsed = editPostBody.safeParse({
+      text: body.status ?? '',
+      spoilerText: body.spoiler_text ?? '',
+      sensitive: body.sensitive ?? false,
+      media: mediaIds.map((mediaId) => ({ id: mediaId, ...(alts.has(mediaId) ? { alt: alts.get(mediaId) } : {}) })),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = String(issue?.path[0]);
+      const field = path === 'media' && issue?.path[2] === 'alt' ? 'media_attributes' : MASTODON_FIELD[path];
+      throw refuse(field ?? 'status', issue?.message ?? 'The status is not valid.');
+    }
+    try {
+      return await present.status(viewer, await postEdits.edit(viewer, id, parsed.data));
+    } catch (error) {
+      throw asMastodonField(error);
+    }
+  });
+
+  // Every version of a status, oldest first (StatusEdit), as the viewer may see it.
+  route(app, e.statusHistory, async (request, _reply, { params }) => {
+    const id = postIdOf(params.id ?? '');
+    const history = await postEdits.history(request.viewer, id);
+    const post = await posts.get(request.viewer, id);
+    return present.statusEdits(request.viewer, post, history);
+  });
+
+  // The text as written (for an app's edit box): Mastodon's StatusSource.
+  route(app, e.statusSource, async (request, _reply, { params }) => {
+    const post = await posts.get(userOf(request), postIdOf(params.id ?? ''));
+    return { id: post.id, text: post.text, spoiler_text: post.spoilerText };
   });
 
   route(app, e.status, async (request, _reply, { params }) =>

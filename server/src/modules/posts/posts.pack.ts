@@ -29,6 +29,8 @@ export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | nu
       profileImage: quoted.author.profileImage,
     },
     media: parseMedia(quoted.media),
+    spoilerText: quoted.spoilerText ?? '',
+    sensitive: quoted.sensitive ?? false,
   };
 }
 
@@ -71,6 +73,9 @@ type PostFields = Pick<
   | 'quoteHidden'
   | 'visibility'
   | 'quotePolicy'
+  | 'spoilerText'
+  | 'sensitive'
+  | 'editedAt'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -98,6 +103,9 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     quotePolicy: fields.quotePolicy,
     quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
+    spoilerText: fields.spoilerText,
+    sensitive: fields.sensitive,
+    editedAt: fields.editedAt === null ? null : fields.editedAt.toISOString(),
   };
 }
 
@@ -119,6 +127,7 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
         {
           ...reposted,
           createdAt: new Date(reposted.createdAt),
+          editedAt: reposted.editedAt === null ? null : new Date(reposted.editedAt),
           likedByMe: row.likedByMe,
           bookmarkedByMe: row.bookmarkedByMe,
           repostedByMe: row.repostedByMe,

@@ -28,7 +28,8 @@ export interface StreamClient {
 
 /** What happened, as kept for live delivery and for a reconnect's replay. */
 type Entry =
-  | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number }
+  /** A new post, or (`updated`) a post its author edited: the same audience rules. */
+  | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number; updated?: true }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
   /** For one member only: a notification for them, their notifications read, a conversation of theirs changed. */
   | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
@@ -275,7 +276,7 @@ export class StreamHub {
         client.userId === null ? [] : (lists.get(client.userId) ?? []),
       );
       if (!live) continue;
-      if (live.type === 'post.created') {
+      if (live.type === 'post.created' || live.type === 'post.updated') {
         const key = `${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
@@ -297,6 +298,15 @@ export class StreamHub {
       case 'post.created':
         // Sent as written (a visitor's view): no read per post, however fast posts come.
         return { seq: ++this.seq, kind: 'post', post: event.view, postId: event.postId, authorId: event.authorId };
+      case 'post.updated':
+        return {
+          seq: ++this.seq,
+          kind: 'post',
+          post: event.view,
+          postId: event.postId,
+          authorId: event.authorId,
+          updated: true,
+        };
       case 'post.deleted':
         return {
           seq: ++this.seq,
@@ -369,6 +379,12 @@ export class StreamHub {
           timelines.unshift('following');
         }
         const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
+        if (entry.updated) {
+          // Whoever may see it, whatever they have open (its page, a list it is in). Members outside its
+          // audience never get here; visitors see public and unlisted posts only.
+          if (client.userId === null && post.visibility !== 'public' && post.visibility !== 'unlisted') return null;
+          return { type: 'post.updated', post, timelines, ...(lists.length > 0 ? { lists } : {}) };
+        }
         if (lists.length > 0) return { type: 'post.created', post, timelines, lists };
         return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
       }
@@ -422,6 +438,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'user.suspended':
       return event.suspended ? event.userId : null;
     case 'post.created':
+    case 'post.updated':
     case 'post.deleted':
     case 'post.liked':
     case 'post.unliked':

@@ -34,6 +34,7 @@ export const currentUserColumns = {
   email: users.email,
   role: users.role,
   defaultVisibility: users.defaultVisibility,
+  expandSpoilers: users.expandSpoilers,
 };
 
 // Row types follow the column lists above, never a copy of them.
@@ -81,5 +82,6 @@ export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): Cu
     role: row.role as Role,
     hasNotification,
     defaultVisibility: row.defaultVisibility,
+    expandSpoilers: row.expandSpoilers,
   };
 }
