@@ -98,7 +98,8 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
           sensitive: 'sensitive',
         } as Record<string, string>
       )[String(issue?.path[0])];
-      throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
+      const named = field ?? 'status';
+      throw invalid(named, `${named}: ${issue?.message ?? 'The status is not valid.'}`);
     }
     const { text, parentId, media, quoteOfId, visibility, quotePolicy, spoilerText, sensitive } = parsed.data;
     try {
