@@ -33,6 +33,9 @@ describe('posts', () => {
         quotePolicy: 'anyone',
         quote: null,
         repostedBy: null,
+        spoilerText: '',
+        sensitive: false,
+        editedAt: null,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

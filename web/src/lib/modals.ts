@@ -10,6 +10,8 @@ export interface ModalState {
   returnFocus: HTMLElement | null;
   /** For 'compose': the post being quoted. */
   quote?: Post;
+  /** For 'compose': one's own post being edited ("Edit post", "Save"). */
+  edit?: Post;
 }
 
 let state: ModalState = { name: null, returnFocus: null };
@@ -20,7 +22,7 @@ function set(next: ModalState) {
   for (const listener of listeners) listener();
 }
 
-export function openModal(name: ModalName, options: { quote?: Post } = {}) {
+export function openModal(name: ModalName, options: { quote?: Post; edit?: Post } = {}) {
   const active = document.activeElement;
   const returnFocus = state.name ? state.returnFocus : active instanceof HTMLElement ? active : null;
   set({ name, returnFocus, ...options });

@@ -16,6 +16,8 @@ export interface DraftImage {
   alt: string;
   /** The server's upload once it has answered. */
   uploaded: MediaAttachment | null;
+  /** A picture the post being edited has already (its preview is the server's, not a local file). */
+  existing?: boolean;
 }
 
 /** Why a chosen file cannot be sent, or null. */
@@ -33,15 +35,23 @@ let nextKey = 0;
  * The composer's images: each uploads as soon as it is chosen (so posting is quick), shows at once
  * from the file itself, can be described ("Alt text") and removed. At most LIMITS.postImagesMax.
  */
-export function useComposerImages() {
-  const [images, setImages] = useState<DraftImage[]>([]);
+export function useComposerImages(initial: readonly MediaAttachment[] = []) {
+  const [images, setImages] = useState<DraftImage[]>(() =>
+    initial.map((m) => ({
+      key: `image-${++nextKey}`,
+      localUrl: m.previewUrl,
+      alt: m.alt,
+      uploaded: m,
+      existing: true,
+    })),
+  );
   const live = useRef(images);
   live.current = images;
 
   // Object URLs hold the files in memory until revoked.
   useEffect(
     () => () => {
-      for (const image of live.current) URL.revokeObjectURL(image.localUrl);
+      for (const image of live.current) if (!image.existing) URL.revokeObjectURL(image.localUrl);
     },
     [],
   );
@@ -51,7 +61,7 @@ export function useComposerImages() {
   const remove = (key: string) =>
     setImages((all) => {
       const gone = all.find((image) => image.key === key);
-      if (gone) URL.revokeObjectURL(gone.localUrl);
+      if (gone && !gone.existing) URL.revokeObjectURL(gone.localUrl);
       return all.filter((image) => image.key !== key);
     });
 
@@ -86,7 +96,7 @@ export function useComposerImages() {
     remove,
     setAlt: (key: string, alt: string) => update(key, (image) => ({ ...image, alt })),
     clear: () => {
-      for (const image of live.current) URL.revokeObjectURL(image.localUrl);
+      for (const image of live.current) if (!image.existing) URL.revokeObjectURL(image.localUrl);
       setImages([]);
     },
     uploading: images.some((image) => image.uploaded === null),

@@ -258,3 +258,75 @@ describe('Composer quoting', () => {
     });
   });
 });
+
+describe('Composer: content warnings and edits', () => {
+  it('adds a content warning with CW, sends it trimmed, and marks pictures sensitive when asked', async () => {
+    const { server, box } = setup();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Content warning' }));
+    expect(screen.getByRole('button', { name: 'Content warning' })).toHaveAttribute('aria-pressed', 'true');
+    await user.type(screen.getByRole('textbox', { name: 'Content warning' }), '  Film ending ');
+    await user.type(box, 'The butler did it');
+    await user.click(tweet());
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '{}')).toMatchObject({
+      text: 'The butler did it',
+      spoilerText: 'Film ending',
+      sensitive: true,
+    });
+  });
+
+  it('keeps Tweet disabled while the warning is over 100 characters', async () => {
+    const { box } = setup();
+    const user = userEvent.setup();
+    await user.type(box, 'hello');
+    await user.click(screen.getByRole('button', { name: 'Content warning' }));
+    await user.click(screen.getByRole('textbox', { name: 'Content warning' }));
+    await user.paste('x'.repeat(101));
+    expect(tweet()).toBeDisabled();
+    expect(screen.getByText('A content warning can be at most 100 characters.')).toBeInTheDocument();
+  });
+
+  it('edits a post: starts from its text, warning and pictures, and saves them with PATCH', async () => {
+    const picture = {
+      id: '5',
+      url: '/media/a.jpg',
+      previewUrl: '/media/a-small.jpg',
+      width: 40,
+      height: 30,
+      blurhash: 'x',
+      alt: 'A kestrel',
+    };
+    const mine = makePost({
+      id: '10',
+      text: 'Old words',
+      spoilerText: 'Birds',
+      sensitive: true,
+      media: [picture],
+      author: ALICE,
+    });
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'PATCH /api/posts/10': () => json({ ...mine, text: 'New words', editedAt: new Date().toISOString() }),
+    });
+    renderApp(<Composer editing={mine} submitLabel="Save" label="Edit your post" />);
+    const box = screen.getByRole('textbox', { name: 'Edit your post' });
+    expect(box).toHaveValue('Old words');
+    expect(screen.getByRole('textbox', { name: 'Content warning' })).toHaveValue('Birds');
+    expect(screen.getByRole('textbox', { name: 'Alt text' })).toHaveValue('A kestrel');
+    // Who may see it does not change with an edit.
+    expect(screen.queryByRole('button', { name: /visibility|Public/i })).not.toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.clear(box);
+    await user.type(box, 'New words');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/10')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('PATCH', '/api/posts/10')[0]?.body ?? '{}')).toEqual({
+      text: 'New words',
+      spoilerText: 'Birds',
+      sensitive: true,
+      media: [{ id: '5', alt: 'A kestrel' }],
+    });
+    expect(await screen.findByText('Your post was saved')).toBeInTheDocument();
+  });
+});

@@ -17,6 +17,7 @@ import { notify, notifyError } from '../../../lib/toast.tsx';
 import { allowedQuotePolicy, initialVisibility } from '../../../lib/visibility.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
+import { useEditPost } from '../api/edit-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
 import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
 import { useSuggestions } from './suggestions.tsx';
@@ -29,6 +30,8 @@ interface ComposerProps {
   parentVisibility?: Visibility;
   /** The post this one quotes, shown under the text box. */
   quote?: Post;
+  /** One's own post to edit: the composer starts with its text, warning and pictures, and saves it. */
+  editing?: Post;
   /** The text box's label and placeholder. */
   label?: string;
   submitLabel?: string;
@@ -45,6 +48,7 @@ export function Composer({
   parentId,
   parentVisibility,
   quote,
+  editing,
   label = "What's happening?",
   submitLabel = 'Tweet',
   autoFocus,
@@ -52,12 +56,17 @@ export function Composer({
   className,
 }: ComposerProps) {
   const { user } = useViewer();
-  const [text, setText] = useState('');
+  const [text, setText] = useState(editing?.text ?? '');
+  // The content warning ("CW"): a field above the text while on; sent only while on.
+  const [warning, setWarning] = useState({ on: Boolean(editing?.spoilerText), text: editing?.spoilerText ?? '' });
+  const [markSensitive, setMarkSensitive] = useState(editing?.sensitive ?? false);
   const create = useCreatePost();
+  const save = useEditPost(editing?.id ?? '');
+  const warningId = useId();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
   const [caret, setCaret] = useState(0);
-  const images = useComposerImages();
+  const images = useComposerImages(editing?.media);
   // Null until chosen: the member's default (known once their profile is) or the parent's.
   const [chosenVisibility, setVisibility] = useState<Visibility | null>(null);
   const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
@@ -74,11 +83,19 @@ export function Composer({
 
   const trimmed = text.trim();
   const remaining = LIMITS.postMax - graphemeLength(trimmed);
-  const busy = create.isPending;
+  const spoilerText = warning.on ? warning.text.trim() : '';
+  const warningTooLong = graphemeLength(spoilerText) > LIMITS.spoilerTextMax;
+  // A warning covers the pictures too (the server marks the post sensitive with it).
+  const sensitive = spoilerText !== '' || (markSensitive && images.images.length > 0);
+  const busy = create.isPending || save.isPending;
   // As the contract: something a reader can see (not only spaces or zero-width characters) or an
-  // image, within the limit, every image uploaded.
+  // image, within the limits, every image uploaded.
   const canPost =
-    (hasVisibleContent(trimmed) || images.images.length > 0) && remaining >= 0 && !images.uploading && !busy;
+    (hasVisibleContent(trimmed) || images.images.length > 0) &&
+    remaining >= 0 &&
+    !warningTooLong &&
+    !images.uploading &&
+    !busy;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
   useLayoutEffect(() => {
@@ -88,8 +105,37 @@ export function Composer({
     textarea.style.height = `${textarea.scrollHeight}px`;
   }, [text]);
 
+  const onFailure = (error: unknown, fallback: string) => {
+    // The server's word when it is about the text or says when to try again; else a plain retry.
+    // A quote its author does not allow (403) says so too.
+    const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy', 'spoilerText'] as const);
+    const said =
+      fields.text ??
+      fields.spoilerText ??
+      fields.media ??
+      fields.visibility ??
+      fields.quotePolicy ??
+      (error instanceof ApiRequestError && (error.code === 'RATE_LIMITED' || error.status === 403)
+        ? error.message
+        : null);
+    notifyError(said ?? fallback);
+  };
+
   const submit = () => {
     if (!canPost) return;
+    if (editing) {
+      save.mutate(
+        { text: trimmed, spoilerText, sensitive, media: images.media },
+        {
+          onSuccess: (post) => {
+            notify('Your post was saved');
+            onPosted?.(post);
+          },
+          onError: (error) => onFailure(error, 'Couldn’t save your post. Try again.'),
+        },
+      );
+      return;
+    }
     create.mutate(
       {
         text: trimmed,
@@ -97,6 +143,8 @@ export function Composer({
         ...(images.media.length > 0 ? { media: images.media } : {}),
         ...(quote ? { quoteOfId: quote.id } : {}),
         ...(sendsAudience ? { visibility, quotePolicy } : {}),
+        ...(spoilerText ? { spoilerText } : {}),
+        ...(sensitive ? { sensitive } : {}),
       },
       {
         onSuccess: (post) => {
@@ -104,27 +152,15 @@ export function Composer({
           images.clear();
           setVisibility(null);
           setQuotePolicy('anyone');
+          setWarning({ on: false, text: '' });
+          setMarkSensitive(false);
           notify(parentId ? 'Your reply was sent' : 'Your post was sent');
           onPosted?.(post);
           // The box was disabled while sending; give it back for the next post.
           requestAnimationFrame(() => textareaRef.current?.focus());
         },
-        onError: (error) => {
-          // The server's word when it is about the text or says when to try again; else a plain retry.
-          // A quote its author does not allow (403) says so too.
-          const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy'] as const);
-          const said =
-            fields.text ??
-            fields.media ??
-            fields.visibility ??
-            fields.quotePolicy ??
-            (error instanceof ApiRequestError && (error.code === 'RATE_LIMITED' || error.status === 403)
-              ? error.message
-              : null);
-          notifyError(
-            said ?? (parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
-          );
-        },
+        onError: (error) =>
+          onFailure(error, parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
       },
     );
   };
@@ -147,6 +183,26 @@ export function Composer({
     >
       {user && <Avatar user={user} className="mt-3" />}
       <div className="min-w-0 flex-1">
+        {warning.on && (
+          <div className="mt-2">
+            <input
+              id={warningId}
+              type="text"
+              aria-label="Content warning"
+              placeholder="Content warning: what the post is about"
+              value={warning.text}
+              disabled={busy}
+              aria-invalid={warningTooLong || undefined}
+              onChange={(event) => setWarning({ on: true, text: event.target.value })}
+              className="h-10 w-full rounded-md border border-line-strong bg-transparent px-3 text-[15px] text-fg outline-none placeholder:text-muted focus:border-accent aria-invalid:border-danger"
+            />
+            {warningTooLong && (
+              <p className="mt-1 text-[13px] text-danger">
+                A content warning can be at most {LIMITS.spoilerTextMax} characters.
+              </p>
+            )}
+          </div>
+        )}
         <div className="relative">
           <textarea
             ref={textareaRef}
@@ -174,17 +230,49 @@ export function Composer({
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
         <ComposerImageList images={images} disabled={busy} />
+        {images.images.length > 0 && (
+          <label className="mb-3 flex items-center gap-2 text-[15px] has-disabled:opacity-60">
+            <input
+              type="checkbox"
+              checked={sensitive}
+              disabled={busy || spoilerText !== ''}
+              onChange={(event) => setMarkSensitive(event.target.checked)}
+              className="size-4 accent-[var(--color-accent)]"
+            />
+            {spoilerText !== '' ? 'Pictures covered by the content warning' : 'Mark pictures sensitive'}
+          </label>
+        )}
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         <div className="flex items-center gap-3 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy} />
-          <VisibilityMenu
-            visibility={visibility}
-            quotePolicy={quotePolicy}
-            parent={parentVisibility}
-            onVisibility={setVisibility}
-            onQuotePolicy={setQuotePolicy}
+          <button
+            type="button"
+            aria-pressed={warning.on}
+            aria-label="Content warning"
+            title={warning.on ? 'Remove the content warning' : 'Add a content warning'}
             disabled={busy}
-          />
+            onClick={() => {
+              setWarning((w) => ({ ...w, on: !w.on }));
+              if (!warning.on) requestAnimationFrame(() => document.getElementById(warningId)?.focus());
+            }}
+            className={cn(
+              'grid h-9 min-w-9 place-items-center rounded-full px-1.5 text-[13px] font-extrabold text-accent hover:bg-accent/10 disabled:opacity-50',
+              warning.on && 'bg-accent/15',
+            )}
+          >
+            CW
+          </button>
+          {/* An edit keeps the post's audience: who may see or quote it does not change. */}
+          {!editing && (
+            <VisibilityMenu
+              visibility={visibility}
+              quotePolicy={quotePolicy}
+              parent={parentVisibility}
+              onVisibility={setVisibility}
+              onQuotePolicy={setQuotePolicy}
+              disabled={busy}
+            />
+          )}
           <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
           <Button type="submit" disabled={!canPost}>

@@ -1,5 +1,5 @@
 import type { Notification } from '@pipit/contract';
-import { AtSign, Heart, MessageCircle, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
+import { AtSign, Heart, MessageCircle, Pencil, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -16,6 +16,8 @@ const kinds = {
   quote: { icon: Quote, colour: 'text-accent', text: 'quoted your post' },
   repost: { icon: Repeat2, colour: 'text-repost', text: 'reposted your post' },
   follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: 'asked to follow you' },
+  // Said by what the member did with it (postRepostedByMe): reposted, else quoted.
+  update: { icon: Pencil, colour: 'text-accent', text: 'edited a post you quoted' },
 } as const;
 
 /**
@@ -26,6 +28,7 @@ export function NotificationItem({ notification, unread }: { notification: Notif
   const { actor, post } = notification;
   const kind = kinds[notification.type];
   const Icon = kind.icon;
+  const said = notification.type === 'update' && post?.repostedByMe ? 'edited a post you reposted' : kind.text;
   const target =
     notification.type === 'follow_request' ? paths.followRequests : post ? paths.post(post.id) : paths.user(actor.id);
 
@@ -48,7 +51,7 @@ export function NotificationItem({ notification, unread }: { notification: Notif
             {actor.name}
           </Link>{' '}
           <Link to={target} className="hover:underline">
-            {kind.text}
+            {said}
           </Link>
           <span className="text-muted">
             {' · '}
@@ -56,7 +59,15 @@ export function NotificationItem({ notification, unread }: { notification: Notif
           </span>
           {unread && <span className="sr-only"> (new)</span>}
         </p>
-        {post && <PostText text={post.text} className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted" />}
+        {post &&
+          (post.spoilerText ? (
+            // Behind a warning: the warning, never the text it hides.
+            <p className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted [overflow-wrap:anywhere]">
+              <span className="font-bold">Content warning:</span> {post.spoilerText}
+            </p>
+          ) : (
+            <PostText text={post.text} className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted" />
+          ))}
       </div>
     </article>
   );
