@@ -263,8 +263,8 @@ describe('Composer: content warnings and edits', () => {
   it('adds a content warning with CW, sends it trimmed, and marks pictures sensitive when asked', async () => {
     const { server, box } = setup();
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Content warning' }));
-    expect(screen.getByRole('button', { name: 'Content warning' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'CW (content warning)' }));
+    expect(screen.getByRole('button', { name: 'CW (content warning)' })).toHaveAttribute('aria-pressed', 'true');
     await user.type(screen.getByRole('textbox', { name: 'Content warning' }), '  Film ending ');
     await user.type(box, 'The butler did it');
     await user.click(tweet());
@@ -280,7 +280,7 @@ describe('Composer: content warnings and edits', () => {
     const { box } = setup();
     const user = userEvent.setup();
     await user.type(box, 'hello');
-    await user.click(screen.getByRole('button', { name: 'Content warning' }));
+    await user.click(screen.getByRole('button', { name: 'CW (content warning)' }));
     await user.click(screen.getByRole('textbox', { name: 'Content warning' }));
     await user.paste('x'.repeat(101));
     expect(tweet()).toBeDisabled();

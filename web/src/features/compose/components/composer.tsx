@@ -248,7 +248,8 @@ export function Composer({
           <button
             type="button"
             aria-pressed={warning.on}
-            aria-label="Content warning"
+            // Its visible text first (label in name): "CW" said in full.
+            aria-label="CW (content warning)"
             title={warning.on ? 'Remove the content warning' : 'Add a content warning'}
             disabled={busy}
             onClick={() => {
