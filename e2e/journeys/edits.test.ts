@@ -90,7 +90,7 @@ describe('content warnings and edits', () => {
     async () => {
       const { page } = idas;
       const card = await visible(postCard(page.getByRole('main'), WARNING));
-      await card.getByRole('button', { name: 'Edit' }).click();
+      await card.getByRole('button', { name: 'Edit', exact: true }).click();
       const editor = await visible(dialog(page, 'Edit post'));
       const box = editor.getByRole('textbox', { name: 'Edit your post' });
       expect(await box.inputValue()).toBe(TEXT);

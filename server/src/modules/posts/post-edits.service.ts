@@ -68,8 +68,10 @@ export class PostEditsService {
         const media = await repo.findPostMedia(tx, target);
         const text = body.text === undefined ? current.text : body.text.replace(/\r\n/g, '\n');
         const spoilerText = body.spoilerText ?? current.spoilerText;
-        // A content warning makes the post sensitive, as on create.
-        const sensitive = (body.sensitive ?? current.sensitive) || spoilerText !== '';
+        // A content warning makes the post sensitive, as on create; left out, the mark stays as it was
+        // chosen — a mark that came with the warning goes with it, one set on its own stays.
+        const ownMark = current.sensitive && current.spoilerText === '';
+        const sensitive = (body.sensitive ?? ownMark) || spoilerText !== '';
 
         // The pictures asked for, in grid order: the post's own (kept, alt text changed when given)
         // and uploads of the author's waiting for a post (attached below). Each checked before writing.

@@ -59,7 +59,8 @@ export function Composer({
   const [text, setText] = useState(editing?.text ?? '');
   // The content warning ("CW"): a field above the text while on; sent only while on.
   const [warning, setWarning] = useState({ on: Boolean(editing?.spoilerText), text: editing?.spoilerText ?? '' });
-  const [markSensitive, setMarkSensitive] = useState(editing?.sensitive ?? false);
+  // Its own mark: one that came with a warning is the warning's (it goes when the warning does).
+  const [markSensitive, setMarkSensitive] = useState(Boolean(editing?.sensitive && !editing.spoilerText));
   const create = useCreatePost();
   const save = useEditPost(editing?.id ?? '');
   const warningId = useId();
