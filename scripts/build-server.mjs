@@ -7,13 +7,18 @@
 // The files the server reads next to its own code at run time (migrations, the common-password
 // list) are copied beside the bundle, where `import.meta.dirname` — server/dist — finds them; the
 // web app's default path (../../web/dist) is the same from server/dist as from server/src.
+// The entry, server/dist/main.js, is a small file that checks the Node version (scripts/node-version.mjs,
+// inlined) and only then imports the server (server/dist/server.js): the server's static imports would
+// otherwise all load first, and a dependency that needs a newer Node would fail with its own error
+// before the check could say which Node is needed.
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'server');
-const OUT = path.join(SERVER, 'dist');
+// An output directory other than server/dist may be given (the Node-version test builds into a temporary one).
+const OUT = process.argv[2] ? path.resolve(process.argv[2]) : path.join(SERVER, 'dist');
 const pkg = JSON.parse(readFileSync(path.join(SERVER, 'package.json'), 'utf8'));
 // pino-pretty (a dev dependency) too: the server loads it only for LOG_FORMAT=pretty (development).
 const external = [...Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@pipit/')), 'pino-pretty'];
@@ -21,20 +26,35 @@ const external = [...Object.keys(pkg.dependencies).filter((name) => !name.starts
 rmSync(OUT, { recursive: true, force: true });
 await build({
   entryPoints: {
-    main: path.join(SERVER, 'src/main.ts'),
+    server: path.join(SERVER, 'src/main.ts'),
     'embedded-helper': path.join(SERVER, 'src/db/embedded-helper.ts'),
   },
   outdir: OUT,
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20.19',
+  target: 'node22',
   // Subpath imports (e.g. drizzle-orm/pg-core) are external too.
   external: external.flatMap((name) => [name, `${name}/*`]),
   sourcemap: true,
   legalComments: 'none',
   logLevel: 'warning',
 });
+await build({
+  stdin: {
+    contents: "import '../scripts/node-version.mjs';\nawait import('./server.js');\n",
+    resolveDir: SERVER,
+    sourcefile: 'main.js',
+  },
+  outfile: path.join(OUT, 'main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  external: ['./server.js'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 cpSync(path.join(SERVER, 'src/db/migrations'), path.join(OUT, 'migrations'), { recursive: true });
 cpSync(path.join(SERVER, 'src/modules/users/common-passwords.txt'), path.join(OUT, 'common-passwords.txt'));
-console.log(`pipit: server built to ${path.relative(ROOT, OUT)}/main.js (and embedded-helper.js)`);
+console.log(`pipit: server built to ${path.relative(ROOT, OUT)}/main.js (server.js, embedded-helper.js)`);

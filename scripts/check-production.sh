@@ -2,6 +2,8 @@
 # The README's production sequence on a fresh clone, with the dev dependencies gone at run time:
 # install → build → `npm prune --omit=dev` → NODE_ENV=production npm start → /healthz and / answer →
 # SIGTERM → exit 0. Used by .ci/run; bounded in time; touches only 127.0.0.1 and a temp dir.
+# The `node` package (the pinned Node 24) is an optional dependency, which the prune keeps: the
+# server runs on it, whatever the machine's Node.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -21,10 +23,14 @@ for tool in tsx vite esbuild typescript vitest; do
   if [ -e "node_modules/$tool" ]; then echo "check-production: dev dependency $tool is still installed after prune" >&2; exit 1; fi
 done
 
-port="$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-NODE_ENV=production AUTH_SECRET="$(node -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
+# What `npm start` runs (package.json), without npm's process in between, so SIGTERM reaches the server itself.
+node="$PWD/node_modules/.bin/node"
+[ -x "$node" ] || { echo "check-production: node_modules/.bin/node (the pinned Node) is missing after prune" >&2; exit 1; }
+echo "check-production: the server runs on Node $("$node" --version) (node_modules/.bin/node)"
+port="$("$node" -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+NODE_ENV=production AUTH_SECRET="$("$node" -e "console.log(require('node:crypto').randomBytes(32).toString('hex'))")" \
   PORT="$port" HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL=warn \
-  node scripts/start.mjs > "$work/server.log" 2>&1 &
+  "$node" --liftoff-only --max-semi-space-size=16 scripts/start.mjs > "$work/server.log" 2>&1 &
 server_pid=$!
 
 up=""

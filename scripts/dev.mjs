@@ -3,6 +3,7 @@
 // which proxies /api, /media and /healthz to the API. People open :5173, so that is the API's
 // PUBLIC_URL too: the auth protocol's answers (sign-out's url, callbacks) point there, and the
 // server's start line names the address to open.
+import './node-version.mjs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 

@@ -6,7 +6,13 @@ import path from 'node:path';
 import { newestMtime, ROOT } from './web-build.mjs';
 
 export const SERVER_MAIN = path.join(ROOT, 'server/dist/main.js');
-const SOURCES = ['server/src', 'server/package.json', 'packages/contract/src', 'scripts/build-server.mjs'];
+const SOURCES = [
+  'server/src',
+  'server/package.json',
+  'packages/contract/src',
+  'scripts/build-server.mjs',
+  'scripts/node-version.mjs',
+];
 
 /** True when server/dist/main.js is missing or older than any server or contract source. */
 export function serverBuildIsStale() {

@@ -5,6 +5,8 @@
 // it first rebuilds the web app and the server when their sources are newer than their builds. (Until
 // issue 31 development ran the TypeScript sources through tsx, whose loader thread and unbundled
 // modules held ~70 MB more: docs/decisions.md. `npm run dev` still does, restarting on change.)
+// First of all: on a Node older than 22, one line saying so, and exit 1 (node-version.mjs).
+import './node-version.mjs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildServerIfStale, SERVER_MAIN } from './server-build.mjs';
@@ -31,7 +33,7 @@ if (process.env.NODE_ENV === 'production') {
   } catch (error) {
     fail(error.message);
   }
-  // Stack traces name the TypeScript sources (server/dist/main.js.map).
+  // Stack traces name the TypeScript sources (server/dist/server.js.map).
   process.setSourceMapsEnabled(true);
   await import(SERVER_MAIN);
 }

@@ -97,7 +97,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pipit-e2e-'));
-  const child = spawn('node', ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: {
       ...process.env,

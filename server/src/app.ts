@@ -13,12 +13,15 @@ import type { Config } from './config.ts';
 import { type DbHandle, openDatabase } from './db/client.ts';
 import { compressJson } from './lib/compression.ts';
 import { ANY_ORIGIN } from './lib/cors.ts';
+import type { Resolve } from './lib/safe-fetch.ts';
 import { errorBodyFor, readableByAnyOrigin } from './lib/surfaces.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { federationPlugin } from './modules/federation/federation.routes.ts';
+import type { FederationTestSeam } from './modules/federation/federation.service.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { hashtagsRoutes } from './modules/hashtags/hashtags.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -31,6 +34,7 @@ import { nodeInfoRoutes } from './modules/nodeinfo/nodeinfo.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { oauthConsentRoutes } from './modules/oauth/oauth.consent.routes.ts';
 import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
+import { pollsRoutes } from './modules/polls/polls.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -64,6 +68,10 @@ export interface AppDeps {
   db?: DbHandle;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): unknown };
+  /** How link cards resolve names, instead of the system's (tests map names to chosen addresses). */
+  resolve?: Resolve;
+  /** Tests: what the federation uses instead of the network (modules/federation). */
+  federation?: FederationTestSeam;
 }
 
 /** One line per request, when it is answered ("GET /api/x 200 3.1 ms"), instead of Fastify's two. */
@@ -157,7 +165,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(shutdownPlugin);
   await app.register(dbPlugin, { handle, owned: !deps.db });
   await app.register(redisPlugin, { config });
-  await app.register(servicesPlugin, { config });
+  await app.register(servicesPlugin, { config, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
   await app.register(sessionPlugin, { config });
   await app.register(rateLimitPlugin, { config });
   await app.register(sharedCachePlugin, { config });
@@ -173,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     api.addHook('preHandler', limitWrites(api));
     await api.register(usersRoutes, { config });
     await api.register(postsRoutes);
+    await api.register(pollsRoutes);
     await api.register(mediaUploadRoutes);
     await api.register(bookmarksRoutes);
     await api.register(hashtagsRoutes);
@@ -196,6 +205,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mediaRoutes);
   // Discovery for other servers and apps (host-meta, NodeInfo): before the web app's fallback.
   await app.register(nodeInfoRoutes, { config });
+  // ActivityPub (when on): actors, WebFinger, inboxes; a browser at an actor's URL falls through to the web app.
+  await app.register(federationPlugin, { config, ...(deps.federation ? { seam: deps.federation } : {}) });
   await app.register(webPlugin, { config });
 
   return app;

@@ -75,6 +75,21 @@ export interface Config {
    * bounds staleness should one be lost.
    */
   visitorCacheMs: number;
+  /** Durable work due at a time (lib/timed-jobs.ts). */
+  timedJobs: {
+    /** How often each process looks for due jobs another process scheduled; 0: never by itself (tests). */
+    pollMs: number;
+  };
+  /**
+   * ActivityPub federation (modules/federation): on when PUBLIC_URL is https:// unless FEDERATION=off;
+   * off otherwise (other servers only reach an instance over https). `offReason` says why it is off.
+   */
+  federation: {
+    enabled: boolean;
+    offReason: string | null;
+    /** How often each process looks for queued deliveries and activities another process enqueued. */
+    queuePollMs: number;
+  };
   /** Live updates (GET /api/stream). */
   stream: {
     /** Open streams per member (tabs and devices); one more is refused with 429. */
@@ -87,6 +102,24 @@ export interface Config {
     replayWindow: number;
     /** A reader this far behind (bytes not yet taken by its socket) is dropped, never buffered further. */
     maxBufferedBytes: number;
+  };
+  /**
+   * Link preview cards (modules/cards): the first link of a post without images, fetched in the background
+   * through the SSRF-safe fetcher (lib/safe-fetch.ts). On unless CARDS=off.
+   */
+  cards: {
+    enabled: boolean;
+    /**
+     * Tests only (CARDS_ALLOW_LOOPBACK=true, refused in production): loopback addresses (127.0.0.0/8, ::1)
+     * may be fetched, so tests serve pages from 127.0.0.1. Every other private address stays refused.
+     */
+    allowLoopback: boolean;
+    /** The whole fetch of a page (every redirect), and of its picture, each at most this long. */
+    timeoutMs: number;
+    /** A page's body is read up to this many bytes; past it the fetch is aborted and no card is made. */
+    maxPageBytes: number;
+    /** A card's picture is read up to this many bytes. */
+    maxImageBytes: number;
   };
 }
 
@@ -180,6 +213,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `WORKERS=${workers} needs DATABASE_URL and REDIS_URL: several processes share one PostgreSQL server and one Redis (the embedded database belongs to one process)`,
     );
   }
+  const cardsAllowLoopback = env.CARDS_ALLOW_LOOPBACK === 'true';
+  if (cardsAllowLoopback && nodeEnv === 'production') {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      'CARDS_ALLOW_LOOPBACK=true is for tests only: it lets link previews fetch this machine, and is refused when NODE_ENV=production',
+    );
+  }
+  if (env.CARDS !== undefined && env.CARDS !== '' && env.CARDS !== 'on' && env.CARDS !== 'off') {
+    throw new ConfigError('INVALID_CONFIG', `CARDS must be "on" or "off", got "${env.CARDS}"`);
+  }
   return {
     env: nodeEnv,
     port,
@@ -234,6 +277,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jobMaintenanceSeconds: parseCount(env.JOB_MAINTENANCE_SECONDS, 30, 'JOB_MAINTENANCE_SECONDS'),
     },
     visitorCacheMs: parseCount(env.VISITOR_CACHE_MS, 1_000, 'VISITOR_CACHE_MS'),
+    timedJobs: { pollMs: parseCount(env.TIMED_JOBS_POLL_MS, 1_000, 'TIMED_JOBS_POLL_MS') },
+    federation: {
+      ...parseFederation(env.FEDERATION, publicUrl),
+      queuePollMs: parseCount(env.FEDERATION_QUEUE_POLL_MS, 1_000, 'FEDERATION_QUEUE_POLL_MS'),
+    },
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),
       maxPerAddress: parseCount(env.STREAM_MAX_PER_ADDRESS, 20, 'STREAM_MAX_PER_ADDRESS'),
@@ -241,7 +289,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       replayWindow: 1_000,
       maxBufferedBytes: 1024 * 1024,
     },
+    cards: {
+      enabled: env.CARDS !== 'off',
+      allowLoopback: cardsAllowLoopback,
+      timeoutMs: 5_000,
+      maxPageBytes: 1024 * 1024,
+      maxImageBytes: 5 * 1024 * 1024,
+    },
   };
+}
+
+/** FEDERATION: unset (on with an https PUBLIC_URL), `on` (which then needs one) or `off`. */
+function parseFederation(value: string | undefined, publicUrl: string): { enabled: boolean; offReason: string | null } {
+  const https = publicUrl.startsWith('https://');
+  if (value === 'off') return { enabled: false, offReason: 'FEDERATION=off' };
+  if (value !== undefined && value !== '' && value !== 'on') {
+    throw new ConfigError('INVALID_CONFIG', `FEDERATION must be "on" or "off", got "${value}"`);
+  }
+  if (https) return { enabled: true, offReason: null };
+  if (value === 'on') {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      `FEDERATION=on needs an https:// PUBLIC_URL (other servers reach an instance over https), got "${publicUrl}"`,
+    );
+  }
+  return { enabled: false, offReason: `PUBLIC_URL is ${new URL(publicUrl).protocol}//, not https://` };
 }
 
 function parseEmailList(value: string | undefined, name: string): string[] {

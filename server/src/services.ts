@@ -7,10 +7,13 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { DurableQueue } from './lib/queue.ts';
 import type { RedisConnection } from './lib/redis.ts';
 import { RedisEventBus } from './lib/redis-event-bus.ts';
+import type { Resolve } from './lib/safe-fetch.ts';
+import { TimedJobs } from './lib/timed-jobs.ts';
 import { AccountService } from './modules/account/account.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
+import { CardsService } from './modules/cards/cards.service.ts';
 import { ConversationsService } from './modules/conversations/conversations.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
@@ -24,6 +27,7 @@ import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { Notifier } from './modules/notifications/notifier.ts';
 import { OAuthService } from './modules/oauth/oauth.service.ts';
+import { PollsService } from './modules/polls/polls.service.ts';
 import { PostEditsService } from './modules/posts/post-edits.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
@@ -39,6 +43,8 @@ import { UsersService } from './modules/users/users.service.ts';
 export interface Services {
   events: EventBus;
   jobs: Jobs;
+  /** Durable work due at a time (polls ending, scheduled posts), once in a cluster; modules register kinds. */
+  timedJobs: TimedJobs;
   notifier: Notifier;
   sessions: SessionsService;
   auth: AuthService;
@@ -49,10 +55,14 @@ export interface Services {
   /** Outgoing mail (SMTP, or the log in development). */
   mailer: Mailer;
   media: MediaService;
+  /** Link preview cards: fetched in the background for posts' first links. */
+  cards: CardsService;
   users: UsersService;
   posts: PostsService;
   /** Edits of posts and their history (issue 28). */
   postEdits: PostEditsService;
+  /** Polls: votes, their end (a timed job), and the edit's `replacePollIn`. */
+  polls: PollsService;
   bookmarks: BookmarksService;
   hashtags: HashtagsService;
   search: SearchService;
@@ -82,18 +92,26 @@ export interface Services {
 export async function createServices(
   db: Database,
   config: Config,
-  deps: { log: FastifyBaseLogger; redis: RedisConnection | null },
+  deps: {
+    log: FastifyBaseLogger;
+    redis: RedisConnection | null;
+    /** How link cards resolve names (tests map names to chosen addresses); default: the system's. */
+    resolve?: Resolve;
+  },
 ): Promise<Services> {
   // With Redis, events reach every process (their visitors' caches and live streams); else this one.
   const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
   const jobs = new InProcessJobs(deps.log);
+  const timedJobs = new TimedJobs(db, events, deps.log, config.timedJobs);
   const notifier = new Notifier();
   const feeds = await createFeeds(db, config, deps, events);
   const oauth = new OAuthService(db, events);
   // An app's tokens end with the person's sessions (the seam: the core never imports OAuth).
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
-  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null);
+  const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
+  const polls = new PollsService(db, events, notifier, timedJobs);
+  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards, polls);
   const postEdits = new PostEditsService(db, events, notifier, posts);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
@@ -114,9 +132,12 @@ export async function createServices(
     () => jobs.run('mutes.expire', () => safety.expireMutes()),
     MUTE_SWEEP_INTERVAL_MS,
   ).unref();
+  // Every kind is registered by now (the services above): due jobs may run from here on.
+  timedJobs.start();
   return {
     events,
     jobs,
+    timedJobs,
     notifier,
     sessions,
     auth,
@@ -124,9 +145,11 @@ export async function createServices(
     passwordReset: new PasswordResetService(db, sessions, mailer, jobs, config.publicUrl),
     mailer,
     media,
+    cards,
     users,
     posts,
     postEdits,
+    polls,
     bookmarks: new BookmarksService(db, events, posts),
     lists: new ListsService(db, events),
     hashtags: new HashtagsService(db, events),
@@ -134,7 +157,7 @@ export async function createServices(
     follows,
     safety,
     moderation: new ModerationService(db, events, posts, sessions),
-    nodeinfo: new NodeInfoService(db, events),
+    nodeinfo: new NodeInfoService(db, events, config.federation.enabled ? ['activitypub'] : []),
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
@@ -142,6 +165,7 @@ export async function createServices(
     stream,
     feeds: feeds?.service ?? null,
     async stop() {
+      await timedJobs.stop();
       clearInterval(uploadSweep);
       clearInterval(muteSweep);
       mailer.close();

@@ -20,6 +20,8 @@ export const api = {
   like: (id: string) => `/api/posts/${id}/like`,
   bookmark: (id: string) => `/api/posts/${id}/bookmark`,
   repost: (id: string) => `/api/posts/${id}/repost`,
+  /** Votes in the post's poll (one vote per person; answers the post). */
+  pollVotes: (id: string) => `/api/posts/${id}/poll/votes`,
   /** The signed-in member's bookmarks, newest bookmark first. */
   bookmarks: '/api/bookmarks',
   /** Uploads one image for a post (multipart); answers the attachment to send in `media`. */

@@ -36,6 +36,7 @@ import {
   authorizationResult,
   authorizedAppList,
 } from './oauth.ts';
+import { votePollBody } from './polls.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
 import { muteBody, mutedAccountPage, mutedWord, mutedWordBody, mutedWordList } from './safety.ts';
@@ -183,6 +184,19 @@ export const endpoints = defineEndpoints({
     status: 200,
     answer: post,
     errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  /**
+   * One vote per person, in one go: ALREADY_VOTED for a second, POLL_ENDED once it has ended,
+   * INVALID_INPUT (`choices`) for an option that is not there or several on a single-choice poll,
+   * NOT_FOUND for a post without a poll or one the voter may not see. Answers the post.
+   */
+  votePoll: {
+    ...routes.votePoll,
+    params: idParams,
+    body: votePollBody,
+    status: 200,
+    answer: post,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'ALREADY_VOTED', 'POLL_ENDED', ...WRITE],
   },
   unlikePost: {
     ...routes.unlikePost,

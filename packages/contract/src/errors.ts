@@ -21,6 +21,10 @@ export const ERROR_CODES = [
   'NOT_FOLLOWING',
   /** A per-member limit (lists, a list's members) is reached. */
   'LIMIT_REACHED',
+  /** A second vote in a poll (one vote per person). */
+  'ALREADY_VOTED',
+  /** A vote in a poll that has ended. */
+  'POLL_ENDED',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',

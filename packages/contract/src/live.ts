@@ -1,3 +1,4 @@
+import type { PollCounts } from './polls.ts';
 import type { Post } from './posts.ts';
 
 /** Which timelines a new post belongs to, for the person the stream is for. */
@@ -23,6 +24,20 @@ export type LiveEvent =
    * post (where it would show live). The page replaces what it shows of the post.
    */
   | { type: 'post.updated'; post: Post; timelines: LiveTimeline[]; lists?: string[] }
+  /**
+   * A post's link card arrived after it was posted: wherever the post is shown, `post.card` is its card
+   * now (nothing else of `post` is the reader's own: it is the post as its audience sees it, for apps
+   * that replace the whole status). Sent to whoever may see the post; `timelines`/`lists` as for
+   * post.created (where it would have arrived).
+   */
+  | { type: 'post.card'; post: Post; timelines: LiveTimeline[]; lists?: string[] }
+  /**
+   * The poll of the post `postId` has new counts (a vote), has ended (`ended`: the final counts), or
+   * its author changed its options (`reset`: every vote went, the reader's own too). Sent to whoever
+   * may see the post; option counts are null while hidden from this reader. The reader's own votes
+   * are not in it: they keep theirs.
+   */
+  | { type: 'poll'; postId: string; counts: PollCounts; ended: boolean; reset: boolean }
   /** Something new in the member's notifications: the dot and the list are asked again. */
   | { type: 'notification'; notificationType: string }
   /** The member read their notifications (in this tab or another): the dot clears everywhere. */

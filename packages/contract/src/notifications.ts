@@ -12,6 +12,8 @@ export const NOTIFICATION_TYPES = [
   'repost',
   /** Someone asked to follow a locked account (the owner approves or rejects it on the Follow requests page). */
   'follow_request',
+  /** A poll ended: its author and everyone who voted in it are told (the actor is its author). */
+  'poll',
   /** A post the person reposted or quoted was edited by its author (Mastodon's `update`). */
   'update',
 ] as const;

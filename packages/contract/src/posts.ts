@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { previewCard } from './cards.ts';
 import {
   CONTROL_CHARS_NO_NEWLINE,
   fitsGraphemes,
@@ -11,8 +12,8 @@ import {
   type Visibility,
   visibility,
 } from './common.ts';
-
 import { mediaAttachment, postMediaInput } from './media.ts';
+import { poll, pollInput } from './polls.ts';
 import { LIMITS, userSummary } from './users.ts';
 
 /**
@@ -96,10 +97,16 @@ export const createPostBody = z
     spoilerText: spoilerText.optional(),
     /** Its pictures are covered until shown (default false; always true with a warning). */
     sensitive: z.boolean().optional(),
+    /** A poll under the text (polls.ts `pollInput`); a post with a poll has no images and still needs its text. */
+    poll: pollInput.optional(),
   })
   .refine((body) => body.text.length > 0 || (body.media?.length ?? 0) > 0, {
     message: 'Post must not be empty',
     path: ['text'],
+  })
+  .refine((body) => body.poll === undefined || (body.media?.length ?? 0) === 0, {
+    message: 'A post cannot have both a poll and images',
+    path: ['poll'],
   });
 export type CreatePostBody = z.infer<typeof createPostBody>;
 
@@ -165,6 +172,13 @@ export const post = z.object({
   sensitive: z.boolean(),
   /** When its author last edited it (GET /api/posts/:id/history lists the versions); null when never. */
   editedAt: z.string().nullable(),
+  /**
+   * The preview of its first link (`linksOf`), fetched in the background after it is posted: null
+   * until then, and for good when the post has images, the page has no title or could not be read.
+   */
+  card: previewCard.nullable(),
+  /** Its poll as the viewer sees it (polls.ts), or null. */
+  poll: poll.nullable(),
 });
 export type Post = z.infer<typeof post>;
 

@@ -29,6 +29,7 @@ export const routes = {
   unlikePost: { method: 'DELETE', path: api.like(ID) },
   repostPost: { method: 'PUT', path: api.repost(ID) },
   unrepostPost: { method: 'DELETE', path: api.repost(ID) },
+  votePoll: { method: 'POST', path: api.pollVotes(ID) },
   bookmarkPost: { method: 'PUT', path: api.bookmark(ID) },
   unbookmarkPost: { method: 'DELETE', path: api.bookmark(ID) },
   bookmarks: { method: 'GET', path: api.bookmarks },

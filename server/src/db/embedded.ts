@@ -59,10 +59,10 @@ const LOCK_FILE = 'pipit.lock';
  * (code and the compilers' freed-but-kept heap) and, on Node 24, a spike to ~720 MB on every start
  * while it compiles PostgreSQL's largest functions. The app's statements (index lookups) cost the same
  * CPU without it; scans and aggregates of many rows ~1.4× more (docs/performance.md, "Embedded
- * database memory"). Node 20 honours the flag set at run time, before
- * PGlite's module is compiled, in processes that open a data directory (tests' in-memory databases keep
- * V8's defaults); Node 22 and 24 take it only on the command line, so `npm start` passes it
- * (package.json) and the helper process is started with it.
+ * database memory"). Node 22 (as 20 did) honours the flag set at run time, before PGlite's module is
+ * compiled, in processes that open a data directory (tests' in-memory databases keep V8's defaults), so
+ * `node server/dist/main.js` on 22 gets it too; Node 24 takes it only on the command line, so `npm start`
+ * passes it (package.json) and the helper process is started with it.
  */
 export function setLiftoffOnly(): void {
   v8.setFlagsFromString('--liftoff-only');
@@ -73,7 +73,7 @@ export function setLiftoffOnly(): void {
  * collects again: under a burst of writes the embedded server's heap reached ~110 MB for ~50 MB live,
  * and its resident memory peaked at 273-318 MB (bench:embedded, development, 3,000 posts). Growing by
  * 25 % at a time collects sooner: 263-270 MB, with the same CPU time per post. Process-wide, so set by
- * the processes that hold an embedded database only. Node 20 honours it at run time; Node 24 in part.
+ * the processes that hold an embedded database only. Honoured at run time by Node 20 (measured); Node 24 in part.
  */
 export function setHeapGrowth(): void {
   v8.setFlagsFromString('--heap-growing-percent=25');

@@ -45,10 +45,11 @@ export const users = pgTable(
   'users',
   {
     id: id(),
-    email: text('email').notNull(),
+    /** Null for remote people (`domain` set), who sign in elsewhere; a CHECK keeps local rows whole. */
+    email: text('email'),
     username: text('username').notNull(),
     name: text('name').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    passwordHash: text('password_hash'),
     bio: text('bio').notNull().default(''),
     profileImage: text('profile_image'),
     coverImage: text('cover_image'),
@@ -65,10 +66,17 @@ export const users = pgTable(
     locked: boolean('locked').notNull().default(false),
     /** "Always expand posts with content warnings": their text and pictures show without "Show more". */
     expandSpoilers: boolean('expand_spoilers').notNull().default(false),
+    /**
+     * Where the person lives: null for members of this instance, the remote server's host (lower case,
+     * with a port when it has one) for people elsewhere in the fediverse, whose actor is in `remote_actors`.
+     */
+    domain: text('domain'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    // A member has an email and a password; a remote person has neither (they sign in at home).
+    check('users_local_whole', sql`(${t.domain} IS NULL) = (${t.email} IS NOT NULL AND ${t.passwordHash} IS NOT NULL)`),
     // "Is anyone suspended?" once per statement, then "is this author?" per row: a tiny index.
     index('users_suspended_idx').on(t.id).where(sql`${t.suspendedAt} IS NOT NULL`),
     // The moderation team list.
@@ -76,7 +84,12 @@ export const users = pgTable(
     check('users_default_visibility_check', sql`${t.defaultVisibility} IN (${sql.raw(VISIBILITY_SQL)})`),
     check('users_role_check', sql`${t.role} IN (${sql.raw(ROLES.map((r) => `'${r}'`).join(', '))})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    // Usernames are unique per domain: members among members (this index, so a lookup of a member by
+    // username says `domain IS NULL`), remote people per server.
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`).where(sql`${t.domain} IS NULL`),
+    uniqueIndex('users_remote_username_key')
+      .on(t.domain, sql`lower(${t.username})`)
+      .where(sql`${t.domain} IS NOT NULL`),
     index('users_created_at_id_idx').on(t.createdAt, t.id),
     // Search's people typeahead: name or username starting with what was typed (LIKE 'abc%').
     index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
@@ -332,6 +345,12 @@ export interface EditedMedia {
   alt: string;
 }
 
+/** A poll as one version of a post had it (post_edits.poll): its options in order, and whether several could be chosen. */
+export interface EditedPoll {
+  options: string[];
+  multiple: boolean;
+}
+
 /**
  * Every version of an edited post, oldest first: the original is written at the first edit (with the
  * post's own time), then one row per edit, in the edit's transaction. A post never edited has none.
@@ -348,6 +367,8 @@ export const postEdits = pgTable(
     sensitive: boolean('sensitive').notNull().default(false),
     /** Its pictures in grid order, as they were (a picture removed later has its file deleted). */
     media: jsonb('media').$type<EditedMedia[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Its poll's options as they were (null: no poll); votes and counts are not kept per version. */
+    poll: jsonb('poll').$type<EditedPoll>(),
     createdAt: createdAt(),
   },
   (t) => [index('post_edits_post_created_idx').on(t.postId, t.createdAt, t.id)],
@@ -758,5 +779,225 @@ export const listMembers = pgTable(
     index('list_members_owner_user_idx').on(t.ownerId, t.userId),
     // The live stream: which lists a new post's author is on.
     index('list_members_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Durable work due at a time (lib/timed-jobs.ts): a poll's end, a scheduled post's publication. A row
+ * is written in the transaction of the change that needs it and deleted in the transaction that does
+ * the work, so the work happens once; (kind, key) names it, so rescheduling replaces it.
+ */
+export const timedJobs = pgTable(
+  'timed_jobs',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    payload: jsonb('payload').notNull(),
+    /** Failed runs so far (each retried after a longer wait). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('timed_jobs_kind_key').on(t.kind, t.key), index('timed_jobs_run_at_idx').on(t.runAt)],
+);
+
+/**
+ * Link previews (modules/cards), one per link (its normalized URL), shared by every post that has it.
+ * `fetchedAt` is when the last fetch was claimed: a URL is fetched at most once per CARD_REFRESH_MS,
+ * across posts and processes (the claim is one conditional upsert). `state`: pending (being fetched),
+ * ready (shown), failed (no card: not a page, no title, refused, unreachable).
+ */
+export const previewCards = pgTable(
+  'preview_cards',
+  {
+    id: id(),
+    url: text('url').notNull(),
+    state: text('state').notNull().default('pending'),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    siteName: text('site_name').notNull().default(''),
+    authorName: text('author_name').notNull().default(''),
+    /** The picture, re-encoded and stored like post images (`/media/<key>`), or null. */
+    imageKey: text('image_key'),
+    imageWidth: integer('image_width'),
+    imageHeight: integer('image_height'),
+    blurhash: text('blurhash'),
+  },
+  (t) => [
+    uniqueIndex('preview_cards_url_key').on(t.url),
+    // "Does anyone still use this file?" before it is deleted.
+    index('preview_cards_image_key_idx').on(t.imageKey).where(sql`${t.imageKey} IS NOT NULL`),
+    check('preview_cards_state', sql`${t.state} IN ('pending', 'ready', 'failed')`),
+  ],
+);
+
+/** The card of a post (its first link's): written by the card job, read by the post view (one probe of the key). */
+export const postCards = pgTable(
+  'post_cards',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    cardId: bigint('card_id', { mode: 'number' })
+      .notNull()
+      .references(() => previewCards.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    // The posts waiting for a card when it is fetched.
+    index('post_cards_card_idx').on(t.cardId),
+  ],
+);
+
+/**
+ * A remote person's actor (issue 29): the `users` row with their `domain` is who they are to every list,
+ * follow and notification; this is what federation needs to reach them. Refetched when stale.
+ */
+export const remoteActors = pgTable(
+  'remote_actors',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The actor's id (its ActivityPub URI). */
+    uri: text('uri').notNull().unique(),
+    /** Person, Service, Application, Group or Organization. */
+    type: text('type').notNull(),
+    inbox: text('inbox').notNull(),
+    sharedInbox: text('shared_inbox'),
+    /** The profile page people open (`url`), which may differ from the id. */
+    url: text('url'),
+    followersUrl: text('followers_url'),
+    /** Public keys the actor publishes: `[{id, type: 'RSASSA-PKCS1-v1_5' | 'Ed25519', jwk}]`. */
+    publicKeys: jsonb('public_keys').notNull().default([]),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  // Deliveries to a server's shared inbox group the followers who share it.
+  (t) => [index('remote_actors_shared_inbox_idx').on(t.sharedInbox).where(sql`${t.sharedInbox} IS NOT NULL`)],
+);
+
+/**
+ * Key pairs of local actors (modules/federation/keys.ts): a member's (`user_id`) or the instance actor's
+ * (`user_id` null), one per algorithm, made on first need. The private key never leaves the server: no
+ * API answer or export reads this table.
+ */
+export const actorKeys = pgTable(
+  'actor_keys',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    /** RSASSA-PKCS1-v1_5 (HTTP Signatures, Linked Data Signatures) or Ed25519 (Object Integrity Proofs). */
+    keyType: text('key_type').notNull(),
+    publicKey: jsonb('public_key').notNull(),
+    privateKey: jsonb('private_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('actor_keys_user_type').on(t.userId, t.keyType).nullsNotDistinct(),
+    check('actor_keys_type_check', sql`${t.keyType} IN ('RSASSA-PKCS1-v1_5', 'Ed25519')`),
+  ],
+);
+
+/**
+ * A post's poll (modules/polls): one per post, keyed by it (the poll's id on the wire is the post's),
+ * deleted with it. The counts are kept with the votes, in the vote's transaction, under this row's
+ * lock (one vote at a time per poll): `voters_count` people, `votes_count` choices.
+ */
+export const polls = pgTable(
+  'polls',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    multiple: boolean('multiple').notNull().default(false),
+    /** The options' counts are shown to the author only until it ends. */
+    hideTotals: boolean('hide_totals').notNull().default(false),
+    votersCount: integer('voters_count').notNull().default(0),
+    votesCount: integer('votes_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [check('polls_counts_nonnegative', sql`${t.votersCount} >= 0 AND ${t.votesCount} >= 0`)],
+);
+
+/** A poll's options in order (`position` from 0), each with its count of votes. */
+export const pollOptions = pgTable(
+  'poll_options',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => polls.postId, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    title: text('title').notNull(),
+    votesCount: integer('votes_count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.position] }),
+    check('poll_options_votes_nonnegative', sql`${t.votesCount} >= 0`),
+  ],
+);
+
+/**
+ * Who chose what: one row per option chosen (a single-choice poll: one per person, which the vote's
+ * check under the poll's lock keeps). The key also answers "did I vote, and for what" per post.
+ */
+export const pollVotes = pgTable(
+  'poll_votes',
+  {
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => polls.postId, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.userId, t.position] }),
+    // A deleted account's votes go with it (the counts stay, as Mastodon's do): without this, its delete scans.
+    index('poll_votes_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Fedify's key–value store (lib/fed-kv.ts): cached remote documents and keys, activity ids already
+ * handled, what signature scheme each server speaks. `key` is Fedify's key (an array of strings);
+ * an entry past `expires_at` reads as absent and is swept.
+ */
+export const fedKv = pgTable(
+  'fed_kv',
+  {
+    key: text('key').array().primaryKey(),
+    value: jsonb('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('fed_kv_expires_at_idx').on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`)],
+);
+
+/**
+ * Fedify's message queue (lib/fed-queue.ts): deliveries to other servers and incoming activities, run
+ * at least once by whichever process takes them (a lease, `locked_until`), retried with backoff; a
+ * message waits for every earlier one with its ordering key (a Delete never overtakes its Create).
+ */
+export const fedQueue = pgTable(
+  'fed_queue',
+  {
+    id: id(),
+    queue: text('queue').notNull(),
+    message: jsonb('message').notNull(),
+    orderingKey: text('ordering_key'),
+    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Failed runs so far. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Taken by a listener until then; a listener that died leaves it to be taken again after. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('fed_queue_due_idx').on(t.queue, t.runAt, t.id),
+    index('fed_queue_ordering_idx').on(t.queue, t.orderingKey, t.id).where(sql`${t.orderingKey} IS NOT NULL`),
   ],
 );

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  *   Everyone page) with its compressed forms, each made once, when first asked for.
  */
 
-/** What is offered, preferred first (zstd is not in Node 20). */
+/** What is offered, preferred first (zstd: node:zlib has it from Node 22.15 and 24, not in every 22 that `engines` allows). */
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
 type Encoding = 'br' | 'gzip';
 /** Smaller answers gain too little to be worth it (@fastify/compress's default). */

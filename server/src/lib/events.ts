@@ -31,6 +31,11 @@ export type DomainEvent =
    * now, so the live streams send it without reading it back.
    */
   | { type: 'post.updated'; postId: number; authorId: number; view: Post }
+  /**
+   * The post's link card was fetched after it was posted (modules/cards): `view` is the post with it, as
+   * its author reads it less their own likes and bookmarks (the live streams send it to its audience).
+   */
+  | { type: 'post.card'; postId: number; authorId: number; view: Post }
   | { type: 'post.liked'; postId: number; userId: number }
   | { type: 'post.unliked'; postId: number; userId: number }
   /** Kept in, or taken out of, the person's Bookmarks (only their own views change). */
@@ -61,6 +66,21 @@ export type DomainEvent =
   | { type: 'notifications.read'; userId: number }
   /** A conversation of the person changed: a direct post in it reached them, or they read or removed it. */
   | { type: 'conversation.updated'; userId: number; rootId: number; change: 'post' | 'read' | 'removed' }
+  /**
+   * A poll's counts changed (`voterId` voted), it ended (`ended`), or its author changed it (`reset`:
+   * every vote went). Carries the counts, so live streams send them without reading the poll back;
+   * who may see the option counts is decided per reader (hideTotals until it ends, the author always).
+   */
+  | {
+      type: 'poll.updated';
+      postId: number;
+      authorId: number;
+      voterId: number | null;
+      counts: { votersCount: number; votesCount: number; options: number[] };
+      hideTotals: boolean;
+      ended: boolean;
+      reset: boolean;
+    }
   | {
       type: 'notification.created';
       userId: number;

@@ -64,6 +64,7 @@ const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
   'post.created': true,
   'post.deleted': true,
   'post.updated': true,
+  'post.card': true,
   'post.liked': true,
   'post.unliked': true,
   'post.bookmarked': false,
@@ -81,6 +82,8 @@ const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
   'notifications.read': false,
   'notification.created': false,
   'conversation.updated': false,
+  // Its counts, and its end.
+  'poll.updated': true,
 };
 
 /** Visitors' cached pages are dropped by the events that change them (published after each commit). */

@@ -42,10 +42,23 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', { PUBLIC_URL: 'pipit.example' }, 'PUBLIC_URL must be an absolute URL'],
     ['RATE_LIMIT_WRITE', { RATE_LIMIT_WRITE: 'lots' }, 'RATE_LIMIT_WRITE must look like'],
     ['LOG_FORMAT', { LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be "pretty" or "json"'],
+    ['CARDS', { CARDS: 'maybe' }, 'CARDS must be "on" or "off"'],
   ])('a malformed %s: INVALID_CONFIG naming it', (_name, env, text) => {
     const { code, message } = refusal({ NODE_ENV: 'production', AUTH_SECRET: SECRET, ...env });
     expect(code).toBe('INVALID_CONFIG');
     expect(message).toContain(text);
+  });
+
+  it('link cards: on unless CARDS=off; fetching this machine (CARDS_ALLOW_LOOPBACK) is refused in production', () => {
+    const production: NodeJS.ProcessEnv = { NODE_ENV: 'production', AUTH_SECRET: SECRET };
+    expect(loadConfig(production).cards).toMatchObject({ enabled: true, allowLoopback: false });
+    expect(loadConfig({ ...production, CARDS: 'off' }).cards.enabled).toBe(false);
+    const { code, message } = refusal({ ...production, CARDS_ALLOW_LOOPBACK: 'true' });
+    expect(code).toBe('INVALID_CONFIG');
+    expect(message).toContain('CARDS_ALLOW_LOOPBACK=true is for tests only');
+    expect(
+      loadConfig({ NODE_ENV: 'test', AUTH_SECRET: SECRET, CARDS_ALLOW_LOOPBACK: 'true' }).cards.allowLoopback,
+    ).toBe(true);
   });
 
   it('logs are readable lines in development and JSON in production, unless LOG_FORMAT says otherwise', () => {

@@ -24,6 +24,7 @@ import {
   testRedisUrl,
   usingPostgres,
 } from '../helpers/app.ts';
+import { fanOutDone } from '../helpers/feeds.ts';
 
 const PREFIX = `pipit-test-feeds-${process.pid}:`;
 const SIZE = 5;
@@ -82,13 +83,7 @@ describe.skipIf(!usingPostgres || !testRedisUrl)('home feeds on PostgreSQL and R
   }
 
   /** Waits until every fan-out and rebuild job has run (a bounded wait on the queue's own count). */
-  async function drain() {
-    for (let i = 0; i < 400; i++) {
-      if ((await feeds.pendingJobs()) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('jobs still pending after 10 s');
-  }
+  const drain = () => fanOutDone(feeds);
 
   async function member(username: string) {
     const user = await insertUser(await testDb(), { username });

@@ -9,7 +9,7 @@ import { api, type Role } from '@pipit/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeEach } from 'vitest';
-import { type App, buildApp } from '../../src/app.ts';
+import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { type DbHandle, openDatabase, sql } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
@@ -60,7 +60,19 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       jobMaintenanceSeconds: 30,
     },
     visitorCacheMs: 1_000,
+    // Tests run due jobs by hand (services.timedJobs.runDue()), never on a timer.
+    timedJobs: { pollMs: 0 },
+    // Off, as with the http PUBLIC_URL above; test/federation turns it on with an https one.
+    federation: { enabled: false, offReason: 'PUBLIC_URL is http://, not https://', queuePollMs: 60_000 },
     stream: { maxPerMember: 3, maxPerAddress: 3, heartbeatMs: 25_000, replayWindow: 50, maxBufferedBytes: 1024 * 1024 },
+    // Off: a post with a link must not reach the network in tests; test/cards turns it on (loopback only).
+    cards: {
+      enabled: false,
+      allowLoopback: false,
+      timeoutMs: 5_000,
+      maxPageBytes: 1024 * 1024,
+      maxImageBytes: 5 * 1024 * 1024,
+    },
     ...overrides,
   };
 }
@@ -118,7 +130,7 @@ export async function resetDb(handle: DbHandle): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await handle.db.execute(
-        sql`TRUNCATE notifications, media_attachments, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
+        sql`TRUNCATE timed_jobs, fed_kv, fed_queue, notifications, media_attachments, preview_cards, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
       );
       return;
     } catch (error) {
@@ -133,14 +145,14 @@ export async function resetDb(handle: DbHandle): Promise<void> {
  * Per test file: builds the app once, wipes the data before each test, closes at the end.
  * `const ctx = useTestApp()` then `ctx.app` inside tests.
  */
-export function useTestApp(overrides: Partial<Config> = {}) {
+export function useTestApp(overrides: Partial<Config> = {}, deps: Omit<AppDeps, 'db'> = {}) {
   const ctx = {} as { app: App; db: DbHandle; config: Config };
   let built = false;
   beforeEach(async () => {
     if (!built) {
       ctx.db = await testDb();
       ctx.config = testConfig(overrides);
-      ctx.app = await buildApp(ctx.config, { db: ctx.db });
+      ctx.app = await buildApp(ctx.config, { ...deps, db: ctx.db });
       await ctx.app.ready();
       built = true;
     } else {

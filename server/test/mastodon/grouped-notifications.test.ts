@@ -258,7 +258,7 @@ describe('Mastodon grouped notifications', () => {
       ['favourite', 1],
     ]);
     // Kinds Mastodon has and Pipit does not (and names nobody has) take nothing, and exclude nothing.
-    expect(await types('types[]=poll&types[]=no_such_kind')).toEqual([]);
+    expect(await types('types[]=severed_relationships&types[]=no_such_kind')).toEqual([]);
     expect(await types('exclude_types[]=admin.sign_up&exclude_types[]=pleroma:emoji_reaction')).toHaveLength(3);
   });
 

@@ -40,7 +40,6 @@ describe('answers apps can trust', () => {
       [{ status: 'for my circle', visibility: 'limited' }, 'visibility'],
       [{ status: 'for nobody', visibility: 'secret' }, 'visibility'],
       [{ status: 'later', scheduled_at: new Date(Date.now() + 86_400_000).toISOString() }, 'scheduled_at'],
-      [{ status: 'which?', poll: { options: ['a', 'b'], expires_in: 3600 } }, 'poll'],
       // A warning Pipit keeps is at most 100 characters (contract LIMITS.spoilerTextMax).
       [{ status: 'behind a long warning', spoiler_text: 'x'.repeat(101) }, 'spoiler_text'],
       [{ status: 'quotes by my friends', quote_approval_policy: 'following' }, 'quote_approval_policy'],

@@ -57,6 +57,9 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   blocks: { url: () => '/api/v1/blocks' },
   mutes: { url: () => '/api/v1/mutes' },
   preferences: { url: () => '/api/v1/preferences' },
+  // The world's posts have no poll: 404 (their success answers: test/polls/mastodon-polls.test.ts).
+  poll: { url: (w) => `/api/v1/polls/${w.bobPost}`, status: 404 },
+  votePoll: { url: (w) => `/api/v1/polls/${w.bobPost}/votes`, body: { choices: [0] }, status: 404 },
   createStatus: { url: () => '/api/v1/statuses', body: { status: 'from the route table' } },
   status: { url: (w) => `/api/v1/statuses/${w.bobPost}` },
   deleteStatus: { url: (w) => `/api/v1/statuses/${w.alicePost}` },

@@ -36,6 +36,8 @@ describe('posts', () => {
         spoilerText: '',
         sensitive: false,
         editedAt: null,
+        card: null,
+        poll: null,
       });
       expect(Number.isNaN(Date.parse(post.createdAt))).toBe(false);
       expect(await getPost(clients.bob, post.id)).toEqual(post);

@@ -29,6 +29,7 @@ import {
   testRedisUrl,
   usingPostgres,
 } from '../helpers/app.ts';
+import { fanOutDone } from '../helpers/feeds.ts';
 import { getAll } from '../helpers/social.ts';
 
 const PEOPLE = 4;
@@ -134,14 +135,7 @@ describe('who sees a post, under random sequences', () => {
   });
 
   /** Waits until the feeds app has fanned out everything written (a bounded wait on its own count). */
-  async function drain() {
-    if (!feeds) return;
-    for (let i = 0; i < 400; i++) {
-      if ((await feeds.pendingJobs()) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error('fan-out still pending after 10 s');
-  }
+  const drain = () => fanOutDone(feeds);
 
   it('answers every list, page and action exactly as the rule says', async () => {
     await fc.assert(

@@ -93,6 +93,9 @@ const TABLES = [
   'oauth_tokens',
   'lists',
   'list_members',
+  'polls',
+  'poll_options',
+  'poll_votes',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -166,6 +169,8 @@ export interface World {
   carol: TestClient;
   visitor: TestClient;
   ids: { alice: string; bob: string; carol: string };
+  /** Bob's post with a poll (Tea, Coffee), open for an hour. */
+  bobPoll: string;
   /** alice's post, replied to by bob. */
   alicePost: string;
   /** bob's post, liked, bookmarked and reposted by alice. */
@@ -208,6 +213,15 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const alicePost = (await ok(await clients.alice.post('/api/posts', { text: 'hello from @alice' }), 'alice post')).id;
   const bobPost = (await ok(await clients.bob.post('/api/posts', { text: 'bob here' }), 'bob post')).id;
   await ok(await clients.bob.post('/api/posts', { text: 'a reply', parentId: alicePost }), 'reply');
+  const bobPoll = (
+    await ok(
+      await clients.bob.post('/api/posts', {
+        text: 'tea or coffee?',
+        poll: { options: ['Tea', 'Coffee'], expiresIn: 3600 },
+      }),
+      'poll',
+    )
+  ).id;
   await ok(await clients.alice.put(`/api/posts/${bobPost}/like`), 'like');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/bookmark`), 'bookmark');
   await ok(await clients.alice.put(`/api/posts/${bobPost}/repost`), 'repost');
@@ -250,6 +264,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     ids: { alice: String(alice.id), bob: String(bob.id), carol: String(carol.id) },
     alicePost,
     bobPost,
+    bobPoll,
     aliceConversation,
     aliceOtherSession: String(other?.id),
     frank,
@@ -351,6 +366,14 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'self',
     url: (w) => `/api/posts/${w.alicePost}/like`,
+  },
+  {
+    method: 'POST',
+    route: '/api/posts/:id/poll/votes',
+    owner: 'alice',
+    scope: 'self',
+    url: (w) => `/api/posts/${w.bobPoll}/poll/votes`,
+    body: () => ({ choices: [1] }),
   },
   {
     method: 'DELETE',

@@ -1,4 +1,5 @@
 import type { MediaAttachment } from '@pipit/contract';
+import type { ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
 import { setRevealed, useRevealed } from '../lib/spoilers.ts';
 import { useViewer } from '../state/viewer.tsx';
@@ -10,15 +11,18 @@ interface PostContentProps {
   /** The text's size. */
   textClassName?: string;
   mediaClassName?: string;
+  /** What else the post shows under its pictures (its poll, its link card): behind the warning too, as on Mastodon. */
+  children?: ReactNode;
 }
 
 /**
  * What a post says: its text and pictures, or, behind a content warning, the warning and "Show more"
  * (then "Show less"), opened per post while the page lives (lib/spoilers.ts) or always, with the
- * member's "Always expand posts with content warnings". Sensitive pictures without a warning are
+ * member's "Always expand posts with content warnings" (its poll and link card, `children`, with them).
+ * Sensitive pictures without a warning are
  * covered until shown (PostMedia).
  */
-export function PostContent({ post, textClassName, mediaClassName }: PostContentProps) {
+export function PostContent({ post, textClassName, mediaClassName, children }: PostContentProps) {
   const { user } = useViewer();
   const warned = post.spoilerText !== '';
   const open = useRevealed('text', post.id, user?.expandSpoilers ?? false);
@@ -27,6 +31,7 @@ export function PostContent({ post, textClassName, mediaClassName }: PostContent
       <PostText text={post.text} className={textClassName} />
       {/* Opened past its warning, the pictures show too: one choice, as the reader made it. */}
       <PostMedia media={post.media} sensitive={post.sensitive && !warned} postId={post.id} className={mediaClassName} />
+      {children}
     </>
   );
   if (!warned) return body;

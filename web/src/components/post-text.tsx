@@ -1,41 +1,15 @@
-import { HASHTAG_PATTERN, hashtagOf, MENTION_PATTERN } from '@pipit/contract';
+import { type TextToken, tokenize } from '@pipit/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 
-export type Token =
-  | { type: 'text'; value: string }
-  | { type: 'url'; value: string }
-  | { type: 'hashtag'; value: string; tag: string }
-  | { type: 'mention'; value: string; username: string };
-
 /**
- * URLs (http/https, trailing punctuation left out), #hashtags and @mentions: the contract's rules, the
- * ones the server stores hashtags and notifies mentions by.
+ * URLs (http/https, trailing punctuation left out), #hashtags and @mentions: the contract's `tokenize`,
+ * the rules the server stores hashtags, notifies mentions and picks a post's card link by.
  */
-const TOKENS = new RegExp(
-  [/(https?:\/\/[^\s<>"]*[^\s<>".,:;!?'")\]])/u.source, HASHTAG_PATTERN.source, MENTION_PATTERN.source].join('|'),
-  'gu',
-);
-
-export function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let last = 0;
-  for (const match of text.matchAll(TOKENS)) {
-    const index = match.index ?? 0;
-    if (index > last) tokens.push({ type: 'text', value: text.slice(last, index) });
-    const [value, url, tag, username] = match;
-    if (url) tokens.push({ type: 'url', value: url });
-    else if (tag && hashtagOf(tag)) tokens.push({ type: 'hashtag', value, tag });
-    else if (tag)
-      tokens.push({ type: 'text', value }); // `#1`: no letter, no tag
-    else if (username) tokens.push({ type: 'mention', value, username });
-    last = index + value.length;
-  }
-  if (last < text.length) tokens.push({ type: 'text', value: text.slice(last) });
-  return tokens;
-}
+export type Token = TextToken;
+export { tokenize };
 
 /** Underlined as well as coloured: the accent alone is too close to the text's white (WCAG 1.4.1). */
 const linkClass = 'text-accent underline decoration-accent/40 underline-offset-2 hover:decoration-accent';

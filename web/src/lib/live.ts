@@ -5,9 +5,11 @@ const TYPES = Object.keys({
   'post.created': true,
   'post.deleted': true,
   'post.updated': true,
+  'post.card': true,
   notification: true,
   'notifications.read': true,
   conversation: true,
+  poll: true,
   reset: true,
 } satisfies Record<LiveEventType, true>);
 

@@ -5,7 +5,7 @@ import { connectLive } from '../lib/live.ts';
 import { conversationsChanged } from './conversations.ts';
 import { notificationKeys } from './keys.ts';
 import { notificationsChanged, notificationsRead } from './notifications.ts';
-import { postArrived, postEdited, postRemoved, postsMissed } from './posts.ts';
+import { pollCountsChanged, postArrived, postCardArrived, postEdited, postRemoved, postsMissed } from './posts.ts';
 import { useSessionIdentity } from './viewer.tsx';
 
 /**
@@ -27,10 +27,16 @@ export function LiveSync() {
         case 'post.updated':
           postEdited(queryClient, event.post);
           break;
+        case 'post.card':
+          postCardArrived(queryClient, event.post.id, event.post.card);
+          break;
         case 'post.deleted':
           postRemoved(queryClient, { id: event.id, parentId: event.parentId, author: { id: event.authorId } });
           // A conversation may have shown it as its last post (only an open Messages page asks again).
           void conversationsChanged(queryClient);
+          break;
+        case 'poll':
+          pollCountsChanged(queryClient, event.postId, event);
           break;
         case 'notification':
           void notificationsChanged(queryClient);

@@ -1,4 +1,4 @@
-import type { Page, Post } from '@pipit/contract';
+import type { Page, PollCounts, Post } from '@pipit/contract';
 import {
   type InfiniteData,
   type QueryClient,
@@ -243,6 +243,34 @@ export function postEdited(queryClient: QueryClient, post: Post) {
 }
 
 /**
+ * A poll's new counts from the live stream (a vote, its end, or an edit that reset it): merged into
+ * the post wherever it is shown. The reader's own choices stay theirs, unless the votes were reset.
+ */
+export function pollCountsChanged(
+  queryClient: QueryClient,
+  postId: string,
+  change: { counts: PollCounts; ended: boolean; reset: boolean },
+) {
+  updatePostEverywhere(queryClient, postId, (post) => {
+    const { poll } = post;
+    if (!poll || poll.options.length !== change.counts.options.length) return post;
+    return {
+      ...post,
+      poll: {
+        ...poll,
+        votersCount: change.counts.votersCount,
+        votesCount: change.counts.votesCount,
+        options: poll.options.map((option, i) => ({ ...option, votesCount: change.counts.options[i] ?? null })),
+        expired: poll.expired || change.ended,
+        ...(change.reset ? { voted: false, ownVotes: [] } : {}),
+      },
+    };
+  });
+  // An edit may have changed the options themselves: read the post again.
+  if (change.reset) queryClient.invalidateQueries({ queryKey: postKeys.detail(postId) });
+}
+
+/**
  * The viewer kept or took out a post (the server's answer): it changes wherever it is shown, and the
  * Bookmarks list is fetched again (a post taken out there stays until then, so an undo is one click).
  */
@@ -289,6 +317,18 @@ export function postArrived(
   queryClient.setQueryData(postKeys.detail(post.id), post);
   appendPost(queryClient, postKeys.replies(post.parentId), post);
   updatePostEverywhere(queryClient, post.parentId, (parent) => ({ ...parent, replyCount: bump(parent.replyCount, 1) }));
+}
+
+/**
+ * A post's link card arrived (pushed live, after the post): it shows wherever the post is — its page,
+ * the lists, a repost of it, the posts waiting above a timeline. Only the card changes: the rest of the
+ * cached post stays the reader's own (their like, bookmark, repost).
+ */
+export function postCardArrived(queryClient: QueryClient, id: string, card: Post['card']) {
+  updatePostEverywhere(queryClient, id, (post) => ({ ...post, card }));
+  queryClient.setQueriesData<Post[]>({ queryKey: liveKeys.all }, (pending) =>
+    pending?.some((p) => p.id === id) ? pending.map((p) => (p.id === id ? { ...p, card } : p)) : pending,
+  );
 }
 
 /** A post gone live: out of the lists (postDeleted) and out of what is waiting to be shown. */

@@ -92,6 +92,8 @@ export function makePost(
     spoilerText: '',
     sensitive: false,
     editedAt: null,
+    card: null,
+    poll: null,
     ...rest,
   };
 }

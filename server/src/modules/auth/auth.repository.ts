@@ -1,12 +1,14 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { passwordResets, users } from '../../db/schema.ts';
+import { memberEmail, memberPasswordHash } from '../users/users.pack.ts';
 
 /** Id, stored email and password hash of the account with this email, ignoring case (users_email_lower_key). */
 export async function findCredentialsByEmail(db: Executor, email: string) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, suspendedAt: users.suspendedAt })
+    .select({ id: users.id, email: memberEmail, passwordHash: memberPasswordHash, suspendedAt: users.suspendedAt })
     .from(users)
+    // Remote people have no email: only members match.
     .where(eq(sql`lower(${users.email})`, sql`lower(${email})`))
     .limit(1);
   return row ?? null;
@@ -14,7 +16,11 @@ export async function findCredentialsByEmail(db: Executor, email: string) {
 
 /** The password hash of an account, by id. */
 export async function findCredentialsById(db: Executor, id: number) {
-  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id)).limit(1);
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.domain)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -57,7 +63,7 @@ export async function deleteOldPasswordResets(db: Executor, before: Date): Promi
 /** The account (id, email) a live reset (unused, unexpired) belongs to, by its token's hash; null otherwise. */
 export async function findLivePasswordReset(db: Executor, tokenHash: string, now: Date) {
   const [row] = await db
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id, email: memberEmail })
     .from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.userId))
     .where(

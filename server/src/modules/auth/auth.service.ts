@@ -79,7 +79,8 @@ export class AuthService {
   /** Proof that the member is at the keyboard: their password, or 400 INVALID_INPUT on `field`. */
   async confirmPassword(viewer: SessionUser, password: string, field: string, message: string): Promise<void> {
     const account = await repo.findCredentialsById(this.db, viewer.userId);
-    if (!account || !(await passwordMatches(account.passwordHash, password))) throw invalid(field, message);
+    if (!account?.passwordHash || !(await passwordMatches(account.passwordHash, password)))
+      throw invalid(field, message);
   }
 
   /** Changes a member's email, their password as proof (UsersService.changeEmail: unique, lower-case). */

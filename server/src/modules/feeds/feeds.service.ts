@@ -169,6 +169,7 @@ export class FeedsService {
           break;
         case 'post.deleted':
         case 'post.updated':
+        case 'post.card':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':
@@ -180,6 +181,7 @@ export class FeedsService {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // Feeds hold post ids of followed people: counts, profiles and the rest are read with each page.
           break;
         default:
@@ -497,10 +499,13 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
       );
       break;
     }
+    case 'post.card': // its card arrived
     case 'post.liked':
     case 'post.unliked':
-    // An edit changes the post wherever a page shows it (itself, or quoted: quoted ids are in `posts`).
+    case 'poll.updated':
     case 'post.updated':
+      // Its counts (a poll's too, and its end: a kept page would show it open); an edit changes the
+      // post wherever a page shows it (itself, or quoted: quoted ids are in `posts`).
       pages.dropWhere((page) => page.posts.has(event.postId));
       break;
     case 'post.bookmarked':

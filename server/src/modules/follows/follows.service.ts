@@ -29,8 +29,17 @@ export class FollowsService {
    * they approve it. Answers the person as the viewer now sees them (followRequested while waiting).
    */
   async follow(viewer: SessionUser, followeeId: UserId): Promise<User> {
-    const me = viewer.userId;
+    await this.followAs(viewer.userId, followeeId);
+    return this.profile(viewer, followeeId);
+  }
+
+  /**
+   * `follow` for someone who is not signed in here: a remote person whose Follow arrived
+   * (modules/federation). The same rules; answers whether it is a follow now or a request waiting.
+   */
+  async followAs(me: number, followeeId: UserId): Promise<'following' | 'requested'> {
     if (followeeId === me) throw cannotFollowSelf();
+    let outcome: 'following' | 'requested' = 'following';
     try {
       await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         await lockPair(tx, me, followeeId);
@@ -40,6 +49,7 @@ export class FollowsService {
         if (locked === null) throw userNotFound();
         if (locked) {
           if (await repo.followExists(tx, me, followeeId)) return; // Following already: nothing to ask.
+          outcome = 'requested';
           if (!(await repo.insertFollowRequest(tx, me, followeeId))) return;
           await this.notifier.notify(tx, outbox, { actorId: me, postId: null }, [
             { userId: followeeId, type: 'follow_request' },
@@ -52,7 +62,7 @@ export class FollowsService {
       if (isForeignKeyViolation(error)) throw userNotFound();
       throw error;
     }
-    return this.profile(viewer, followeeId);
+    return outcome;
   }
 
   /**
@@ -60,7 +70,12 @@ export class FollowsService {
    * request still waiting is withdrawn the same way (the "Requested" button's undo).
    */
   async unfollow(viewer: SessionUser, followeeId: UserId): Promise<User> {
-    const me = viewer.userId;
+    await this.unfollowAs(viewer.userId, followeeId);
+    return this.profile(viewer, followeeId);
+  }
+
+  /** `unfollow` for a remote person whose Undo(Follow) arrived (modules/federation). */
+  async unfollowAs(me: number, followeeId: UserId): Promise<void> {
     if (followeeId === me) throw cannotFollowSelf();
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if (await repo.deleteFollowRequest(tx, me, followeeId)) {
@@ -71,7 +86,6 @@ export class FollowsService {
       outbox.add({ type: 'user.unfollowed', followerId: me, followeeId });
       await this.notifier.withdraw(tx, { userId: followeeId, actorId: me, type: 'follow', postId: null });
     });
-    return this.profile(viewer, followeeId);
   }
 
   /** The requests waiting on the viewer (a locked account), newest first. */

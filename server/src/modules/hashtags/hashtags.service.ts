@@ -37,6 +37,7 @@ export class HashtagsService {
         case 'post.created':
           if (extractHashtags(event.view.text).length > 0) this.trending = null;
           break;
+        case 'post.card':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':
@@ -54,6 +55,7 @@ export class HashtagsService {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // Trending counts tagged posts and their authors, nothing else.
           break;
         default:

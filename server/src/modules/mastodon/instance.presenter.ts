@@ -1,13 +1,12 @@
-import { LIMITS } from '@pipit/contract';
+import { LIMITS, POLL_LIMITS } from '@pipit/contract';
 import type { Config } from '../../config.ts';
 
 /** The version apps parse: Mastodon's, then ours (GoToSocial, Hollo and others do the same). */
 export const mastodonVersion = (pipitVersion: string) => `4.3.0 (compatible; Pipit ${pipitVersion})`;
 
 /**
- * The limits apps read from the instance: Pipit's own (contract LIMITS). What Pipit does not have
- * yet says so where Mastodon has a place for it: polls take no options, no scheduled or
- * followers-only posts (POST /api/v1/statuses refuses them by name).
+ * The limits apps read from the instance: Pipit's own (contract LIMITS, POLL_LIMITS). What Pipit does
+ * not have yet says so where Mastodon has a place for it (POST /api/v1/statuses refuses it by name).
  */
 export function configuration(publicUrl: string) {
   return {
@@ -40,7 +39,12 @@ export function configuration(publicUrl: string) {
       video_frame_rate_limit: 0,
       video_matrix_limit: 0,
     },
-    polls: { max_options: 0, max_characters_per_option: 0, min_expiration: 0, max_expiration: 0 },
+    polls: {
+      max_options: POLL_LIMITS.maxOptions,
+      max_characters_per_option: POLL_LIMITS.optionMax,
+      min_expiration: POLL_LIMITS.minExpiresIn,
+      max_expiration: POLL_LIMITS.maxExpiresIn,
+    },
     translation: { enabled: false },
   };
 }

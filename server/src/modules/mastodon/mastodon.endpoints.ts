@@ -16,6 +16,7 @@ import {
   statusBody,
   statusEditBody,
   updateListBody,
+  votePollBody,
 } from './mastodon.schemas.ts';
 
 export interface MastodonEndpoint {
@@ -71,6 +72,10 @@ export const mastodonEndpoints = {
   blocks: get('/api/v1/blocks', 'read:blocks'),
   mutes: get('/api/v1/mutes', 'read:mutes'),
   preferences: get('/api/v1/preferences', 'read:accounts'),
+
+  // Polls (polls.routes.ts): a poll's id is its post's.
+  poll: get('/api/v1/polls/:id', null),
+  votePoll: post('/api/v1/polls/:id/votes', 'write:statuses', { body: votePollBody }),
 
   // Statuses (statuses.routes.ts)
   createStatus: post('/api/v1/statuses', 'write:statuses', { body: statusBody }),

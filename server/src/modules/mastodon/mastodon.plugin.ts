@@ -18,6 +18,7 @@ import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonErrors } from './mastodon.errors.ts';
 import { mediaRoutes } from './media.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
+import { pollsRoutes } from './polls.routes.ts';
 import { MastodonPresenter } from './presenter.ts';
 import { searchRoutes } from './search.routes.ts';
 import { statusesRoutes } from './statuses.routes.ts';
@@ -78,6 +79,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(searchRoutes, context);
     await forms.register(tagsRoutes, context);
     await forms.register(listsRoutes, context);
+    await forms.register(pollsRoutes, context);
     await forms.register(emptyRoutes);
   });
   await app.register(streamingRoutes, context);

@@ -3,7 +3,7 @@
  * multipart form fields; forms name lists `media_ids[]` and objects `poll[options][]`: `formFields`
  * turns those into the shapes JSON has, so one schema reads all three.
  */
-import { LIST_LIMITS, LIST_REPLIES_POLICIES, listTitle, searchText } from '@pipit/contract';
+import { LIST_LIMITS, LIST_REPLIES_POLICIES, listTitle, POLL_LIMITS, searchText } from '@pipit/contract';
 import { z } from 'zod';
 import { invalid } from '../../lib/errors.ts';
 import { WIRE_ID } from '../../lib/ids.ts';
@@ -109,6 +109,33 @@ export const statusEditBody = z.object({
   quote_approval_policy: z.string().nullish(),
 });
 export type StatusEditBody = z.output<typeof statusEditBody>;
+/** POST /api/v1/polls/:id/votes: `choices[]`, option indexes (numbers, or digits as forms send them). */
+export const votePollBody = z.object({
+  choices: listOf(
+    z
+      .union([z.number(), z.string().regex(/^\d{1,3}$/, 'choices must be option indexes (0, 1, …)')])
+      .transform(Number)
+      .pipe(
+        z.number().int('choices must be option indexes (0, 1, …)').min(0, 'choices must be option indexes (0, 1, …)'),
+      ),
+    POLL_LIMITS.maxOptions,
+  )
+    .refine((choices) => choices.length > 0, 'choose at least one option')
+    .refine((choices) => new Set(choices).size === choices.length, 'choose each option at most once'),
+});
+
+/**
+ * A status's `poll`, as JSON sends it or as forms do (`poll[options][]`, `poll[expires_in]`, strings):
+ * read into Pipit's pollInput shape (the contract then checks its limits).
+ */
+export const pollField = z.object({
+  options: listOf(z.string({ error: 'poll[options] must be texts' }), 100),
+  expires_in: z
+    .union([z.number(), z.string().regex(/^\d{1,9}$/, 'poll[expires_in] must be a number of seconds')])
+    .transform(Number),
+  multiple: flag.optional(),
+  hide_totals: flag.optional(),
+});
 
 /** POST /api/v1/accounts/:id/mute: seconds (0 or missing: for good), and whether notifications are muted too. */
 export const muteBody = z.object({

@@ -12,6 +12,7 @@ export const MASTODON_TYPES: Record<NotificationType, string> = {
   quote: 'quote',
   repost: 'reblog',
   follow_request: 'follow_request',
+  poll: 'poll',
   update: 'update',
 };
 

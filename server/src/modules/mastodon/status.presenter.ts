@@ -1,7 +1,9 @@
 import type { Post, Visibility } from '@pipit/contract';
 import type { Account } from './account.presenter.ts';
+import { toCard } from './card.presenter.ts';
 import { textToHtml } from './html.ts';
 import { toMedia } from './media.presenter.ts';
+import { toMastodonPoll } from './poll.presenter.ts';
 
 /** What a Status is made of besides the post: its people as Accounts, and the quoted posts' statuses. */
 export interface StatusParts {
@@ -70,8 +72,9 @@ export function toStatus(publicUrl: string, p: Post, parts: StatusParts) {
     in_reply_to_id: p.parentId,
     in_reply_to_account_id: p.replyTo?.id ?? null,
     reblog: null as unknown,
-    poll: null,
-    card: null,
+    poll: p.poll ? toMastodonPoll(p.poll) : null,
+    // A post with images has none (modules/cards), as in Mastodon.
+    card: p.card ? toCard(publicUrl, p.card) : null,
     language: null,
     favourited: p.likedByMe,
     reblogged: p.repostedByMe,
@@ -95,6 +98,7 @@ export function toStatus(publicUrl: string, p: Post, parts: StatusParts) {
     in_reply_to_account_id: null,
     reblog: status,
     quote: null,
+    card: null,
   };
 }
 export type Status = ReturnType<typeof toStatus>;

@@ -2,6 +2,7 @@ import {
   createPostBody,
   editPostBody,
   MAX_PAGE_SIZE,
+  type PollInputBody,
   type Post,
   type QuotePolicy,
   type Visibility,
@@ -13,7 +14,37 @@ import type { SessionUser } from '../sessions/sessions.service.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonEndpoints as e, type MastodonEndpoint } from './mastodon.endpoints.ts';
 import { limitOf, postIdOf, route, userOf } from './mastodon.http.ts';
-import type { StatusBody } from './mastodon.schemas.ts';
+import { pollField, type StatusBody } from './mastodon.schemas.ts';
+
+/**
+ * A status's poll (JSON, or a form's `poll[options][]`, `poll[expires_in]`…) in Pipit's shape, or
+ * undefined when there is none; a poll that cannot be read is refused naming its field.
+ */
+function pollOf(raw: unknown): PollInputBody | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const parsed = pollField.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path[0];
+    const field = typeof key === 'string' ? `poll[${key}]` : 'poll';
+    throw invalid(field, `${field}: ${issue?.message ?? 'the poll is not valid'}`);
+  }
+  const { options, expires_in, multiple, hide_totals } = parsed.data;
+  return {
+    options,
+    expiresIn: expires_in,
+    ...(multiple !== undefined ? { multiple } : {}),
+    ...(hide_totals !== undefined ? { hideTotals: hide_totals } : {}),
+  };
+}
+
+/** Pipit's names of a poll's fields, as Mastodon's form names them. */
+const POLL_FIELD: Record<string, string> = {
+  options: 'poll[options]',
+  expiresIn: 'poll[expires_in]',
+  multiple: 'poll[multiple]',
+  hideTotals: 'poll[hide_totals]',
+};
 
 /**
  * What Pipit cannot honour yet, refused by name: a post is never published wider, sooner or
@@ -28,9 +59,6 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   }
   if (body.scheduled_at != null && body.scheduled_at !== '') {
     refuse('scheduled_at', 'Pipit cannot schedule posts yet; leave it out to post now.');
-  }
-  if (body.poll !== undefined && body.poll !== null && body.poll !== '') {
-    refuse('poll', 'Pipit has no polls yet.');
   }
   if (body.quote_approval_policy != null && !(body.quote_approval_policy in QUOTE_POLICY_OF)) {
     refuse('quote_approval_policy', `"${body.quote_approval_policy}" is not one of public, followers, nobody.`);
@@ -75,6 +103,7 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
     const viewer = userOf(request);
     refuseWhatCannotBeHonoured(body);
     const quote = body.quoted_status_id ?? body.quote_id ?? null;
+    const poll = pollOf(body.poll);
     const parsed = createPostBody.safeParse({
       text: body.status ?? '',
       parentId: body.in_reply_to_id ?? null,
@@ -84,9 +113,14 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       ...(body.quote_approval_policy ? { quotePolicy: QUOTE_POLICY_OF[body.quote_approval_policy] } : {}),
       ...(body.spoiler_text != null ? { spoilerText: body.spoiler_text } : {}),
       ...(body.sensitive != null ? { sensitive: body.sensitive } : {}),
+      ...(poll ? { poll } : {}),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
+      if (issue?.path[0] === 'poll') {
+        const field = POLL_FIELD[String(issue.path[1])] ?? 'poll';
+        throw invalid(field, `${field}: ${issue.message}`);
+      }
       const field = (
         {
           text: 'status',
@@ -112,6 +146,7 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
         quotePolicy,
         spoilerText,
         sensitive,
+        poll: parsed.data.poll,
       });
       return await present.status(viewer, created);
     } catch (error) {

@@ -223,25 +223,37 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
 
       // Sent in order: each frame waits for the one before (statuses are read from the database).
       let chain = Promise.resolve();
+      /** Whether a post event (new, edited, or its card arrived) belongs on the subscription `key`. */
+      const shows = (
+        key: string,
+        event: Extract<LiveEvent, { type: 'post.created' | 'post.updated' | 'post.card' }>,
+      ) =>
+        key === 'user'
+          ? event.timelines.includes('following')
+          : key === 'public'
+            ? event.timelines.includes('everyone')
+            : key.startsWith('list:')
+              ? (event.lists ?? []).includes(key.slice('list:'.length))
+              : key.startsWith('hashtag:') &&
+                event.post.visibility === 'public' &&
+                !event.post.repostedBy &&
+                hasTag(event.post.text, key.slice('hashtag:'.length));
       const deliver = async (event: LiveEvent) => {
         if (event.type === 'post.created' || event.type === 'post.updated') {
           // An edit goes as Mastodon's `status.update` on the streams the post would go to as new.
           const kind = event.type === 'post.created' ? 'update' : 'status.update';
           const payload = await statusPayload(event.post);
           for (const [key, stream] of subscribed) {
-            const matches =
-              key === 'user'
-                ? event.timelines.includes('following')
-                : key === 'public'
-                  ? event.timelines.includes('everyone')
-                  : key.startsWith('list:')
-                    ? (event.lists ?? []).includes(key.slice('list:'.length))
-                    : key.startsWith('hashtag:') &&
-                      event.post.visibility === 'public' &&
-                      !event.post.repostedBy &&
-                      hasTag(event.post.text, key.slice('hashtag:'.length));
-            if (matches && socket.readyState === socket.OPEN)
+            if (shows(key, event) && socket.readyState === socket.OPEN)
               socket.send(updateMessage(stream, event.post, payload, kind));
+          }
+        } else if (event.type === 'post.card') {
+          // Its link card arrived: Mastodon's `status.update` (the whole status again) on the streams it went to.
+          let payload: string | null = null;
+          for (const [key, stream] of subscribed) {
+            if (!shows(key, event)) continue;
+            payload ??= JSON.stringify(await present.status(null, event.post));
+            say({ stream, event: 'status.update', payload });
           }
         } else if (event.type === 'post.deleted') {
           for (const [key, stream] of subscribed)

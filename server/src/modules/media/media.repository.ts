@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { mediaAttachments, users } from '../../db/schema.ts';
+import { mediaAttachments, previewCards, users } from '../../db/schema.ts';
 
 /**
  * Holds a transaction-scoped lock on one media key: storing a file and collecting it take the same
@@ -11,7 +11,10 @@ export async function lockMediaKey(tx: Executor, key: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`media:${key}`}, 0))`);
 }
 
-/** Whether any row still points at this file: a profile or cover image (by URL), a post image or preview (by key). */
+/**
+ * Whether any row still points at this file: a profile or cover image (by URL), a post image or preview
+ * (by key), a link card's picture (by key).
+ */
 export async function isMediaReferenced(tx: Executor, key: string, url: string): Promise<boolean> {
   const [byUser] = await tx
     .select({ id: users.id })
@@ -24,7 +27,13 @@ export async function isMediaReferenced(tx: Executor, key: string, url: string):
     .from(mediaAttachments)
     .where(or(eq(mediaAttachments.key, key), eq(mediaAttachments.previewKey, key)))
     .limit(1);
-  return byAttachment !== undefined;
+  if (byAttachment) return true;
+  const [byCard] = await tx
+    .select({ id: previewCards.id })
+    .from(previewCards)
+    .where(eq(previewCards.imageKey, key))
+    .limit(1);
+  return byCard !== undefined;
 }
 
 export type AttachmentRow = typeof mediaAttachments.$inferSelect;

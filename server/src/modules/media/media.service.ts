@@ -359,6 +359,25 @@ export class MediaService {
     }
   }
 
+  /**
+   * A link card's picture (modules/cards): checked and re-encoded as a post image is (JPEG, PNG or WebP
+   * by its bytes, no metadata), kept at the preview's size (longest side LIMITS.postImagePreviewSide),
+   * with its blurhash; stored with `storeWithin` in the transaction that gives the card it. Throws
+   * AppError (UNSUPPORTED_IMAGE, IMAGE_TOO_LARGE) for what is not such an image.
+   */
+  async prepareCardImage(
+    bytes: Buffer,
+  ): Promise<{ image: PreparedImage; width: number; height: number; blurhash: string }> {
+    const processed = await processPostImage(bytes, 'image');
+    const meta = await sharp(processed.preview.bytes).metadata();
+    return {
+      image: prepared(processed.preview),
+      width: meta.width ?? 0,
+      height: meta.height ?? 0,
+      blurhash: processed.blurhash,
+    };
+  }
+
   /** One of the member's uploads (the Mastodon API's media lookup, which apps poll after uploading). */
   async own(ownerId: number, id: number): Promise<MediaAttachment> {
     const row = await repo.findOwnUpload(this.db, ownerId, id);

@@ -10,7 +10,7 @@ export interface UsageCounts {
 }
 
 /**
- * The server's public counts, in one statement. People: accounts that are not suspended. Posts: the
+ * The server's public counts, in one statement. People: members (not remote people) who are not suspended. Posts: the
  * posts_count of those accounts (posts and replies, not reposts), so a suspended person's posts are
  * left out, as every visitor's list leaves them out. Active: people who wrote a post, reply, quote
  * or repost within 30 and 180 days (Pipit keeps no sign-in history; a session row is renewed at most
@@ -30,7 +30,7 @@ export async function countUsage(db: Executor): Promise<UsageCounts> {
     sql`
     with people as (
       select count(*) as users, coalesce(sum(u.posts_count), 0) as local_posts
-      from ${users} u where u.suspended_at is null
+      from ${users} u where u.suspended_at is null and u.domain is null
     ), active as (
       select count(*) filter (where a.last_at > now() - interval '30 days') as active_month,
              count(*) as active_halfyear
@@ -40,7 +40,7 @@ export async function countUsage(db: Executor): Promise<UsageCounts> {
         group by p.author_id
       ) a
       join ${users} au on au.id = a.author_id
-      where au.suspended_at is null
+      where au.suspended_at is null and au.domain is null
     )
     select people.users::text, people.local_posts::text, active.active_month::text, active.active_halfyear::text
     from people, active`,

@@ -44,6 +44,8 @@ export class NodeInfoService {
   constructor(
     private readonly db: Database,
     events: EventBus,
+    /** ['activitypub'] when federation is on (config.federation), else none. */
+    private readonly protocols: string[] = [],
   ) {
     this.usage = new EventCache(events, USAGE);
     events.subscribe((event) => {
@@ -57,8 +59,8 @@ export class NodeInfoService {
     return {
       version,
       software: version === '2.0' ? software : { ...software, repository, homepage },
-      // None until federation (ActivityPub) exists: nothing here speaks a protocol to other servers.
-      protocols: [],
+      // ActivityPub when federation is on; none when off (nothing here then speaks to other servers).
+      protocols: this.protocols,
       services: { inbound: [], outbound: [] },
       openRegistrations: true,
       usage: {

@@ -53,6 +53,38 @@ export class Notifier {
     );
   }
 
+  /**
+   * A poll ended (Mastodon's `poll` notification): its author and each voter are told once, the author
+   * as the actor — the one notification a person gets of their own post, as in Mastodon. The caller
+   * leaves out voters the post is now hidden from; the rules above (blocks, mutes, muted words) apply
+   * to the voters as to any notification.
+   */
+  async notifyPollEnded(
+    tx: Executor,
+    outbox: Outbox,
+    poll: { authorId: number; postId: number },
+    voterIds: readonly number[],
+  ): Promise<void> {
+    const voters = [...new Set(voterIds)].filter((id) => id !== poll.authorId);
+    const hiding = await findRecipientsHiding(tx, poll.authorId, poll.postId, voters);
+    const rows: NewNotification[] = [poll.authorId, ...voters.filter((id) => !hiding.has(id))].map((userId) => ({
+      userId,
+      actorId: poll.authorId,
+      type: 'poll',
+      postId: poll.postId,
+    }));
+    const written = await insertNotifications(tx, rows);
+    outbox.add(
+      ...written.map((row) => ({
+        type: 'notification.created' as const,
+        userId: row.userId,
+        actorId: row.actorId,
+        notificationType: row.type,
+        postId: row.postId,
+      })),
+    );
+  }
+
   /** Takes back the notification an undone action created (an unlike, an unfollow). */
   async withdraw(tx: Executor, notification: NewNotification): Promise<void> {
     if (notification.userId === notification.actorId) return;

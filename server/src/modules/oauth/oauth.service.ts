@@ -90,6 +90,7 @@ export class OAuthService implements OtherCredentials {
         case 'post.created':
         case 'post.deleted':
         case 'post.updated':
+        case 'post.card':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':
@@ -103,6 +104,7 @@ export class OAuthService implements OtherCredentials {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // A grant holds the token's scopes and who it speaks for: nothing else changes it.
           break;
         default:

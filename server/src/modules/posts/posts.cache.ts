@@ -11,7 +11,7 @@ type SharedRow = Omit<PostRow, keyof Mine>;
  * quotes is hidden from them (a block, a mute, a suspension). The shared row carries the quoted post
  * for everyone; only this flag, kept per viewer, lets a viewer's copy show it.
  */
-type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe' | 'quoteHidden'>;
+type Mine = Pick<PostRow, 'likedByMe' | 'bookmarkedByMe' | 'repostedByMe' | 'quoteHidden' | 'pollMine'>;
 
 /**
  * What one viewer's pages depend on: whom they follow, the hashtags they follow, and which posts they
@@ -92,11 +92,11 @@ export class PostViewCache {
     if (missing.length > 0) {
       for (const row of await load.posts(missing)) {
         known.set(row.id, row);
-        const { likedByMe, bookmarkedByMe, repostedByMe, quoteHidden, ...shared } = row;
+        const { likedByMe, bookmarkedByMe, repostedByMe, quoteHidden, pollMine, ...shared } = row;
         this.views.set(row.id, shared, viewsTicket);
         // A like or bookmark of the viewer's since `facts` was taken dropped it from the cache: this
         // copy is then theirs alone, so what it learns here cannot outlive the change.
-        facts.mine.set(row.id, { likedByMe, bookmarkedByMe, repostedByMe, quoteHidden });
+        facts.mine.set(row.id, { likedByMe, bookmarkedByMe, repostedByMe, quoteHidden, pollMine });
       }
     }
     const rows: PostRow[] = [];
@@ -146,6 +146,9 @@ export class PostViewCache {
         this.dropShowing(event.postId);
         this.views.dropWhere((view) => view.quoteOfId === event.postId || repostedQuoteOf(view) === event.postId);
         break;
+      case 'post.card':
+        this.dropShowing(event.postId); // its card arrived
+        break;
       case 'post.liked':
       case 'post.unliked':
         this.dropShowing(event.postId);
@@ -154,6 +157,12 @@ export class PostViewCache {
       case 'post.bookmarked':
       case 'post.unbookmarked':
         this.viewers.drop(event.userId); // nobody else's view changes
+        break;
+      case 'poll.updated':
+        // Its counts, on it and its reposts; the voter's own votes; after an edit that reset them, everyone's.
+        this.dropShowing(event.postId);
+        if (event.voterId !== null) this.viewers.drop(event.voterId);
+        if (event.reset) this.viewers.clear();
         break;
       case 'user.followed':
       case 'user.unfollowed':

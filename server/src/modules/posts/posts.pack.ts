@@ -1,5 +1,7 @@
 import type { Post, PostQuote, QuotedPost } from '@pipit/contract';
+import { toPreviewCard } from '../cards/cards.pack.ts';
 import { toMediaAttachment } from '../media/media.service.ts';
+import { toPoll } from '../polls/polls.pack.ts';
 import { toUserSummary } from '../users/users.pack.ts';
 import type { MediaJson, PostRow, QuotedJson, ReplyTo } from './posts.repository.ts';
 
@@ -76,6 +78,9 @@ type PostFields = Pick<
   | 'spoilerText'
   | 'sensitive'
   | 'editedAt'
+  | 'card'
+  | 'poll'
+  | 'pollMine'
 >;
 
 function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: number = fields.id): Post {
@@ -106,6 +111,8 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     spoilerText: fields.spoilerText,
     sensitive: fields.sensitive,
     editedAt: fields.editedAt === null ? null : fields.editedAt.toISOString(),
+    card: toPreviewCard(fields.card),
+    poll: toPoll(fields.id, fields.poll, fields.pollMine),
   };
 }
 
@@ -133,6 +140,10 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
           repostedByMe: row.repostedByMe,
           // Computed for this viewer on the reposted post's quote.
           quoteHidden: row.quoteHidden,
+          // The reposted post's (the view's subquery reads the post shown).
+          card: row.card,
+          // The viewer's own of the reposted post's poll.
+          pollMine: row.pollMine,
         },
         reposter,
         row.id,

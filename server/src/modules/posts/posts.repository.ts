@@ -1,5 +1,5 @@
 import type { QuotePolicy, Visibility } from '@pipit/contract';
-import { and, asc, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { type Database, type Executor, executeRows, preparedRows } from '../../db/client.ts';
@@ -7,7 +7,9 @@ import { bookmarks, likes, mediaAttachments, postMentions, posts, users } from '
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { GroupRunner } from '../../lib/group.ts';
 import type { PostId } from '../../lib/ids.ts';
+import { cardJson } from '../cards/cards.repository.ts';
 import type { AttachmentFields } from '../media/media.service.ts';
+import { type PollJson, pollJson, pollMineJson } from '../polls/polls.repository.ts';
 import {
   onProfile,
   postOfSuspended,
@@ -71,13 +73,14 @@ export interface RepostedJson {
   spoilerText: string;
   sensitive: boolean;
   editedAt: string | null;
+  poll: PollJson | null;
 }
 
 /** The post `postId` (an SQL expression) as a repost shows it, as JSON (null for none): one probe each. */
 function repostedPostJson(postId: SQL) {
   return sql<
     RepostedJson | string | null
-  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
+  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
 }
 
 /** A post as a quote embeds it (null when it does not exist). */
@@ -155,6 +158,13 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
       viewerId === null
         ? sql<boolean>`false`
         : sql<boolean>`coalesce((select true from ${posts} mine where mine.author_id = ${viewerId} and mine.repost_of_id = ${SHOWN}), false)`,
+    // The link card of the post shown (a repost's: the reposted post's), when ready: one probe of post_cards' key.
+    card: cardJson(SHOWN),
+    // Its poll, or null: one probe of polls' key (a repost's is in `reposted`). The same for every viewer.
+    poll: pollJson(sql`"posts"."id"`),
+    // The viewer's own of the shown post's poll (their votes, whether it is theirs): a probe of polls'
+    // key, and for a poll one of poll_votes' key; null for visitors.
+    pollMine: pollMineJson(viewerId, SHOWN),
   };
 }
 
@@ -576,7 +586,8 @@ export async function findUserIdsByUsernames(db: Executor, lowerUsernames: strin
   const rows = await db
     .select({ id: users.id })
     .from(users)
-    .where(inArray(sql`lower(${users.username})`, lowerUsernames));
+    // Members: a mention of a remote person is written @user@host.
+    .where(and(inArray(sql`lower(${users.username})`, lowerUsernames), isNull(users.domain)));
   return rows.map((r) => r.id);
 }
 

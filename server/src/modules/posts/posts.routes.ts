@@ -18,6 +18,7 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
       quotePolicy: request.body.quotePolicy,
       spoilerText: request.body.spoilerText,
       sensitive: request.body.sensitive,
+      poll: request.body.poll,
     }),
   );
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));

@@ -3,6 +3,7 @@ import {
   extractHashtags,
   extractMentions,
   MAX_ANCESTORS,
+  type PollInput,
   type Post,
   type QuotedPost,
   type QuotePolicy,
@@ -20,6 +21,7 @@ import { forbidden, invalid, postNotFound, userNotFound } from '../../lib/errors
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
+import type { CardsService } from '../cards/cards.service.ts';
 import { recordDirectPost } from '../conversations/conversations.service.ts';
 import type { FeedsService } from '../feeds/feeds.service.ts';
 import { toUserView } from '../follows/follows.pack.ts';
@@ -27,6 +29,8 @@ import { isFollowing } from '../follows/follows.repository.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { Candidate, Notifier } from '../notifications/notifier.ts';
+import { newPoll } from '../polls/polls.pack.ts';
+import type { PollsService } from '../polls/polls.service.ts';
 import { isPostHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import { userExists } from '../users/users.repository.ts';
@@ -45,6 +49,10 @@ export class PostsService {
     private readonly jobs: Jobs,
     /** Home feeds: a post's fan-out job is enqueued in its transaction. Null without feeds. */
     private readonly feeds: FeedsService | null = null,
+    /** Link cards: a job started once a post has committed (no query on the create path). */
+    private readonly cards: CardsService | null = null,
+    /** Polls: a post's poll is written, and its end scheduled, in the post's transaction. */
+    private readonly polls: PollsService | null = null,
   ) {}
 
   /**
@@ -63,6 +71,8 @@ export class PostsService {
       quotePolicy?: QuotePolicy;
       spoilerText?: string;
       sensitive?: boolean;
+      /** Parsed (createPostBody.poll); never with media (the contract refuses both). */
+      poll?: PollInput;
     },
   ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
@@ -98,6 +108,9 @@ export class PostsService {
         quoteOfId: null,
         quote: null,
         quoteHidden: false,
+        card: null, // fetched after the commit (modules/cards)
+        poll: null,
+        pollMine: null,
       }),
       media: attached,
       quote,
@@ -108,6 +121,7 @@ export class PostsService {
         mentioned.length === 0 &&
         media.length === 0 &&
         quoteOfId === null &&
+        body.poll === undefined &&
         // A direct post starts a conversation, written in the transaction below.
         (body.visibility ?? viewer.defaultVisibility) !== 'direct'
       ) {
@@ -122,9 +136,11 @@ export class PostsService {
         );
         const view = pack(post, null);
         await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null, view }]);
+        this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: false });
         return view;
       }
-      return await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      let pollEnds: Date | null = null;
+      const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         // A reply to, or a quote of, a repost's row is one of the post it reposts.
         if (parentId !== null) parentId = (await repo.findRepostTarget(tx, parentId)) ?? parentId;
         if (quoteOfId !== null) quoteOfId = (await repo.findRepostTarget(tx, quoteOfId)) ?? quoteOfId;
@@ -174,8 +190,16 @@ export class PostsService {
         );
         await repo.insertMentions(tx, post.id, reached);
         const attached = await this.media.attachWithin(tx, me, post.id, media);
-        const view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
-        outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view });
+        let view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
+        // The event carries the post as a visitor sees it: a poll's hidden counts hidden.
+        let seen = view;
+        if (body.poll !== undefined) {
+          if (!this.polls) throw new Error('PostsService: a poll needs the polls service');
+          pollEnds = await this.polls.createIn(tx, post.id, body.poll);
+          view = { ...view, poll: newPoll(post.id, body.poll, pollEnds, true) };
+          seen = { ...view, poll: newPoll(post.id, body.poll, pollEnds, false) };
+        }
+        outbox.add({ type: 'post.created', postId: post.id, authorId: me, parentId, view: seen });
         await this.feeds?.enqueueFanOut(tx, post.id);
         // Hashtag pages and trends list public posts only.
         if (visibility === 'public') await insertPostHashtags(tx, post.id, extractHashtags(text));
@@ -211,6 +235,9 @@ export class PostsService {
         }
         return view;
       });
+      this.cards?.postCreated({ id: Number(created.id), authorId: me, text, hasMedia: media.length > 0 });
+      if (pollEnds) this.polls?.wake(pollEnds);
+      return created;
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;
@@ -307,6 +334,8 @@ export class PostsService {
     const files = await this.media.postFilesWithin(tx, postId);
     const deleted = await repo.deletePostBy(tx, postId, authorId);
     if (!deleted) return null;
+    // Its poll went with it (cascade); the job that would end it goes too.
+    await this.polls?.removeIn(tx, postId);
     if (deleted.parentId !== null) await repo.bumpPostCount(tx, deleted.parentId, 'replyCount', -1);
     await repo.addToPostsCount(tx, deleted.authorId, -1);
     outbox.add({ type: 'post.deleted', postId, authorId: deleted.authorId, parentId: deleted.parentId });

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
+import { memberEmail } from '../users/users.pack.ts';
 
 export async function insertSession(
   db: Executor,
@@ -19,7 +20,7 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
       expiresAt: sessions.expiresAt,
       renewedAt: sessions.renewedAt,
       name: users.name,
-      email: users.email,
+      email: memberEmail,
       username: users.username,
       profileImage: users.profileImage,
       role: users.role,

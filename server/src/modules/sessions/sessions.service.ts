@@ -68,6 +68,7 @@ export class SessionsService {
         case 'post.created':
         case 'post.deleted':
         case 'post.updated':
+        case 'post.card':
         case 'post.liked':
         case 'post.unliked':
         case 'post.bookmarked':
@@ -82,6 +83,7 @@ export class SessionsService {
         case 'notifications.read':
         case 'notification.created':
         case 'conversation.updated':
+        case 'poll.updated':
           // A session holds who the person is and their role: nothing else changes it.
           break;
         default:

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { LiveEvent, LiveTimeline, Post } from '@pipit/contract';
+import type { LiveEvent, LiveTimeline, PollCounts, Post } from '@pipit/contract';
 import { extractHashtags } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -8,6 +8,7 @@ import { type DomainEvent, type EventBus, exhaustive } from '../../lib/events.ts
 import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repository.ts';
 import { postsJoiningByTag, tagFollowersAmong } from '../hashtags/hashtags.repository.ts';
 import { findListsShowing } from '../lists/lists.repository.ts';
+import { countsFor, countsShown } from '../polls/polls.pack.ts';
 import { hiddenFromVisitors, postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
 /** One open stream: who it is for, and how to write to it. */
@@ -28,9 +29,30 @@ export interface StreamClient {
 
 /** What happened, as kept for live delivery and for a reconnect's replay. */
 type Entry =
-  /** A new post, or (`updated`) a post its author edited: the same audience rules. */
-  | { seq: number; kind: 'post'; post: Post; postId: number; authorId: number; updated?: true }
+  | {
+      seq: number;
+      kind: 'post';
+      post: Post;
+      postId: number;
+      authorId: number;
+      /**
+       * Set when the post is not new: its author edited it (`post.updated`), or its link card arrived
+       * (`post.card`). Either is sent to its whole audience, whatever they have open.
+       */
+      update?: 'edit' | 'card';
+    }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
+  /** A poll's counts for whoever may see its post (the option counts per reader: `countsShown`). */
+  | {
+      seq: number;
+      kind: 'poll';
+      postId: number;
+      authorId: number;
+      counts: PollCounts;
+      hideTotals: boolean;
+      ended: boolean;
+      reset: boolean;
+    }
   /** For one member only: a notification for them, their notifications read, a conversation of theirs changed. */
   | { seq: number; kind: 'personal'; userId: number; event: LiveEvent };
 
@@ -179,9 +201,20 @@ export class StreamHub {
             await postsHiddenFrom(
               this.db,
               userId,
-              missed.flatMap((e) => (e.kind === 'post' && e.authorId !== userId ? [e.postId] : [])),
+              missed.flatMap((e) =>
+                (e.kind === 'post' || e.kind === 'poll') && e.authorId !== userId ? [e.postId] : [],
+              ),
             ),
           );
+    // A visitor is sent a poll's counts only for posts everyone may see.
+    const pollsHiddenFromVisitors = new Set(
+      userId === null
+        ? await hiddenFromVisitors(
+            this.db,
+            missed.flatMap((e) => (e.kind === 'poll' ? [e.postId] : [])),
+          )
+        : [],
+    );
     const quoted = missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : []));
     const quotesHidden = new Set(
       userId === null ? await hiddenFromVisitors(this.db, quoted) : await postsHiddenFrom(this.db, userId, quoted),
@@ -209,7 +242,8 @@ export class StreamHub {
             ),
           );
     for (const entry of missed) {
-      if (entry.kind === 'post' && hidden.has(entry.postId)) continue;
+      if ((entry.kind === 'post' || entry.kind === 'poll') && hidden.has(entry.postId)) continue;
+      if (entry.kind === 'poll' && pollsHiddenFromVisitors.has(entry.postId)) continue;
       const quoteHidden = entry.kind === 'post' && quotedIdOf(entry.post).some((id) => quotesHidden.has(id));
       const inHome = (authorId: number) => followed.has(authorId) || (entry.kind === 'post' && byTag.has(entry.postId));
       const event = this.eventFor(
@@ -256,6 +290,15 @@ export class StreamHub {
         quoteHiding = new Set(await readersHiding(this.db, quotedId, [...this.perMember.keys()]));
       lists = listsByKey(await findListsShowing(this.db, [entry.postId], online), (row) => row.ownerId);
     }
+    // A poll's counts go to the members who may see its post, and to visitors when everyone may.
+    let pollHiddenFromVisitors = false;
+    if (entry.kind === 'poll') {
+      if (this.perMember.size > 0) {
+        const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
+        hiding = new Set(await readersHiding(this.db, entry.postId, online));
+      }
+      pollHiddenFromVisitors = (await hiddenFromVisitors(this.db, [entry.postId])).length > 0;
+    }
     // Visitors get a quote of a post only they may see it (a followers-only one: unavailable).
     const [quotedId] = entry.kind === 'post' ? quotedIdOf(entry.post) : [];
     const quoteHiddenFromVisitors =
@@ -267,6 +310,7 @@ export class StreamHub {
     const variants = new Map<string, LiveEvent>();
     for (const client of [...this.clients]) {
       if (client.userId !== null && hiding.has(client.userId)) continue;
+      if (client.userId === null && pollHiddenFromVisitors) continue;
       const quoteHidden = client.userId === null ? quoteHiddenFromVisitors : quoteHiding.has(client.userId);
       let live = this.eventFor(
         entry,
@@ -276,8 +320,8 @@ export class StreamHub {
         client.userId === null ? [] : (lists.get(client.userId) ?? []),
       );
       if (!live) continue;
-      if (live.type === 'post.created' || live.type === 'post.updated') {
-        const key = `${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
+      if (live.type === 'post.created' || live.type === 'post.updated' || live.type === 'post.card') {
+        const key = `${live.type}|${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
         else variants.set(key, live);
@@ -299,13 +343,14 @@ export class StreamHub {
         // Sent as written (a visitor's view): no read per post, however fast posts come.
         return { seq: ++this.seq, kind: 'post', post: event.view, postId: event.postId, authorId: event.authorId };
       case 'post.updated':
+      case 'post.card':
         return {
           seq: ++this.seq,
           kind: 'post',
           post: event.view,
           postId: event.postId,
           authorId: event.authorId,
-          updated: true,
+          update: event.type === 'post.updated' ? 'edit' : 'card',
         };
       case 'post.deleted':
         return {
@@ -317,6 +362,17 @@ export class StreamHub {
             parentId: event.parentId === null ? null : String(event.parentId),
             authorId: String(event.authorId),
           },
+        };
+      case 'poll.updated':
+        return {
+          seq: ++this.seq,
+          kind: 'poll',
+          postId: event.postId,
+          authorId: event.authorId,
+          counts: event.counts,
+          hideTotals: event.hideTotals,
+          ended: event.ended,
+          reset: event.reset,
         };
       case 'notification.created':
         return {
@@ -379,17 +435,31 @@ export class StreamHub {
           timelines.unshift('following');
         }
         const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
-        if (entry.updated) {
+        if (entry.update !== undefined) {
           // Whoever may see it, whatever they have open (its page, a list it is in). Members outside its
-          // audience never get here; visitors see public and unlisted posts only.
+          // audience were left out by `hiding`; visitors see public and unlisted posts only.
           if (client.userId === null && post.visibility !== 'public' && post.visibility !== 'unlisted') return null;
-          return { type: 'post.updated', post, timelines, ...(lists.length > 0 ? { lists } : {}) };
+          const type = entry.update === 'edit' ? 'post.updated' : 'post.card';
+          return lists.length > 0 ? { type, post, timelines, lists } : { type, post, timelines };
         }
         if (lists.length > 0) return { type: 'post.created', post, timelines, lists };
         return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
       }
       case 'deleted':
         return entry.event;
+      case 'poll': {
+        const shown = countsShown(
+          { hideTotals: entry.hideTotals, expired: entry.ended },
+          client.userId === entry.authorId,
+        );
+        return {
+          type: 'poll',
+          postId: String(entry.postId),
+          counts: countsFor(entry.counts, shown),
+          ended: entry.ended,
+          reset: entry.reset,
+        };
+      }
       case 'personal':
         return client.userId === entry.userId ? entry.event : null;
     }
@@ -439,6 +509,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
       return event.suspended ? event.userId : null;
     case 'post.created':
     case 'post.updated':
+    case 'post.card':
     case 'post.deleted':
     case 'post.liked':
     case 'post.unliked':
@@ -454,6 +525,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'notifications.read':
     case 'notification.created':
     case 'conversation.updated':
+    case 'poll.updated':
       return null;
     default:
       exhaustive(event);

@@ -4,6 +4,7 @@
  * looks the same everywhere and private columns (email, password hash) never leave by accident.
  */
 import type { CurrentUser, Role, User, UserSummary } from '@pipit/contract';
+import { sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { users } from '../../db/schema.ts';
 
@@ -29,9 +30,17 @@ export const userColumns = {
 };
 
 /** What to select to build a CurrentUser. */
+/**
+ * A member's email and password hash: set on every local account (the CHECK users_local_whole), and only
+ * local accounts sign in, have sessions or reset passwords; remote people (`domain` set) have neither.
+ * Read through these in queries that select members only.
+ */
+export const memberEmail = sql<string>`${users.email}`;
+export const memberPasswordHash = sql<string>`${users.passwordHash}`;
+
 export const currentUserColumns = {
   ...userColumns,
-  email: users.email,
+  email: memberEmail,
   role: users.role,
   defaultVisibility: users.defaultVisibility,
   expandSpoilers: users.expandSpoilers,

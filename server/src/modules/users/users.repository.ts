@@ -1,10 +1,16 @@
 import type { Visibility } from '@pipit/contract';
-import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { Executor } from '../../db/client.ts';
 import { blocks, followRequests, follows, mutes, users } from '../../db/schema.ts';
 import { userHiddenFrom } from '../safety/visibility.ts';
-import { type CurrentUserRow, currentUserColumns, type UserSummaryRow, userColumns } from './users.pack.ts';
+import {
+  type CurrentUserRow,
+  currentUserColumns,
+  memberEmail,
+  type UserSummaryRow,
+  userColumns,
+} from './users.pack.ts';
 
 // Drizzle renders a column of the selected table unqualified ("id"): inside a subquery that would
 // bind to the subquery's own table, so correlated subqueries name users.id in full.
@@ -50,14 +56,15 @@ export async function findByEmailOrUsername(
   match: { email?: string; username?: string },
   exceptId?: number,
 ): Promise<Array<{ id: number; email: string; username: string }>> {
+  // Members only: remote people have no email, and their usernames are unique per server.
   const conditions: SQL[] = [];
   if (match.email !== undefined) conditions.push(eq(lowerEmail, match.email.toLowerCase()));
   if (match.username !== undefined) conditions.push(eq(lowerUsername, match.username.toLowerCase()));
   if (conditions.length === 0) return [];
   return db
-    .select({ id: users.id, email: users.email, username: users.username })
+    .select({ id: users.id, email: memberEmail, username: users.username })
     .from(users)
-    .where(and(or(...conditions), exceptId === undefined ? undefined : ne(users.id, exceptId)))
+    .where(and(or(...conditions), isNull(users.domain), exceptId === undefined ? undefined : ne(users.id, exceptId)))
     .limit(2);
 }
 
@@ -123,8 +130,12 @@ export async function findUser(
   const [row] = await db
     .select(userViewColumns(viewerId))
     .from(users)
-    // By username: the lower(username) unique index.
-    .where('id' in key ? eq(users.id, key.id) : sql`lower(${users.username}) = ${key.username.toLowerCase()}`)
+    // By username: a member (the lower(username) unique index of members).
+    .where(
+      'id' in key
+        ? eq(users.id, key.id)
+        : and(sql`lower(${users.username}) = ${key.username.toLowerCase()}`, isNull(users.domain)),
+    )
     .limit(1);
   return row ?? null;
 }

@@ -20,6 +20,7 @@ import { useCreatePost } from '../api/create-post.ts';
 import { useEditPost } from '../api/edit-post.ts';
 import { CharacterCounter } from './character-counter.tsx';
 import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
+import { AddPollButton, ComposerPollEditor, useComposerPoll } from './composer-poll.tsx';
 import { useSuggestions } from './suggestions.tsx';
 import { VisibilityMenu } from './visibility-menu.tsx';
 
@@ -68,6 +69,7 @@ export function Composer({
   const counterId = useId();
   const [caret, setCaret] = useState(0);
   const images = useComposerImages(editing?.media);
+  const poll = useComposerPoll();
   // Null until chosen: the member's default (known once their profile is) or the parent's.
   const [chosenVisibility, setVisibility] = useState<Visibility | null>(null);
   const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
@@ -90,12 +92,13 @@ export function Composer({
   const sensitive = spoilerText !== '' || (markSensitive && images.images.length > 0);
   const busy = create.isPending || save.isPending;
   // As the contract: something a reader can see (not only spaces or zero-width characters) or an
-  // image, within the limits, every image uploaded.
+  // image, within the limits, every image uploaded; a poll needs its text and every choice filled in.
   const canPost =
-    (hasVisibleContent(trimmed) || images.images.length > 0) &&
+    (hasVisibleContent(trimmed) || (images.images.length > 0 && !poll.open)) &&
     remaining >= 0 &&
     !warningTooLong &&
     !images.uploading &&
+    poll.problem === null &&
     !busy;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
@@ -109,10 +112,11 @@ export function Composer({
   const onFailure = (error: unknown, fallback: string) => {
     // The server's word when it is about the text or says when to try again; else a plain retry.
     // A quote its author does not allow (403) says so too.
-    const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy', 'spoilerText'] as const);
+    const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy', 'spoilerText', 'poll'] as const);
     const said =
       fields.text ??
       fields.spoilerText ??
+      fields.poll ??
       fields.media ??
       fields.visibility ??
       fields.quotePolicy ??
@@ -146,11 +150,13 @@ export function Composer({
         ...(sendsAudience ? { visibility, quotePolicy } : {}),
         ...(spoilerText ? { spoilerText } : {}),
         ...(sensitive ? { sensitive } : {}),
+        ...(poll.input ? { poll: poll.input } : {}),
       },
       {
         onSuccess: (post) => {
           setText('');
           images.clear();
+          poll.clear();
           setVisibility(null);
           setQuotePolicy('anyone');
           setWarning({ on: false, text: '' });
@@ -243,9 +249,11 @@ export function Composer({
             {spoilerText !== '' ? 'Pictures covered by the content warning' : 'Mark pictures sensitive'}
           </label>
         )}
+        <ComposerPollEditor poll={poll} disabled={busy} />
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         <div className="flex items-center gap-3 border-t border-line py-2">
-          <AddImagesButton images={images} disabled={busy} />
+          <AddImagesButton images={images} disabled={busy || poll.open} />
+          <AddPollButton poll={poll} disabled={busy || images.images.length > 0} />
           <button
             type="button"
             aria-pressed={warning.on}

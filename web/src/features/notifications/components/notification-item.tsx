@@ -1,5 +1,5 @@
 import type { Notification } from '@pipit/contract';
-import { AtSign, Heart, MessageCircle, Pencil, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
+import { AtSign, ChartBar, Heart, MessageCircle, Pencil, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -7,6 +7,7 @@ import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
+import { useViewer } from '../../../state/viewer.tsx';
 
 const kinds = {
   like: { icon: Heart, colour: 'text-like fill-current', text: 'liked your post' },
@@ -16,6 +17,8 @@ const kinds = {
   quote: { icon: Quote, colour: 'text-accent', text: 'quoted your post' },
   repost: { icon: Repeat2, colour: 'text-repost', text: 'reposted your post' },
   follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: 'asked to follow you' },
+  // Said without the actor's name (its author): "Your poll has ended" or "A poll you voted in has ended".
+  poll: { icon: ChartBar, colour: 'text-accent', text: 'A poll you voted in has ended' },
   // Said by what the member did with it (postRepostedByMe): reposted, else quoted.
   update: { icon: Pencil, colour: 'text-accent', text: 'edited a post you quoted' },
 } as const;
@@ -33,6 +36,8 @@ export function NotificationItem({ notification, unread }: { notification: Notif
     notification.type === 'follow_request' ? paths.followRequests : post ? paths.post(post.id) : paths.user(actor.id);
 
   const onClick = useRowLink(target);
+  const { user } = useViewer();
+  const ownPoll = notification.type === 'poll' && user?.id === actor.id;
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the text link is the keyboard path
@@ -47,12 +52,20 @@ export function NotificationItem({ notification, unread }: { notification: Notif
       <div className="min-w-0 flex-1">
         <Avatar user={actor} />
         <p className="mt-2 text-[15px] leading-5">
-          <Link to={paths.user(actor.id)} className="font-bold hover:underline">
-            {actor.name}
-          </Link>{' '}
-          <Link to={target} className="hover:underline">
-            {said}
-          </Link>
+          {notification.type === 'poll' ? (
+            <Link to={target} className="hover:underline">
+              {ownPoll ? 'Your poll has ended' : kind.text}
+            </Link>
+          ) : (
+            <>
+              <Link to={paths.user(actor.id)} className="font-bold hover:underline">
+                {actor.name}
+              </Link>{' '}
+              <Link to={target} className="hover:underline">
+                {said}
+              </Link>
+            </>
+          )}
           <span className="text-muted">
             {' · '}
             <RelativeTime iso={notification.createdAt} />

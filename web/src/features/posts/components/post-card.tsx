@@ -3,6 +3,7 @@ import { Repeat2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Byline } from '../../../components/byline.tsx';
+import { LinkCard } from '../../../components/link-card.tsx';
 import { PostContent } from '../../../components/post-content.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
@@ -16,6 +17,7 @@ import { DeletePostButton } from './delete-post-button.tsx';
 import { EditPostButton } from './edit-post-button.tsx';
 import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
+import { PostPoll } from './post-poll.tsx';
 
 const REPLY_LINK = 'text-accent underline decoration-accent/40 underline-offset-2 hover:decoration-accent';
 
@@ -103,7 +105,10 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
           )}
         </div>
         {replyContext && post.parentId && <ReplyingTo post={post} />}
-        <PostContent post={post} textClassName="mt-0.5 text-[15px] leading-5" mediaClassName="mt-3" />
+        <PostContent post={post} textClassName="mt-0.5 text-[15px] leading-5" mediaClassName="mt-3">
+          {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
+          <LinkCard card={post.card} className="mt-3" />
+        </PostContent>
         {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
         <PostActions post={post} className="mt-1" />
       </div>

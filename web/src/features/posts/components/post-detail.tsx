@@ -2,6 +2,7 @@ import type { Post } from '@pipit/contract';
 import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { LinkCard } from '../../../components/link-card.tsx';
 import { PostContent } from '../../../components/post-content.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
@@ -15,6 +16,7 @@ import { EditPostButton } from './edit-post-button.tsx';
 import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
+import { PostPoll } from './post-poll.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
 export function PostDetail({
@@ -53,7 +55,10 @@ export function PostDetail({
         )}
       </div>
       <ReplyingTo post={post} className="mt-3" />
-      <PostContent post={post} textClassName="mt-3 text-[17px] leading-6" mediaClassName="mt-3" />
+      <PostContent post={post} textClassName="mt-3 text-[17px] leading-6" mediaClassName="mt-3">
+        {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
+        <LinkCard card={post.card} className="mt-3" />
+      </PostContent>
       {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
       <p className="mt-3 flex flex-wrap items-center gap-x-1 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>

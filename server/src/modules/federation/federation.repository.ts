@@ -1,0 +1,179 @@
+import type { webcrypto } from 'node:crypto';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { actorKeys, posts, remoteActors, users } from '../../db/schema.ts';
+
+/** A member as their actor shows them: local, not suspended. */
+export async function findLocalActor(db: Executor, id: number) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      name: users.name,
+      bio: users.bio,
+      profileImage: users.profileImage,
+      coverImage: users.coverImage,
+      locked: users.locked,
+      createdAt: users.createdAt,
+      followersCount: users.followersCount,
+      followingCount: users.followingCount,
+      postsCount: users.postsCount,
+    })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.domain), isNull(users.suspendedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export type LocalActorRow = NonNullable<Awaited<ReturnType<typeof findLocalActor>>>;
+
+/** A member's id by username (WebFinger's acct:), not suspended; null for anyone else. */
+export async function findLocalIdByUsername(db: Executor, username: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(sql`lower(${users.username}) = ${username.toLowerCase()}`, isNull(users.domain), isNull(users.suspendedAt)),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** The stored key pairs (JWK) of a member, or of the instance actor (`userId` null). */
+export async function findKeys(db: Executor, userId: number | null) {
+  return db
+    .select({ keyType: actorKeys.keyType, publicKey: actorKeys.publicKey, privateKey: actorKeys.privateKey })
+    .from(actorKeys)
+    .where(userId === null ? isNull(actorKeys.userId) : eq(actorKeys.userId, userId))
+    .orderBy(actorKeys.keyType);
+}
+
+/** Stores a key pair unless one of that type exists (two first needs at once: the first one stays). */
+export async function insertKey(
+  db: Executor,
+  userId: number | null,
+  keyType: string,
+  publicKey: webcrypto.JsonWebKey,
+  privateKey: webcrypto.JsonWebKey,
+): Promise<void> {
+  await db.insert(actorKeys).values({ userId, keyType, publicKey, privateKey }).onConflictDoNothing();
+}
+
+/** A member's public posts (not reposts), newest first, below `beforeId`: their outbox. */
+export async function findOutboxPage(db: Executor, authorId: number, beforeId: number | null, limit: number) {
+  return db
+    .select({ id: posts.id, text: posts.text, parentId: posts.parentId, createdAt: posts.createdAt })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.authorId, authorId),
+        eq(posts.visibility, 'public'),
+        isNull(posts.repostOfId),
+        beforeId === null ? undefined : lt(posts.id, beforeId),
+      ),
+    )
+    .orderBy(desc(posts.id))
+    .limit(limit);
+}
+
+export async function countOutbox(db: Executor, authorId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(posts)
+    .where(and(eq(posts.authorId, authorId), eq(posts.visibility, 'public'), isNull(posts.repostOfId)));
+  return row?.n ?? 0;
+}
+
+/** A public or unlisted post of a member not suspended (a Note others may fetch). */
+export async function findPublicPost(db: Executor, id: number) {
+  const [row] = await db
+    .select({
+      id: posts.id,
+      authorId: posts.authorId,
+      text: posts.text,
+      parentId: posts.parentId,
+      visibility: posts.visibility,
+      createdAt: posts.createdAt,
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .where(
+      and(
+        eq(posts.id, id),
+        isNull(posts.repostOfId),
+        sql`${posts.visibility} in ('public', 'unlisted')`,
+        isNull(users.domain),
+        isNull(users.suspendedAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** What federation knows of a remote person, as fetched from their actor. */
+export interface RemoteActorData {
+  uri: string;
+  type: string;
+  username: string;
+  domain: string;
+  name: string;
+  bio: string;
+  inbox: string;
+  sharedInbox: string | null;
+  url: string | null;
+  followersUrl: string | null;
+  publicKeys: Array<{ id: string; type: string; jwk: webcrypto.JsonWebKey }>;
+  locked: boolean;
+}
+
+/**
+ * Creates or refreshes a remote person: their `users` row (username unique per domain, no email or
+ * password) and their `remote_actors` row, by actor URI. Answers their user id.
+ */
+export async function upsertRemoteActor(db: Executor, actor: RemoteActorData): Promise<number> {
+  const [existing] = await db
+    .select({ userId: remoteActors.userId })
+    .from(remoteActors)
+    .where(eq(remoteActors.uri, actor.uri))
+    .limit(1);
+  const profile = { username: actor.username, name: actor.name, bio: actor.bio, locked: actor.locked };
+  let userId: number;
+  if (existing) {
+    userId = existing.userId;
+    await db
+      .update(users)
+      .set({ ...profile, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+  } else {
+    const [row] = await db
+      .insert(users)
+      .values({ ...profile, domain: actor.domain, email: null, passwordHash: null })
+      .returning({ id: users.id });
+    userId = (row as { id: number }).id;
+  }
+  const values = {
+    uri: actor.uri,
+    type: actor.type,
+    inbox: actor.inbox,
+    sharedInbox: actor.sharedInbox,
+    url: actor.url,
+    followersUrl: actor.followersUrl,
+    publicKeys: actor.publicKeys,
+    fetchedAt: new Date(),
+  };
+  await db
+    .insert(remoteActors)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: remoteActors.userId, set: values });
+  return userId;
+}
+
+/** A remote person's user id by their actor URI, or null. */
+export async function findRemoteUserId(db: Executor, uri: string): Promise<number | null> {
+  const [row] = await db
+    .select({ userId: remoteActors.userId })
+    .from(remoteActors)
+    .where(eq(remoteActors.uri, uri))
+    .limit(1);
+  return row?.userId ?? null;
+}

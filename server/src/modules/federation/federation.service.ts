@@ -1,0 +1,78 @@
+import type { DocumentLoader, Federation } from '@fedify/fedify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { EventBus } from '../../lib/events.ts';
+import { DatabaseKvStore } from '../../lib/fed-kv.ts';
+import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
+import type { FollowsService } from '../follows/follows.service.ts';
+import { buildFederation } from './federation.ts';
+import { ActorKeys } from './keys.ts';
+
+/** What tests hand the federation instead of the real network (never anything beyond 127.0.0.1). */
+export interface FederationTestSeam {
+  /** Let Fedify fetch from and deliver to private addresses (a test's server on 127.0.0.1). */
+  allowPrivateAddress?: boolean;
+  /** How remote documents are fetched. */
+  documentLoader?: DocumentLoader;
+  /** Do not listen to the queue: the test runs it by hand (`runQueue`). */
+  manualQueue?: boolean;
+}
+
+/**
+ * Federation as a whole (on when config.federation.enabled): the Fedify federation, its stores on the
+ * project's database (fed_kv, fed_queue) and the queue's listener in this process.
+ */
+export class FederationService {
+  readonly federation: Federation<void>;
+  readonly queue: DatabaseMessageQueue;
+  readonly kv: DatabaseKvStore;
+  readonly keys: ActorKeys;
+  private readonly listening = new AbortController();
+  private running: Promise<void> | null = null;
+
+  constructor(
+    db: Database,
+    config: Config,
+    deps: { follows: FollowsService; events: EventBus; log: FastifyBaseLogger; seam?: FederationTestSeam },
+    private readonly manualQueue = deps.seam?.manualQueue ?? false,
+  ) {
+    const log = deps.log.child({ module: 'federation' });
+    this.kv = new DatabaseKvStore(db);
+    this.queue = new DatabaseMessageQueue(db, {
+      pollMs: config.federation.queuePollMs,
+      onError: (error, context) =>
+        context.gaveUp
+          ? log.error({ err: error, attempts: context.attempts }, 'a queued federation task was given up')
+          : log.warn({ err: error, attempts: context.attempts }, 'a queued federation task failed'),
+    });
+    this.keys = new ActorKeys(db, deps.events);
+    this.federation = buildFederation({
+      db,
+      publicUrl: config.publicUrl,
+      kv: this.kv,
+      queue: this.queue,
+      keys: this.keys,
+      follows: deps.follows,
+      log,
+      ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),
+      ...(deps.seam?.documentLoader ? { documentLoader: deps.seam.documentLoader } : {}),
+    });
+  }
+
+  /** Starts taking queued deliveries and incoming activities in this process. */
+  start(): void {
+    if (this.manualQueue || this.running) return;
+    this.running = this.federation.startQueue(undefined, { signal: this.listening.signal });
+  }
+
+  async stop(): Promise<void> {
+    this.listening.abort();
+    await this.running;
+  }
+
+  /** Runs every queued task due now, and what they enqueue in turn (tests); answers how many ran. */
+  runQueue(): Promise<number> {
+    return this.queue.drain((message) => this.federation.processQueuedTask(undefined, message as never));
+  }
+}
