@@ -112,7 +112,7 @@ export async function createServices(
   const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
   const polls = new PollsService(db, events, notifier, timedJobs);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards, polls);
-  const postEdits = new PostEditsService(db, events, notifier, posts);
+  const postEdits = new PostEditsService(db, events, notifier, posts, polls, cards);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);

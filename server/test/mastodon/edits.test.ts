@@ -107,14 +107,17 @@ describe('Mastodon: content warnings and edits', () => {
     expect(bobs.status).toBe(200);
   });
 
-  it('refuses, by name and writing nothing: a poll, a change of quote policy, an off-centre focus, attributes of other media, a long warning; 403 for another’s status, 404 for an unseen one', async () => {
+  it('refuses, by name and writing nothing: a poll with pictures or past its limits, a change of quote policy, an off-centre focus, attributes of other media, a long warning; 403 for another’s status, 404 for an unseen one', async () => {
     const { alice, bob } = await seedTrio(ctx);
     const call = await as(alice.id);
     const status = (await call('POST', '/api/v1/statuses', { status: 'Steady' })).body as Json;
     const picture = await uploadAs(call.token, 43);
     const before = await fingerprint(ctx.db, ctx.config.mediaDir);
     const refused: [object, string][] = [
-      [{ status: 'which?', poll: { options: ['a', 'b'], expires_in: 3600 } }, 'poll'],
+      [{ status: 'which?', poll: { options: ['a', 'b'], expires_in: 3600 }, media_ids: [picture] }, 'poll'],
+      [{ status: 'which?', poll: { options: ['a'], expires_in: 3600 } }, 'poll[options]'],
+      [{ status: 'which?', poll: { options: ['a', 'b'], expires_in: 60 } }, 'poll[expires_in]'],
+      [{ status: 'which?', poll: { options: ['a', 'b'] } }, 'poll[expires_in]'],
       [{ status: 'Steady', quote_approval_policy: 'nobody' }, 'quote_approval_policy'],
       [
         { status: 'Steady', media_ids: [picture], media_attributes: [{ id: picture, focus: '0.5,-0.2' }] },
@@ -139,6 +142,59 @@ describe('Mastodon: content warnings and edits', () => {
     expect((await bobs('PUT', `/api/v1/statuses/${hidden.id}`, { status: 'x' })).status).toBe(404);
     expect((await bobs('GET', `/api/v1/statuses/${hidden.id}/history`)).status).toBe(404);
     expect((await bobs('GET', `/api/v1/statuses/${hidden.id}/source`)).status).toBe(404);
+  });
+
+  it('edits a status’s poll: other options reset its votes and tell the voters; left out, it goes; history keeps its options', async () => {
+    const { alice, bob } = await seedTrio(ctx);
+    const call = await as(alice.id);
+    const bobs = await as(bob.id);
+    const created = await call('POST', '/api/v1/statuses', {
+      status: 'Which bird?',
+      poll: { options: ['Wren', 'Robin'], expires_in: 3600 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const status = created.body as Json;
+    expect((await bobs('POST', `/api/v1/polls/${status.id}/votes`, { choices: [0] })).status).toBe(200);
+
+    // The same poll sent with new words (as apps send the whole status): the votes stay.
+    const worded = await call('PUT', `/api/v1/statuses/${status.id}`, {
+      status: 'Which bird is it?',
+      poll: { options: ['Wren', 'Robin'], expires_in: 3600 },
+    });
+    expect(worded.status, JSON.stringify(worded.body)).toBe(200);
+    expect(worded.body).toMatchObject({ poll: { votes_count: 1, voters_count: 1 } });
+    expect((await bobs('GET', `/api/v1/polls/${status.id}`)).body).toMatchObject({ voted: true, own_votes: [0] });
+
+    // Other options, as a form sends them: the votes go, and the voter is told.
+    const changed = await call('PUT', `/api/v1/statuses/${status.id}`, {
+      status: 'Which bird is it?',
+      poll: { options: ['Wren', 'Robin', 'Swift'], expires_in: '7200', multiple: 'true' },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({
+      poll: {
+        multiple: true,
+        votes_count: 0,
+        voters_count: 0,
+        options: [{ title: 'Wren' }, { title: 'Robin' }, { title: 'Swift' }],
+      },
+    });
+    expect((await bobs('GET', `/api/v1/polls/${status.id}`)).body).toMatchObject({ voted: false, own_votes: [] });
+    const told = ((await bobs('GET', '/api/v1/notifications')).body as Json[]).filter((n) => n.type === 'update');
+    expect(told).toMatchObject([{ account: { id: String(alice.id) }, status: { id: status.id } }]);
+
+    // Mastodon's PUT is the whole status: a poll left out is removed.
+    const gone = await call('PUT', `/api/v1/statuses/${status.id}`, { status: 'It was a wren' });
+    expect(gone.body).toMatchObject({ poll: null });
+    expect((await bobs('GET', `/api/v1/polls/${status.id}`)).status).toBe(404);
+
+    const history = (await call('GET', `/api/v1/statuses/${status.id}/history`)).body as Json[];
+    expect(history.map((v) => [v.content, v.poll])).toEqual([
+      ['<p>Which bird?</p>', { options: [{ title: 'Wren' }, { title: 'Robin' }] }],
+      ['<p>Which bird is it?</p>', { options: [{ title: 'Wren' }, { title: 'Robin' }] }],
+      ['<p>Which bird is it?</p>', { options: [{ title: 'Wren' }, { title: 'Robin' }, { title: 'Swift' }] }],
+      ['<p>It was a wren</p>', null],
+    ]);
   });
 
   it('tells a reblogger with an `update` notification, and reading:expand:spoilers follows the setting', async () => {

@@ -1,7 +1,7 @@
 import { linksOf, type Post } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Tx } from '../../db/client.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import { type Resolve, SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
@@ -13,11 +13,6 @@ import * as repo from './cards.repository.ts';
 
 /** A URL is fetched at most once in this long, whatever number of posts (and processes) have it. */
 export const CARD_REFRESH_MS = 24 * 60 * 60 * 1000;
-/**
- * A card still pending this long after its fetch was claimed was abandoned (the process died mid-fetch;
- * a fetch is bounded by seconds): the next post with the link claims it again instead of waiting a day.
- */
-export const CARD_ABANDONED_MS = 2 * 60 * 1000;
 
 /** At most this many posts that waited for a card's first fetch are told it is there (the newest). */
 const ANNOUNCE_AT_MOST = 200;
@@ -79,12 +74,34 @@ export class CardsService {
   }
 
   /**
+   * For an edit of the post (inside its transaction, after its new text and pictures are written): the
+   * card follows the post's first link. When that link changed, or the post has pictures now (Mastodon
+   * shows no card then), its card goes at once (the edit's `post.updated` shows it without); answers
+   * the link whose card is to be fetched once the edit has committed (`cardAfterEdit`), or null.
+   */
+  async postEditedIn(tx: Tx, post: { id: number; text: string; hasMedia: boolean }): Promise<string | null> {
+    const url = post.hasMedia ? null : cardLinkOf(post.text, this.publicUrl);
+    const linked = await repo.linkedUrl(tx, post.id);
+    if (linked === url) return null;
+    if (linked !== null) await repo.unlinkPost(tx, post.id);
+    return url !== null && this.config.enabled ? url : null;
+  }
+
+  /**
+   * Once an edit that changed the post's first link has committed: its card is fetched as a new post's
+   * is (`post.card` when it is ready; at once when the link's card is known already).
+   */
+  cardAfterEdit(post: { id: number; authorId: number }, url: string): void {
+    this.jobs.run('cards.fetch', () => this.attach(post.id, post.authorId, url));
+  }
+
+  /**
    * The job: claims the URL (or finds it claimed), links the post to its card, and when this job
    * claimed it fetches the page and tells the posts that waited. Idempotent: running it again for the
    * same post links it again and fetches nothing new within CARD_REFRESH_MS.
    */
   async attach(postId: number, authorId: number, url: string): Promise<void> {
-    const { card, claimed, firstFetch } = await repo.claimCard(this.db, url, CARD_REFRESH_MS, CARD_ABANDONED_MS);
+    const { card, claimed, created } = await repo.claimCard(this.db, url, CARD_REFRESH_MS);
     if (!(await repo.linkPost(this.db, postId, card.id))) return; // the post was deleted meanwhile
     if (!claimed) {
       // Another job (here or in another process) fetched it, or is fetching it: if it is ready the post
@@ -102,7 +119,7 @@ export class CardsService {
     // A first fetch: every post that linked to it while it was pending; a refresh: this post (the others
     // had the card already and show the new one on their next read).
     await this.announce(
-      firstFetch ? await repo.findWaitingPosts(this.db, card.id, ANNOUNCE_AT_MOST) : [{ postId, authorId }],
+      created ? await repo.findWaitingPosts(this.db, card.id, ANNOUNCE_AT_MOST) : [{ postId, authorId }],
     );
   }
 

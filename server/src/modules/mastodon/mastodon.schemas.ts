@@ -87,7 +87,7 @@ export type StatusBody = z.output<typeof statusBody>;
 /**
  * PUT /api/v1/statuses/:id (an edit): the whole new status, as Mastodon takes it — what is left out
  * is empty (no text, no warning, no pictures). `media_attributes` (JSON: `[{id, description, focus}]`)
- * sets the alt text of pictures in `media_ids`. Polls are refused by name (Pipit has none).
+ * sets the alt text of pictures in `media_ids`; `poll` as on create (`pollField`), left out: no poll.
  */
 export const statusEditBody = z.object({
   status: z.string().optional(),

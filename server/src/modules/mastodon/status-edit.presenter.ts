@@ -32,6 +32,8 @@ export function toStatusEdit(publicUrl: string, version: PostVersion, account: A
     created_at: version.createdAt,
     account,
     media_attachments: version.media.map((m) => toVersionMedia(publicUrl, m)),
+    // Its poll's options then (Mastodon keeps no votes per version), or none.
+    poll: version.poll === null ? null : { options: version.poll.options.map((title) => ({ title })) },
     emojis: [],
   };
 }

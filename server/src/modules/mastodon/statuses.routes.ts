@@ -80,6 +80,7 @@ const MASTODON_FIELD: Record<string, string> = {
   text: 'status',
   spoilerText: 'spoiler_text',
   media: 'media_ids',
+  poll: 'poll',
 };
 
 /** A status refused for one of Pipit's fields: the app is told its own name for it. */
@@ -157,15 +158,14 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
 
   /**
    * An edit, as Mastodon takes it: the whole new status (text, warning, sensitive, pictures with their
-   * alt text in `media_attributes`); what is left out is empty. The same service and rules as the web's
-   * edit. A poll is refused (Pipit has none), and so is a change of who may quote it.
+   * alt text in `media_attributes`, its poll); what is left out is empty (no poll: the poll goes, as on
+   * Mastodon). The same service and rules as the web's edit: a poll sent moves its end to `expires_in`
+   * from now, and other options reset its votes. A change of who may quote it is refused.
    */
   route(app, e.editStatus, async (request, _reply, { params, body }) => {
     const viewer = userOf(request);
     const id = postIdOf(params.id ?? '');
     const refuse = (field: string, message: string) => invalid(field, `${field}: ${message}`);
-    if (body.poll !== undefined && body.poll !== null && body.poll !== '')
-      throw refuse('poll', 'Pipit has no polls yet.');
     // 404 when the viewer cannot see it, before anything about its content is said.
     const post = await posts.get(viewer, id);
     if (body.quote_approval_policy != null && QUOTE_POLICY_OF[body.quote_approval_policy] !== post.quotePolicy) {
@@ -185,9 +185,14 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       spoilerText: body.spoiler_text ?? '',
       sensitive: body.sensitive ?? false,
       media: mediaIds.map((mediaId) => ({ id: mediaId, ...(alts.has(mediaId) ? { alt: alts.get(mediaId) } : {}) })),
+      poll: pollOf(body.poll) ?? null,
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
+      if (issue?.path[0] === 'poll') {
+        const field = POLL_FIELD[String(issue.path[1])] ?? 'poll';
+        throw refuse(field, issue.message);
+      }
       const path = String(issue?.path[0]);
       const field = path === 'media' && issue?.path[2] === 'alt' ? 'media_attributes' : MASTODON_FIELD[path];
       throw refuse(field ?? 'status', issue?.message ?? 'The status is not valid.');

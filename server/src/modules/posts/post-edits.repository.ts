@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, executeRows } from '../../db/client.ts';
 import {
   type EditedMedia,
+  type EditedPoll,
   mediaAttachments,
   notifications,
   postEdits,
@@ -91,7 +92,15 @@ export async function updatePostContent(
 /** One version of a post. */
 export async function insertVersion(
   db: Executor,
-  version: { postId: number; text: string; spoilerText: string; sensitive: boolean; media: EditedMedia[]; at: Date },
+  version: {
+    postId: number;
+    text: string;
+    spoilerText: string;
+    sensitive: boolean;
+    media: EditedMedia[];
+    poll: EditedPoll | null;
+    at: Date;
+  },
 ): Promise<void> {
   await db.insert(postEdits).values({
     postId: version.postId,
@@ -99,6 +108,7 @@ export async function insertVersion(
     spoilerText: version.spoilerText,
     sensitive: version.sensitive,
     media: version.media,
+    poll: version.poll,
     createdAt: version.at,
   });
 }

@@ -7,18 +7,22 @@ import {
   type Post,
   type PostHistory,
   type PostVersion,
+  type VersionPoll,
 } from '@pipit/contract';
 import type { Database } from '../../db/client.ts';
-import type { EditedMedia } from '../../db/schema.ts';
+import type { EditedMedia, EditedPoll } from '../../db/schema.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, invalid, postNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
 import type { PostId } from '../../lib/ids.ts';
+import type { CardsService } from '../cards/cards.service.ts';
 import { joinDirectPost } from '../conversations/conversations.service.ts';
 import { insertPostHashtags } from '../hashtags/hashtags.repository.ts';
 import { attachUpload } from '../media/media.repository.ts';
 import { mediaUrl } from '../media/media.service.ts';
 import type { Notifier } from '../notifications/notifier.ts';
+import { findPoll, findVoterIds } from '../polls/polls.repository.ts';
+import type { PollsService } from '../polls/polls.service.ts';
 import { readersHiding } from '../safety/safety.repository.ts';
 import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.service.ts';
 import * as repo from './post-edits.repository.ts';
@@ -30,12 +34,14 @@ import type { PostsService } from './posts.service.ts';
 export type PostEdit = EditPostBody;
 
 /**
- * Edits with history (issue 28): the author changes a post's text, content warning, sensitive mark
- * and pictures — never its visibility, parent or quote. Every version is kept (`post_edits`: the
+ * Edits with history (issue 28): the author changes a post's text, content warning, sensitive mark,
+ * pictures and poll — never its visibility, parent or quote. Every version is kept (`post_edits`: the
  * original at the first edit, then one per edit), written in the edit's transaction with everything
  * the new text means: hashtags, mentions (someone newly mentioned is reached, as on Mastodon), the
- * pictures taken out (collected once committed, like a deleted post's), `update` notifications to
- * whoever reposted or quoted it, and `post.updated` for the caches and live streams.
+ * pictures taken out (collected once committed, like a deleted post's), the poll (modules/polls
+ * `replacePollIn`: other options reset its votes), the link card following the first link
+ * (modules/cards), `update` notifications to whoever reposted or quoted it (and to the voters whose
+ * votes went), and `post.updated` for the caches and live streams.
  */
 export class PostEditsService {
   constructor(
@@ -43,6 +49,10 @@ export class PostEditsService {
     private readonly events: EventBus,
     private readonly notifier: Notifier,
     private readonly posts: PostsService,
+    /** Polls: an edit's poll is written by `replacePollIn` in the edit's transaction. */
+    private readonly polls: PollsService | null = null,
+    /** Link cards: the card follows the edited post's first link. */
+    private readonly cards: CardsService | null = null,
   ) {}
 
   /**
@@ -55,9 +65,9 @@ export class PostEditsService {
     // A repost's row stands for the post it reposts (as replies and quotes of it do).
     const target = await posts.findRepostTarget(this.db, postId);
     if (target === null) throw postNotFound();
-    let removedFiles: string[] = [];
+    let done: EditDone = NOTHING_DONE;
     try {
-      removedFiles = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      done = await commitThenPublish(this.db, this.events, async (tx, outbox): Promise<EditDone> => {
         const current = await repo.lockPostForEdit(tx, target);
         if (!current) throw postNotFound();
         if (current.authorId !== me) {
@@ -80,6 +90,22 @@ export class PostEditsService {
         const nextIds = asked.map((item) => Number(item.id));
         if (text === '' && asked.length === 0) throw invalid('text', 'Post must not be empty');
 
+        // Its poll: as it is when left out, else the one sent (null: none). A poll and pictures never
+        // go together (as on create); a poll keeps its text (checked above: no pictures, so text).
+        const pollNow = await findPoll(tx, target, { lock: true });
+        const pollBefore: EditedPoll | null = pollNow ? { options: pollNow.options, multiple: pollNow.multiple } : null;
+        const pollAfter: EditedPoll | null =
+          body.poll === undefined
+            ? pollBefore
+            : body.poll === null
+              ? null
+              : { options: body.poll.options, multiple: body.poll.multiple };
+        if (pollAfter !== null && asked.length > 0) {
+          throw body.poll
+            ? invalid('poll', 'A post cannot have both a poll and images')
+            : invalid('media', 'A post with a poll cannot have images: remove the poll first.');
+        }
+
         const keptAlt = (item: { id: string; alt?: string | undefined }) => {
           const was = have.get(Number(item.id));
           return was ? { ...was, alt: item.alt ?? was.alt } : null;
@@ -94,10 +120,18 @@ export class PostEditsService {
             spoilerText: current.spoilerText,
             sensitive: current.sensitive,
             media: media.map(toVersion),
+            poll: pollBefore,
           },
-          { text, spoilerText, sensitive, media: planned.map(toVersion) },
+          { text, spoilerText, sensitive, media: planned.map(toVersion), poll: pollAfter },
         );
-        if (!anyChange(changes)) return [];
+        if (!anyChange(changes)) {
+          // The same version; a poll sent again still moves its end (and may show its counts or hide them).
+          if (!body.poll || !this.polls) return NOTHING_DONE;
+          const pollEnds = await this.polls.replacePollIn(tx, outbox, target, body.poll);
+          const [same] = await posts.findPostViews(tx, null, [target]);
+          if (same) outbox.add({ type: 'post.updated', postId: target, authorId: me, view: toPost(same) });
+          return { ...NOTHING_DONE, pollEnds };
+        }
 
         // The original version, kept at the first edit with the post's own time.
         if (current.editedAt === null) {
@@ -107,6 +141,7 @@ export class PostEditsService {
             spoilerText: current.spoilerText,
             sensitive: current.sensitive,
             media,
+            poll: pollBefore,
             at: current.createdAt,
           });
         }
@@ -150,7 +185,29 @@ export class PostEditsService {
             alt: row.alt,
           });
         }
-        await repo.insertVersion(tx, { postId: target, text, spoilerText, sensitive, media: nextMedia, at: editedAt });
+        await repo.insertVersion(tx, {
+          postId: target,
+          text,
+          spoilerText,
+          sensitive,
+          media: nextMedia,
+          poll: pollAfter,
+          at: editedAt,
+        });
+
+        // The poll: written by its module; when its options (or single/multiple) change, or it goes,
+        // its votes go too, and whoever voted (but its author) is told below.
+        let pollEnds: Date | null = null;
+        let votesGone: number[] = [];
+        if (body.poll !== undefined) {
+          if (!this.polls) throw new Error('PostEditsService: a poll needs the polls service');
+          if (pollBefore !== null && changes.poll !== null) votesGone = await findVoterIds(tx, target);
+          pollEnds = await this.polls.replacePollIn(tx, outbox, target, body.poll);
+        }
+
+        // The link card follows the first link (none with pictures); a new one is fetched once committed.
+        const cardUrl =
+          (await this.cards?.postEditedIn(tx, { id: target, text, hasMedia: nextMedia.length > 0 })) ?? null;
 
         // Hashtag pages and trends follow the new text (public posts only, as when written); search
         // follows by itself (search_vector is computed from the text).
@@ -178,9 +235,12 @@ export class PostEditsService {
         }
 
         // Whoever reposted or quoted it is told it changed (Mastodon's `update`), once per edit: an
-        // earlier edit's notification makes way for this one.
+        // earlier edit's notification makes way for this one. So is whoever voted in its poll when the
+        // edit took their vote away (other options, or no poll).
         await repo.withdrawUpdateNotifications(tx, me, target);
-        const sharers = (await repo.findRepostersAndQuoters(tx, target)).filter((id) => id !== me);
+        const sharers = [...new Set([...(await repo.findRepostersAndQuoters(tx, target)), ...votesGone])].filter(
+          (id) => id !== me,
+        );
         const hiding = new Set(await readersHiding(tx, target, sharers));
         await this.notifier.notify(
           tx,
@@ -192,13 +252,19 @@ export class PostEditsService {
         // As a visitor would see it (no viewer's own facts): the live streams send it as they send a new post.
         const [row] = await posts.findPostViews(tx, null, [target]);
         if (row) outbox.add({ type: 'post.updated', postId: target, authorId: me, view: toPost(row) });
-        return removed.flatMap((m) => [mediaUrl(m.key), mediaUrl(m.previewKey)]);
+        return {
+          removedFiles: removed.flatMap((m) => [mediaUrl(m.key), mediaUrl(m.previewKey)]),
+          pollEnds,
+          cardUrl,
+        };
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;
     }
-    this.posts.collect(removedFiles);
+    this.posts.collect(done.removedFiles);
+    if (done.pollEnds) this.polls?.wake(done.pollEnds);
+    if (done.cardUrl) this.cards?.cardAfterEdit({ id: target, authorId: me }, done.cardUrl);
     return this.posts.get(viewer, target);
   }
 
@@ -233,6 +299,7 @@ export class PostEditsService {
         spoilerText: v.spoilerText,
         sensitive: v.sensitive,
         media,
+        poll: v.poll ?? null,
       };
       items.push({ ...version, changes: before ? changesBetween(before, version) : null });
     }
@@ -249,6 +316,17 @@ export class PostEditsService {
       spoilerText: post.spoilerText,
       sensitive: post.sensitive,
       media,
+      poll: post.poll
+        ? ({ options: post.poll.options.map((o) => o.title), multiple: post.poll.multiple } as VersionPoll)
+        : null,
     };
   }
 }
+
+/** What an edit leaves to do once committed: files to collect, a poll's end to wake for, a card to fetch. */
+interface EditDone {
+  removedFiles: string[];
+  pollEnds: Date | null;
+  cardUrl: string | null;
+}
+const NOTHING_DONE: EditDone = { removedFiles: [], pollEnds: null, cardUrl: null };
