@@ -214,13 +214,34 @@ const editedPart = (post: Post): Edited => ({
 });
 
 /**
+ * The poll an edit leaves: the one shown (the reader's own votes and counts) when it asks the same
+ * (same options, same kind of choice) with its new end and hidden-or-not; else the edited post's.
+ */
+function editedPoll(shown: Post['poll'], edited: Post['poll']): Post['poll'] {
+  if (!shown || !edited) return edited;
+  const same =
+    shown.multiple === edited.multiple &&
+    shown.options.length === edited.options.length &&
+    shown.options.every((o, i) => o.title === edited.options[i]?.title);
+  return same
+    ? { ...shown, expiresAt: edited.expiresAt, expired: edited.expired, hideTotals: edited.hideTotals }
+    : edited;
+}
+
+/**
  * A post was edited (the author's answer, or `post.updated` pushed live): its new words and pictures
  * wherever it is cached — itself, and quotes that embed it — keeping each copy's own facts (likes,
- * "reposted by"); its history is asked again when next opened.
+ * "reposted by"); its link card and poll as the edit left them (editedPoll); its history is asked
+ * again when next opened.
  */
 export function postEdited(queryClient: QueryClient, post: Post) {
   const part = editedPart(post);
-  updatePostEverywhere(queryClient, post.id, (shown) => ({ ...shown, ...part }));
+  let pollChanged = false;
+  updatePostEverywhere(queryClient, post.id, (shown) => {
+    const poll = editedPoll(shown.poll, post.poll);
+    if (poll === post.poll && shown.poll !== post.poll) pollChanged = true;
+    return { ...shown, ...part, card: post.card, poll };
+  });
   queryClient.setQueriesData<CachedPosts>({ queryKey: postKeys.all }, (data) => {
     if (!data) return data;
     const embed = (p: Post): Post =>
@@ -237,9 +258,14 @@ export function postEdited(queryClient: QueryClient, post: Post) {
     return changed ? { ...data, pages } : data;
   });
   queryClient.setQueriesData<Post[]>({ queryKey: liveKeys.all }, (pending) =>
-    pending?.map((p) => (p.id === post.id ? { ...p, ...part } : p)),
+    pending?.map((p) =>
+      p.id === post.id ? { ...p, ...part, card: post.card, poll: editedPoll(p.poll, post.poll) } : p,
+    ),
   );
   queryClient.invalidateQueries({ queryKey: postHistoryKeys.detail(post.id) });
+  // Another poll (its votes reset): its page is read again for this reader's own view of it (counts
+  // an author sees when hidden from others).
+  if (pollChanged) queryClient.invalidateQueries({ queryKey: postKeys.detail(post.id) });
 }
 
 /**

@@ -329,4 +329,75 @@ describe('Composer: content warnings and edits', () => {
     });
     expect(await screen.findByText('Your post was saved')).toBeInTheDocument();
   });
+
+  describe('a post with a poll', () => {
+    const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+    const withPoll = () =>
+      makePost({
+        id: '11',
+        text: 'Which bird?',
+        author: ALICE,
+        poll: {
+          id: '11',
+          expiresAt: inAnHour(),
+          expired: false,
+          multiple: false,
+          hideTotals: false,
+          votersCount: 2,
+          votesCount: 2,
+          options: [
+            { title: 'Wren', votesCount: 1 },
+            { title: 'Robin', votesCount: 1 },
+          ],
+          voted: false,
+          ownVotes: [],
+        },
+      });
+    const edit = (post: ReturnType<typeof makePost>) => {
+      const server = mockFetch({ ...signedInRoutes(), 'PATCH /api/posts/11': () => json(post) });
+      renderApp(<Composer editing={post} submitLabel="Save" label="Edit your post" />);
+      return server;
+    };
+    const sent = (server: ReturnType<typeof mockFetch>) =>
+      JSON.parse(server.callsTo('PATCH', '/api/posts/11')[0]?.body ?? '{}');
+
+    it('starts with its poll; the text alone is saved without it (its votes and end stay)', async () => {
+      const server = edit(withPoll());
+      expect(screen.getByRole('textbox', { name: 'Choice 1' })).toHaveValue('Wren');
+      expect(screen.getByRole('textbox', { name: 'Choice 2' })).toHaveValue('Robin');
+      expect(screen.getByRole('button', { name: 'Add images' })).toBeDisabled();
+      const user = userEvent.setup();
+      await user.type(screen.getByRole('textbox', { name: 'Edit your post' }), ' Really?');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/11')).toHaveLength(1));
+      expect(sent(server)).toEqual({ text: 'Which bird? Really?', spoilerText: '', sensitive: false, media: [] });
+    });
+
+    it('sends the poll when its choices change, and says the votes will go', async () => {
+      const server = edit(withPoll());
+      const user = userEvent.setup();
+      expect(screen.queryByText(/takes away the votes/)).not.toBeInTheDocument();
+      await user.clear(screen.getByRole('textbox', { name: 'Choice 2' }));
+      await user.type(screen.getByRole('textbox', { name: 'Choice 2' }), 'Swift');
+      expect(screen.getByText(/takes away the votes so far; those who voted are told/)).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/11')).toHaveLength(1));
+      expect(sent(server).poll).toEqual({
+        options: ['Wren', 'Swift'],
+        expiresIn: 3600,
+        multiple: false,
+        hideTotals: false,
+      });
+    });
+
+    it('removes the poll with null', async () => {
+      const server = edit(withPoll());
+      const user = userEvent.setup();
+      await user.click(screen.getByRole('button', { name: 'Remove poll' }));
+      expect(screen.queryByRole('textbox', { name: 'Choice 1' })).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/11')).toHaveLength(1));
+      expect(sent(server).poll).toBeNull();
+    });
+  });
 });

@@ -69,7 +69,7 @@ export function Composer({
   const counterId = useId();
   const [caret, setCaret] = useState(0);
   const images = useComposerImages(editing?.media);
-  const poll = useComposerPoll();
+  const poll = useComposerPoll(editing?.poll);
   // Null until chosen: the member's default (known once their profile is) or the parent's.
   const [chosenVisibility, setVisibility] = useState<Visibility | null>(null);
   const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
@@ -130,7 +130,14 @@ export function Composer({
     if (!canPost) return;
     if (editing) {
       save.mutate(
-        { text: trimmed, spoilerText, sensitive, media: images.media },
+        // The poll only when it changed (sent, its end moves to its length from now), or went (null).
+        {
+          text: trimmed,
+          spoilerText,
+          sensitive,
+          media: images.media,
+          ...(poll.changed ? { poll: poll.input ?? null } : {}),
+        },
         {
           onSuccess: (post) => {
             notify('Your post was saved');

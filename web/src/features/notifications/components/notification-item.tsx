@@ -19,7 +19,8 @@ const kinds = {
   follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: 'asked to follow you' },
   // Said without the actor's name (its author): "Your poll has ended" or "A poll you voted in has ended".
   poll: { icon: ChartBar, colour: 'text-accent', text: 'A poll you voted in has ended' },
-  // Said by what the member did with it (postRepostedByMe): reposted, else quoted.
+  // Said by what the member did with it (postRepostedByMe): reposted, else quoted (or, on a poll whose
+  // options changed, voted in: "interacted with", as Mastodon says).
   update: { icon: Pencil, colour: 'text-accent', text: 'edited a post you quoted' },
 } as const;
 
@@ -31,7 +32,14 @@ export function NotificationItem({ notification, unread }: { notification: Notif
   const { actor, post } = notification;
   const kind = kinds[notification.type];
   const Icon = kind.icon;
-  const said = notification.type === 'update' && post?.repostedByMe ? 'edited a post you reposted' : kind.text;
+  const said =
+    notification.type !== 'update'
+      ? kind.text
+      : post?.repostedByMe
+        ? 'edited a post you reposted'
+        : post?.poll
+          ? 'edited a post you interacted with'
+          : kind.text;
   const target =
     notification.type === 'follow_request' ? paths.followRequests : post ? paths.post(post.id) : paths.user(actor.id);
 

@@ -77,6 +77,18 @@ function VersionItem({ version, index }: { version: PostVersion; index: number }
           ))}
         </ul>
       )}
+      {version.poll && (
+        <ul
+          aria-label={version.poll.multiple ? 'Poll, several choices' : 'Poll'}
+          className="mt-2 flex flex-col gap-1.5"
+        >
+          {version.poll.options.map((option) => (
+            <li key={option} className="rounded-md border border-line px-3 py-1.5 text-[15px] [overflow-wrap:anywhere]">
+              {option}
+            </li>
+          ))}
+        </ul>
+      )}
       {version.sensitive && !version.spoilerText && version.media.length > 0 && (
         <p className="mt-1 text-[13px] text-muted">Pictures marked sensitive</p>
       )}
