@@ -21,7 +21,6 @@ import {
   openFeedTab,
   type Person,
   PHONE,
-  postCard,
   toast,
   visible,
 } from '../support/browser.ts';

@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { passwordResetRoutes } from './modules/auth/password-reset.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { draftsRoutes } from './modules/drafts/drafts.routes.ts';
 import { federationPlugin } from './modules/federation/federation.routes.ts';
 import type { FederationTestSeam } from './modules/federation/federation.service.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
@@ -193,6 +194,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(settingsRoutes);
     await api.register(safetyRoutes);
     await api.register(listsRoutes);
+    await api.register(draftsRoutes);
     await api.register(moderationRoutes);
     await api.register(oauthConsentRoutes);
     await api.register(passwordResetRoutes);

@@ -15,6 +15,8 @@ import { PasswordResetService } from './modules/auth/password-reset.service.ts';
 import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
 import { CardsService } from './modules/cards/cards.service.ts';
 import { ConversationsService } from './modules/conversations/conversations.service.ts';
+import { DraftsService } from './modules/drafts/drafts.service.ts';
+import { ScheduledPostsService } from './modules/drafts/scheduled.service.ts';
 import { FeedsService } from './modules/feeds/feeds.service.ts';
 import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
@@ -81,6 +83,10 @@ export interface Services {
   notifications: NotificationsService;
   /** Direct posts as conversations (written by posts, read here). */
   conversations: ConversationsService;
+  /** Posts not sent yet: the member's drafts. */
+  drafts: DraftsService;
+  /** Posts scheduled for a time, published by the timed job `post.scheduled`. */
+  scheduledPosts: ScheduledPostsService;
   /** Live updates for the open streams of this process. */
   stream: StreamHub;
   /** Home feeds written ahead: with PostgreSQL and Redis (config.feeds), else null. */
@@ -112,6 +118,7 @@ export async function createServices(
   const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
   const polls = new PollsService(db, events, notifier, timedJobs);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards, polls);
+  const scheduledPosts = new ScheduledPostsService(db, events, posts, timedJobs);
   const postEdits = new PostEditsService(db, events, notifier, posts, polls, cards);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
@@ -162,6 +169,8 @@ export async function createServices(
     timelines: new TimelinesService(db, feeds?.service ?? null),
     notifications: new NotificationsService(db, events),
     conversations: new ConversationsService(db, events),
+    drafts: new DraftsService(db),
+    scheduledPosts,
     stream,
     feeds: feeds?.service ?? null,
     async stop() {

@@ -72,6 +72,11 @@ export const api = {
   listMembers: (id: string) => `/api/lists/${id}/members`,
   listMember: (id: string, userId: string) => `/api/lists/${id}/members/${userId}`,
   listCandidates: (id: string) => `/api/lists/${id}/candidates`,
+  /** Posts not sent yet (drafts.ts): drafts, and posts scheduled for a time. */
+  drafts: '/api/drafts',
+  draft: (id: string) => `/api/drafts/${id}`,
+  scheduledPosts: '/api/scheduled-posts',
+  scheduledPost: (id: string) => `/api/scheduled-posts/${id}`,
   /** Blocks and mutes (safety.ts). */
   block: (id: string) => `/api/users/${id}/block`,
   mute: (id: string) => `/api/users/${id}/mute`,

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { idParams, page, pageQuery } from './common.ts';
 import { conversationPage } from './conversations.ts';
+import {
+  draft,
+  draftList,
+  saveDraftBody,
+  scheduledPost,
+  scheduledPostList,
+  schedulePostBody,
+  updateScheduledPostBody,
+} from './drafts.ts';
 import { editPostBody, postHistory } from './edits.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtag, hashtagParams, trendingHashtags } from './hashtags.ts';
@@ -686,6 +695,64 @@ export const endpoints = defineEndpoints({
     status: 200,
     answer: listCandidates,
     errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'NOT_FOUND'],
+  },
+  // Drafts and scheduled posts (drafts.ts): someone else's answers NOT_FOUND, as one that does not exist.
+  drafts: { ...routes.drafts, status: 200, answer: draftList, errors: ['UNAUTHENTICATED'] },
+  createDraft: {
+    ...routes.createDraft,
+    body: saveDraftBody,
+    status: 201,
+    answer: draft,
+    // INVALID_INPUT also for an image that is not an upload of one's own waiting for a post; LIMIT_REACHED: 100 drafts.
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
+  },
+  draft: { ...routes.draft, params: idParams, status: 200, answer: draft, errors: ['UNAUTHENTICATED', 'NOT_FOUND'] },
+  updateDraft: {
+    ...routes.updateDraft,
+    params: idParams,
+    body: saveDraftBody,
+    status: 200,
+    answer: draft,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  deleteDraft: {
+    ...routes.deleteDraft,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
+  },
+  scheduledPosts: { ...routes.scheduledPosts, status: 200, answer: scheduledPostList, errors: ['UNAUTHENTICATED'] },
+  schedulePost: {
+    ...routes.schedulePost,
+    body: schedulePostBody,
+    status: 201,
+    answer: scheduledPost,
+    // As POST /api/posts: NOT_FOUND for a parent or quoted post one cannot see, FORBIDDEN for a quote its
+    // author does not allow; INVALID_INPUT for a time too soon or too far; LIMIT_REACHED: 300 waiting, 25 a day.
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'FORBIDDEN', 'LIMIT_REACHED', ...WRITE],
+  },
+  scheduledPost: {
+    ...routes.scheduledPost,
+    params: idParams,
+    status: 200,
+    answer: scheduledPost,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND'],
+  },
+  updateScheduledPost: {
+    ...routes.updateScheduledPost,
+    params: idParams,
+    body: updateScheduledPostBody,
+    status: 200,
+    answer: scheduledPost,
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', 'FORBIDDEN', 'LIMIT_REACHED', ...WRITE],
+  },
+  cancelScheduledPost: {
+    ...routes.cancelScheduledPost,
+    params: idParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'NOT_FOUND', ...WRITE],
   },
 });
 

@@ -101,6 +101,16 @@ export const routes = {
   addListMember: { method: 'PUT', path: api.listMember(ID, ':userId') },
   removeListMember: { method: 'DELETE', path: api.listMember(ID, ':userId') },
   listCandidates: { method: 'GET', path: api.listCandidates(ID) },
+  drafts: { method: 'GET', path: api.drafts },
+  createDraft: { method: 'POST', path: api.drafts },
+  draft: { method: 'GET', path: api.draft(ID) },
+  updateDraft: { method: 'PATCH', path: api.draft(ID) },
+  deleteDraft: { method: 'DELETE', path: api.draft(ID) },
+  scheduledPosts: { method: 'GET', path: api.scheduledPosts },
+  schedulePost: { method: 'POST', path: api.scheduledPosts },
+  scheduledPost: { method: 'GET', path: api.scheduledPost(ID) },
+  updateScheduledPost: { method: 'PATCH', path: api.scheduledPost(ID) },
+  cancelScheduledPost: { method: 'DELETE', path: api.scheduledPost(ID) },
 } as const satisfies Record<string, { method: HttpMethod; path: string }>;
 
 export type RouteName = keyof typeof routes;

@@ -962,6 +962,32 @@ export const pollVotes = pgTable(
 );
 
 /**
+ * Posts not sent yet (modules/drafts): a member's drafts, kept on the server so they follow the person
+ * across devices. `body` is the create body as far as written (the contract's `draftPostBody`, a partial
+ * `createPostBody`, stored whole so fields added to posts come along); `media_ids` are the uploads it
+ * holds, so the sweep of uploads no post took leaves them (media.repository `deleteStaleUploads`).
+ */
+export const drafts = pgTable(
+  'drafts',
+  {
+    id: id(),
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    body: jsonb('body').notNull(),
+    mediaIds: bigint('media_ids', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    // A member's drafts, latest edited first, and the cap's count.
+    index('drafts_author_idx').on(t.authorId, t.updatedAt, t.id),
+    // "Is this upload held by a draft?" (the uploads' sweep).
+    index('drafts_media_ids_idx').using('gin', t.mediaIds),
+  ],
+);
+
+/**
  * Fedify's key–value store (lib/fed-kv.ts): cached remote documents and keys, activity ids already
  * handled, what signature scheme each server speaks. `key` is Fedify's key (an array of strings);
  * an entry past `expires_at` reads as absent and is swept.
@@ -999,5 +1025,33 @@ export const fedQueue = pgTable(
   (t) => [
     index('fed_queue_due_idx').on(t.queue, t.runAt, t.id),
     index('fed_queue_ordering_idx').on(t.queue, t.orderingKey, t.id).where(sql`${t.orderingKey} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Posts to publish at a time (modules/drafts/scheduled.service.ts): the validated `createPostBody`
+ * (visibility and quote policy resolved when scheduled) published by the timed job `post.scheduled`
+ * keyed by this row's id, in the transaction that deletes the row. A publication refused at its time
+ * (the parent deleted, an image gone…) keeps the row with `failure` set, shown in the Scheduled list.
+ */
+export const scheduledPosts = pgTable(
+  'scheduled_posts',
+  {
+    id: id(),
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    body: jsonb('body').notNull(),
+    mediaIds: bigint('media_ids', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Why publication was refused at its time ({code, message, at}); null while it waits. */
+    failure: jsonb('failure'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    // A member's scheduled posts, soonest first, and the caps' counts.
+    index('scheduled_posts_author_idx').on(t.authorId, t.scheduledAt, t.id),
+    index('scheduled_posts_media_ids_idx').using('gin', t.mediaIds),
   ],
 );

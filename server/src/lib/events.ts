@@ -173,9 +173,25 @@ export class InProcessEventBus implements EventBus {
 /** Events gathered inside a transaction, published once it has committed (and dropped if it rolls back). */
 export class Outbox {
   readonly events: DomainEvent[] = [];
+  /** Work for this process once the transaction has committed (after its events are published). */
+  readonly committed: (() => void)[] = [];
 
   add(...events: DomainEvent[]): void {
     this.events.push(...events);
+  }
+
+  /**
+   * Runs `task` once the transaction has committed, after its events (a job to start, a timer to
+   * wake): never for a transaction that rolled back. Whoever commits calls `runCommitted`.
+   */
+  afterCommit(task: () => void): void {
+    this.committed.push(task);
+  }
+
+  /** Publishes the events, then runs what waited for the commit: call it once the transaction has committed. */
+  async publishTo(events: EventBus): Promise<void> {
+    await events.publish(this.events);
+    for (const task of this.committed) task();
   }
 }
 
@@ -190,6 +206,6 @@ export async function commitThenPublish<T>(
 ): Promise<T> {
   const outbox = new Outbox();
   const result = await db.transaction((tx) => work(tx, outbox));
-  await events.publish(outbox.events);
+  await outbox.publishTo(events);
   return result;
 }

@@ -167,7 +167,7 @@ export class TimedJobs {
       return 'failed';
     }
     if (!taken.job) return 'none';
-    await this.events.publish(outbox.events);
+    await outbox.publishTo(this.events);
     return 'ran';
   }
 

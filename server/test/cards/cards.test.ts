@@ -129,6 +129,34 @@ describe('link cards', () => {
     expect((await cardOf(clients.visitor, e.id))?.image).toBeNull();
   });
 
+  it('fetches again a card whose fetch was abandoned (its process died), and gives it to every post that waited', async () => {
+    const { clients } = await seedTrio(ctx);
+    const link = `${server.origin}/article`;
+    // A claim whose process died before it fetched: the row is pending, the post linked to it.
+    const waiting = await post(clients.alice, { text: `first ${link}` });
+    await drain();
+    await ctx.db.db.execute(
+      sql`update preview_cards set state = 'pending', title = '', fetched_at = now() - interval '1 minute'`,
+    );
+    await ctx.db.db.execute(sql`delete from post_cards`);
+    await ctx.db.db.execute(
+      sql`insert into post_cards (post_id, card_id) select ${Number(waiting.id)}, id from preview_cards`,
+    );
+    // Still within the fetch's time: the next post waits for that fetch and nothing is fetched again.
+    const second = await post(clients.bob, { text: `same ${link}` });
+    await drain();
+    expect(server.hits('/article')).toBe(1);
+    expect(await cardOf(clients.visitor, second.id)).toBeNull();
+
+    // Pending for longer than any fetch takes: abandoned, so the next post claims it and fetches.
+    await ctx.db.db.execute(sql`update preview_cards set fetched_at = now() - interval '3 minutes'`);
+    const third = await post(clients.carol, { text: `also ${link}` });
+    await drain();
+    expect(server.hits('/article')).toBe(2);
+    for (const p of [waiting, second, third])
+      expect((await cardOf(clients.visitor, p.id))?.title).toBe('Swifts & swallows');
+  });
+
   it('gives no card to a post with images (as Mastodon), and fetches nothing for it', async () => {
     const { clients } = await seedTrio(ctx);
     const uploaded = await clients.alice.upload(imageUpload(await photo(80, 60)));

@@ -18,7 +18,6 @@ const EMPTY: [string, boolean][] = [
   ['/api/v1/domain_blocks', true],
   ['/api/v1/endorsements', true],
   ['/api/v1/featured_tags', true],
-  ['/api/v1/scheduled_statuses', true],
   ['/api/v1/trends', false],
   ['/api/v1/trends/tags', false],
   ['/api/v1/trends/statuses', false],

@@ -39,7 +39,10 @@ describe('answers apps can trust', () => {
     const refused: [object, string][] = [
       [{ status: 'for my circle', visibility: 'limited' }, 'visibility'],
       [{ status: 'for nobody', visibility: 'secret' }, 'visibility'],
-      [{ status: 'later', scheduled_at: new Date(Date.now() + 86_400_000).toISOString() }, 'scheduled_at'],
+      // Sooner than Mastodon's 5 minutes, in the past, or no time at all.
+      [{ status: 'soon', scheduled_at: new Date(Date.now() + 60_000).toISOString() }, 'scheduled_at'],
+      [{ status: 'yesterday', scheduled_at: new Date(Date.now() - 86_400_000).toISOString() }, 'scheduled_at'],
+      [{ status: 'whenever', scheduled_at: 'soonish' }, 'scheduled_at'],
       // A warning Pipit keeps is at most 100 characters (contract LIMITS.spoilerTextMax).
       [{ status: 'behind a long warning', spoiler_text: 'x'.repeat(101) }, 'spoiler_text'],
       [{ status: 'quotes by my friends', quote_approval_policy: 'following' }, 'quote_approval_policy'],

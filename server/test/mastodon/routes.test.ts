@@ -18,7 +18,7 @@ interface Call {
   /** The path with its parameters filled in (and a query when it needs one). */
   url: (
     w: World,
-    ids: { media: string; notification: string; group: string; list: string; conversation: string },
+    ids: { media: string; notification: string; group: string; list: string; conversation: string; scheduled: string },
   ) => string;
   body?: object | ((w: World) => object);
   upload?: boolean;
@@ -138,6 +138,12 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   endorsements: { url: () => '/api/v1/endorsements' },
   featuredTags: { url: () => '/api/v1/featured_tags' },
   scheduledStatuses: { url: () => '/api/v1/scheduled_statuses' },
+  scheduledStatus: { url: (_w, ids) => `/api/v1/scheduled_statuses/${ids.scheduled}` },
+  updateScheduledStatus: {
+    url: (_w, ids) => `/api/v1/scheduled_statuses/${ids.scheduled}`,
+    body: { scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+  },
+  deleteScheduledStatus: { url: (_w, ids) => `/api/v1/scheduled_statuses/${ids.scheduled}` },
 };
 
 /**
@@ -189,7 +195,12 @@ describe('the Mastodon route table', () => {
     expect((await w.alice.put(`/api/users/${w.ids.bob}/follow`)).statusCode).toBe(200);
     const list = (await w.alice.post('/api/lists', { title: 'Friends' })).json<{ id: string }>().id;
     expect((await w.alice.put(`/api/lists/${list}/members/${w.ids.bob}`)).statusCode).toBe(200);
+    const scheduledAt = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = (await w.alice.post('/api/scheduled-posts', { post: { text: 'later' }, scheduledAt })).json<{
+      id: string;
+    }>().id;
     const ids = {
+      scheduled,
       list,
       conversation: w.aliceConversation,
       media: uploaded.json<{ id: string }>().id,
@@ -210,6 +221,7 @@ describe('the Mastodon route table', () => {
       'clearNotifications',
       'deleteStatus',
       'deleteList',
+      'deleteScheduledStatus',
     ];
     const order = [...names.filter((n) => !last.includes(n)), ...last];
     for (const name of order) {

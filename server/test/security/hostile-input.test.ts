@@ -272,10 +272,11 @@ function hostileRequests(ctx: Ctx, w: World, route: Route): fc.Arbitrary<Hostile
     families.push(
       badParam.map((p) => ({
         family: 'path parameter',
-        // A hashtag is a word: a hostile string may be a valid one ("NaN"). A dot segment ("..", "%2e%2e") is
+        // A hashtag (`:tag`, Mastodon's `:name`) is a word: a hostile string may be a valid one ("NaN", "𑋙",
+        // a letter of a script). A dot segment ("..", "%2e%2e") is
         // resolved by the URL itself: the request then names another route (/api/v1/accounts/../featured_tags
         // is /api/v1/featured_tags), which may answer it. Either must still never 5xx or write.
-        mustRefuse: !isAuth && !route.url.includes(':tag') && !isDotSegment(p),
+        mustRefuse: !isAuth && !/:(tag|name)\b/.test(route.url) && !isDotSegment(p),
         req: jsonRequest(w, route, fillParams(route.url, pct(p)), body ? JSON.stringify(body) : undefined),
       })),
     );

@@ -96,6 +96,9 @@ const TABLES = [
   'polls',
   'poll_options',
   'poll_votes',
+  'drafts',
+  'scheduled_posts',
+  'timed_jobs',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -197,6 +200,9 @@ export interface World {
   /** bob's lists (he follows alice): one empty, one with alice on it. */
   bobList: string;
   bobListWithAlice: string;
+  /** bob's draft and his post scheduled for tomorrow. */
+  bobDraft: string;
+  bobScheduled: string;
   /** A Mastodon app alice authorized: its client id, its id, and alice's bearer token (read write follow). */
   oauth: { clientId: string; appId: string; aliceToken: string };
 }
@@ -255,6 +261,14 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const bobList = (await ok(await clients.bob.post('/api/lists', { title: 'Empty' }), 'list')).id;
   const bobListWithAlice = (await ok(await clients.bob.post('/api/lists', { title: 'Alice' }), 'list')).id;
   await ok(await clients.bob.put(`/api/lists/${bobListWithAlice}/members/${alice.id}`), 'list member');
+  const bobDraft = (await ok(await clients.bob.post('/api/drafts', { post: { text: 'later' } }), 'draft')).id;
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+  const bobScheduled = (
+    await ok(
+      await clients.bob.post('/api/scheduled-posts', { post: { text: 'soon' }, scheduledAt: tomorrow }),
+      'scheduled',
+    )
+  ).id;
   const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow');
   const oauth = { clientId, appId, aliceToken };
   await ctx.app.services.sessions.create(alice.id, 'Other browser/1.0');
@@ -278,6 +292,8 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     gusId: String(gusRow.id),
     bobList,
     bobListWithAlice,
+    bobDraft,
+    bobScheduled,
     oauth,
   };
 }
@@ -579,6 +595,52 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'bob',
     scope: 'resource',
     url: (w) => `/api/lists/${w.bobListWithAlice}/members/${w.ids.alice}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/drafts',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/drafts',
+    body: () => ({ post: { text: 'not yet' } }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/drafts/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/drafts/${w.bobDraft}`,
+    body: () => ({ post: { text: 'later still' } }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/drafts/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/drafts/${w.bobDraft}`,
+  },
+  {
+    method: 'POST',
+    route: '/api/scheduled-posts',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/scheduled-posts',
+    body: () => ({ post: { text: 'tomorrow' }, scheduledAt: new Date(Date.now() + 86_400_000).toISOString() }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/scheduled-posts/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/scheduled-posts/${w.bobScheduled}`,
+    body: () => ({ scheduledAt: new Date(Date.now() + 2 * 86_400_000).toISOString() }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/scheduled-posts/:id',
+    owner: 'bob',
+    scope: 'resource',
+    url: (w) => `/api/scheduled-posts/${w.bobScheduled}`,
   },
   {
     method: 'POST',

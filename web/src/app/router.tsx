@@ -108,6 +108,20 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        path: patterns.drafts,
+        lazy: page(
+          () => import('./routes/drafts.tsx'),
+          (m) => m.DraftsPage,
+        ),
+      },
+      {
+        path: patterns.scheduled,
+        lazy: page(
+          () => import('./routes/scheduled.tsx'),
+          (m) => m.ScheduledPage,
+        ),
+      },
+      {
         path: patterns.lists,
         lazy: page(
           () => import('./routes/lists.tsx'),

@@ -1,4 +1,4 @@
-import type { Post } from '@pipit/contract';
+import type { Draft, Post } from '@pipit/contract';
 import { useSyncExternalStore } from 'react';
 
 /** The app-wide modals; only one is open at a time, so opening one closes the other. */
@@ -12,6 +12,8 @@ export interface ModalState {
   quote?: Post;
   /** For 'compose': one's own post being edited ("Edit post", "Save"). */
   edit?: Post;
+  /** For 'compose': the draft being resumed (the composer opens filled with it). */
+  draft?: Draft;
 }
 
 let state: ModalState = { name: null, returnFocus: null };
@@ -22,7 +24,7 @@ function set(next: ModalState) {
   for (const listener of listeners) listener();
 }
 
-export function openModal(name: ModalName, options: { quote?: Post; edit?: Post } = {}) {
+export function openModal(name: ModalName, options: { quote?: Post; edit?: Post; draft?: Draft } = {}) {
   const active = document.activeElement;
   const returnFocus = state.name ? state.returnFocus : active instanceof HTMLElement ? active : null;
   set({ name, returnFocus, ...options });

@@ -9,6 +9,9 @@ export const patterns = {
   /** The member's conversations: direct posts (mentioned people only) and their replies. */
   messages: '/messages',
   bookmarks: '/bookmarks',
+  /** Posts not sent yet: the member's drafts, and their scheduled posts. */
+  drafts: '/drafts',
+  scheduled: '/scheduled',
   /** The requests to follow the member (when they approve followers). */
   followRequests: '/follow-requests',
   /** The member's lists, and one list (`?tab=members` for its members). */
@@ -39,6 +42,8 @@ export const paths = {
   notifications: patterns.notifications,
   messages: patterns.messages,
   bookmarks: patterns.bookmarks,
+  drafts: patterns.drafts,
+  scheduled: patterns.scheduled,
   followRequests: patterns.followRequests,
   lists: patterns.lists,
   list: (id: string, tab?: 'posts' | 'members') =>

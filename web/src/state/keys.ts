@@ -131,3 +131,10 @@ export const shadowKeys = {
   /** A hashtag follow in flight (the tag's stored form). */
   hashtag: (tag: string) => [...shadowKeys.all, 'hashtag', tag] as const,
 };
+
+/** Posts not sent yet: the member's drafts and scheduled posts (each list one answer). */
+export const unsentKeys = {
+  all: ['unsent'] as const,
+  drafts: () => [...unsentKeys.all, 'drafts'] as const,
+  scheduled: () => [...unsentKeys.all, 'scheduled'] as const,
+};

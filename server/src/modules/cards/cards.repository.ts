@@ -29,26 +29,31 @@ export type CardRow = typeof previewCards.$inferSelect;
 
 /**
  * Claims the fetch of `url`, in one statement: its row is created (pending), or its `fetched_at` moved
- * to now when the last fetch is older than `refreshMs`. Answers the row and whether this caller claimed
- * it; two callers at once (two processes) — one waits on the other's row and finds it fresh, so a URL is
- * fetched at most once per `refreshMs`.
+ * to now when the last fetch is older than `refreshMs` — or when it is still pending after
+ * `abandonedMs` (the process fetching it died: a fetch takes seconds). Answers the row, whether this
+ * caller claimed it, and whether it had never been fetched (`firstFetch`: every post waiting for it is
+ * told when it is ready); two callers at once (two processes) — one waits on the other's row and finds
+ * it fresh, so a URL is fetched at most once per `refreshMs`.
  */
 export async function claimCard(
   db: Executor,
   url: string,
   refreshMs: number,
-): Promise<{ card: CardRow; claimed: boolean; created: boolean }> {
-  const [claimed] = await executeRows<{ id: string | number; created: boolean }>(
+  abandonedMs: number,
+): Promise<{ card: CardRow; claimed: boolean; firstFetch: boolean }> {
+  const [claimed] = await executeRows<{ id: string | number; first_fetch: boolean }>(
     db,
+    // RETURNING's subquery reads the statement's snapshot: the row as it was before (none: inserted now).
     sql`insert into ${previewCards} as c (url) values (${url})
         on conflict (url) do update set fetched_at = now()
         where c.fetched_at < now() - make_interval(secs => ${refreshMs / 1000})
-        returning c.id, not exists (select from ${previewCards} p where p.id = c.id) as created`,
+           or (c.state = 'pending' and c.fetched_at < now() - make_interval(secs => ${abandonedMs / 1000}))
+        returning c.id,
+          coalesce((select p.state from ${previewCards} p where p.id = c.id), 'pending') = 'pending' as first_fetch`,
   );
   const [card] = await db.select().from(previewCards).where(eq(previewCards.url, url)).limit(1);
   if (!card) throw new Error(`preview card of ${url} vanished`);
-  // RETURNING's subquery reads the statement's snapshot: no row there means this statement inserted it.
-  return { card, claimed: claimed !== undefined, created: claimed?.created === true };
+  return { card, claimed: claimed !== undefined, firstFetch: claimed?.first_fetch === true };
 }
 
 /** Gives the post its card (the card of its first link); false when the post is gone. */

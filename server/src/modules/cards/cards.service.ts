@@ -13,6 +13,11 @@ import * as repo from './cards.repository.ts';
 
 /** A URL is fetched at most once in this long, whatever number of posts (and processes) have it. */
 export const CARD_REFRESH_MS = 24 * 60 * 60 * 1000;
+/**
+ * A card still pending this long after its fetch was claimed was abandoned (the process died mid-fetch;
+ * a fetch is bounded by seconds): the next post with the link claims it again instead of waiting a day.
+ */
+export const CARD_ABANDONED_MS = 2 * 60 * 1000;
 
 /** At most this many posts that waited for a card's first fetch are told it is there (the newest). */
 const ANNOUNCE_AT_MOST = 200;
@@ -101,7 +106,7 @@ export class CardsService {
    * same post links it again and fetches nothing new within CARD_REFRESH_MS.
    */
   async attach(postId: number, authorId: number, url: string): Promise<void> {
-    const { card, claimed, created } = await repo.claimCard(this.db, url, CARD_REFRESH_MS);
+    const { card, claimed, firstFetch } = await repo.claimCard(this.db, url, CARD_REFRESH_MS, CARD_ABANDONED_MS);
     if (!(await repo.linkPost(this.db, postId, card.id))) return; // the post was deleted meanwhile
     if (!claimed) {
       // Another job (here or in another process) fetched it, or is fetching it: if it is ready the post
@@ -119,7 +124,7 @@ export class CardsService {
     // A first fetch: every post that linked to it while it was pending; a refresh: this post (the others
     // had the card already and show the new one on their next read).
     await this.announce(
-      created ? await repo.findWaitingPosts(this.db, card.id, ANNOUNCE_AT_MOST) : [{ postId, authorId }],
+      firstFetch ? await repo.findWaitingPosts(this.db, card.id, ANNOUNCE_AT_MOST) : [{ postId, authorId }],
     );
   }
 

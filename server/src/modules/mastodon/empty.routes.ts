@@ -20,7 +20,6 @@ export async function emptyRoutes(app: FastifyInstance) {
     e.domainBlocks,
     e.endorsements,
     e.featuredTags,
-    e.scheduledStatuses,
   ]) {
     route(app, endpoint, async () => []);
   }

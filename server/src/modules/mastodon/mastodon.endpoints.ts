@@ -12,6 +12,7 @@ import {
   markersBody,
   muteBody,
   pageQuery,
+  scheduledStatusBody,
   searchQuery,
   statusBody,
   statusEditBody,
@@ -168,7 +169,16 @@ export const mastodonEndpoints = {
   domainBlocks: get('/api/v1/domain_blocks', 'read:blocks'),
   endorsements: get('/api/v1/endorsements', 'read:accounts'),
   featuredTags: get('/api/v1/featured_tags', 'read:accounts'),
-  scheduledStatuses: get('/api/v1/scheduled_statuses', 'read:statuses'),
+  // Scheduled statuses (scheduled-statuses.routes.ts)
+  scheduledStatuses: get('/api/v1/scheduled_statuses', 'read:statuses', { query: pageQuery }),
+  scheduledStatus: get('/api/v1/scheduled_statuses/:id', 'read:statuses'),
+  updateScheduledStatus: {
+    method: 'PUT',
+    path: '/api/v1/scheduled_statuses/:id',
+    scope: 'write:statuses',
+    body: scheduledStatusBody,
+  },
+  deleteScheduledStatus: { method: 'DELETE', path: '/api/v1/scheduled_statuses/:id', scope: 'write:statuses' },
 } as const satisfies Record<string, MastodonEndpoint>;
 
 export type MastodonEndpointName = keyof typeof mastodonEndpoints;

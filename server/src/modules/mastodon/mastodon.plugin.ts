@@ -20,6 +20,7 @@ import { mediaRoutes } from './media.routes.ts';
 import { notificationsRoutes } from './notifications.routes.ts';
 import { pollsRoutes } from './polls.routes.ts';
 import { MastodonPresenter } from './presenter.ts';
+import { scheduledStatusesRoutes } from './scheduled-statuses.routes.ts';
 import { searchRoutes } from './search.routes.ts';
 import { statusesRoutes } from './statuses.routes.ts';
 import { streamingRoutes } from './streaming.routes.ts';
@@ -80,6 +81,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(tagsRoutes, context);
     await forms.register(listsRoutes, context);
     await forms.register(pollsRoutes, context);
+    await forms.register(scheduledStatusesRoutes, context);
     await forms.register(emptyRoutes);
   });
   await app.register(streamingRoutes, context);

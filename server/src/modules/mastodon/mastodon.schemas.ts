@@ -137,6 +137,9 @@ export const pollField = z.object({
   hide_totals: flag.optional(),
 });
 
+/** PUT /api/v1/scheduled_statuses/:id: a new time (Mastodon changes nothing else there). */
+export const scheduledStatusBody = z.object({ scheduled_at: z.string().nullish() });
+
 /** POST /api/v1/accounts/:id/mute: seconds (0 or missing: for good), and whether notifications are muted too. */
 export const muteBody = z.object({
   duration: z.union([z.number(), z.string()]).optional(),

@@ -15,6 +15,8 @@ import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonEndpoints as e, type MastodonEndpoint } from './mastodon.endpoints.ts';
 import { limitOf, postIdOf, route, userOf } from './mastodon.http.ts';
 import { pollField, type StatusBody } from './mastodon.schemas.ts';
+import { toScheduledStatus } from './scheduled-status.presenter.ts';
+import { asMastodonField, scheduledAtOf } from './scheduled-statuses.routes.ts';
 
 /**
  * A status's poll (JSON, or a form's `poll[options][]`, `poll[expires_in]`…) in Pipit's shape, or
@@ -57,9 +59,6 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   if (body.visibility != null && !(body.visibility in VISIBILITY_OF)) {
     refuse('visibility', `"${body.visibility}" is not one of public, unlisted, private, direct.`);
   }
-  if (body.scheduled_at != null && body.scheduled_at !== '') {
-    refuse('scheduled_at', 'Pipit cannot schedule posts yet; leave it out to post now.');
-  }
   if (body.quote_approval_policy != null && !(body.quote_approval_policy in QUOTE_POLICY_OF)) {
     refuse('quote_approval_policy', `"${body.quote_approval_policy}" is not one of public, followers, nobody.`);
   }
@@ -84,7 +83,7 @@ const MASTODON_FIELD: Record<string, string> = {
 };
 
 /** A status refused for one of Pipit's fields: the app is told its own name for it. */
-function asMastodonField(error: unknown): unknown {
+function asMastodonError(error: unknown): unknown {
   const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
   return field ? invalid(field, `${field}: ${(error as AppError).message}`) : error;
 }
@@ -98,7 +97,7 @@ const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followe
 
 /** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
 export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
-  const { posts, postEdits, bookmarks } = app.services;
+  const { posts, postEdits, bookmarks, scheduledPosts } = app.services;
 
   route(app, e.createStatus, async (request, _reply, { body }) => {
     const viewer = userOf(request);
@@ -137,6 +136,19 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       throw invalid(named, `${named}: ${issue?.message ?? 'The status is not valid.'}`);
     }
     const { text, parentId, media, quoteOfId, visibility, quotePolicy, spoilerText, sensitive } = parsed.data;
+    if (body.scheduled_at != null && body.scheduled_at !== '') {
+      // Answered as Mastodon does: the ScheduledStatus (at least 5 minutes ahead; a past time is refused too).
+      const at = scheduledAtOf(body.scheduled_at);
+      const scheduled = await asMastodonField(() => scheduledPosts.schedule(viewer, parsed.data, at)).catch(
+        (error: unknown) => {
+          const field = error instanceof AppError && error.field?.startsWith('post.') ? error.field.slice(5) : null;
+          const named = field ? MASTODON_FIELD[field] : undefined;
+          if (named) throw invalid(named, `${named}: ${(error as AppError).message}`);
+          throw error;
+        },
+      );
+      return toScheduledStatus(present.publicUrl, scheduled);
+    }
     try {
       const created = await posts.create(viewer, {
         text,
@@ -152,7 +164,7 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       return await present.status(viewer, created);
     } catch (error) {
       // The service names Pipit's fields; an app is told its own.
-      throw asMastodonField(error);
+      throw asMastodonError(error);
     }
   });
 
@@ -200,7 +212,7 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
     try {
       return await present.status(viewer, await postEdits.edit(viewer, id, parsed.data));
     } catch (error) {
-      throw asMastodonField(error);
+      throw asMastodonError(error);
     }
   });
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { mediaAttachments, previewCards, users } from '../../db/schema.ts';
+import { drafts, mediaAttachments, previewCards, scheduledPosts, users } from '../../db/schema.ts';
 
 /**
  * Holds a transaction-scoped lock on one media key: storing a file and collecting it take the same
@@ -104,12 +104,22 @@ export async function findPostFiles(tx: Executor, postId: number): Promise<strin
   return rows.flatMap((r) => [r.key, r.previewKey]);
 }
 
-/** Deletes up to `limit` uploads no post took that were made before `before`; answers their files. */
+/**
+ * Deletes up to `limit` uploads no post took that were made before `before`, but those a draft or a
+ * scheduled post holds (their `media_ids`, GIN-indexed); answers their files.
+ */
 export async function deleteStaleUploads(tx: Executor, before: Date, limit: number): Promise<string[]> {
   const stale = tx
     .select({ id: mediaAttachments.id })
     .from(mediaAttachments)
-    .where(and(isNull(mediaAttachments.postId), lt(mediaAttachments.createdAt, before)))
+    .where(
+      and(
+        isNull(mediaAttachments.postId),
+        lt(mediaAttachments.createdAt, before),
+        sql`not exists (select 1 from ${drafts} where ${drafts.mediaIds} @> array[${mediaAttachments.id}])`,
+        sql`not exists (select 1 from ${scheduledPosts} where ${scheduledPosts.mediaIds} @> array[${mediaAttachments.id}])`,
+      ),
+    )
     .limit(limit);
   const rows = await tx
     .delete(mediaAttachments)

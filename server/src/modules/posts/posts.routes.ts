@@ -3,24 +3,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../lib/endpoint.ts';
 import { parsePostId, parseUserId } from '../../lib/ids.ts';
 import { requireViewer } from '../../plugins/session.ts';
+import { createInputOf } from './posts.service.ts';
 
 /** Posts, replies and likes (errors: the contract's endpoint table). */
 export const postsRoutes: FastifyPluginAsync = async (app) => {
   const { posts, postEdits } = app.services;
 
-  route(app, e.createPost, {}, async (request) =>
-    posts.create(requireViewer(request), {
-      text: request.body.text,
-      parentId: request.body.parentId ? parsePostId(request.body.parentId) : null,
-      media: request.body.media,
-      quoteOfId: request.body.quoteOfId ? parsePostId(request.body.quoteOfId) : null,
-      visibility: request.body.visibility,
-      quotePolicy: request.body.quotePolicy,
-      spoilerText: request.body.spoilerText,
-      sensitive: request.body.sensitive,
-      poll: request.body.poll,
-    }),
-  );
+  route(app, e.createPost, {}, async (request) => posts.create(requireViewer(request), createInputOf(request.body)));
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));
   route(app, e.deletePost, {}, async (request) => {
     await posts.delete(requireViewer(request), parsePostId(request.params.id));

@@ -19,7 +19,7 @@ import { type Cursor, encodeCursor, listPage, type Page, type PageRequest } from
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, invalid, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
-import type { PostId, UserId } from '../../lib/ids.ts';
+import { type PostId, parsePostId, type UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { CardsService } from '../cards/cards.service.ts';
 import { recordDirectPost } from '../conversations/conversations.service.ts';
@@ -36,6 +36,20 @@ import { type SessionUser, type Viewer, viewerIdOf } from '../sessions/sessions.
 import { userExists } from '../users/users.repository.ts';
 import { toPost, toQuotedPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
+
+/** Who writes a post: the session's person, or a scheduled post's author read when it is published. */
+export type PostAuthor = Pick<SessionUser, 'userId' | 'name' | 'username' | 'profileImage' | 'defaultVisibility'>;
+
+/**
+ * What `create` takes, from the contract's create body: every field as it is, the ids parsed. One
+ * mapping for POST /api/posts and a scheduled post's publication, so a field added to `createPostBody`
+ * reaches both.
+ */
+export const createInputOf = (body: CreatePostBody) => ({
+  ...body,
+  parentId: body.parentId ? parsePostId(body.parentId) : null,
+  quoteOfId: body.quoteOfId ? parsePostId(body.quoteOfId) : null,
+});
 
 /** At most this many of a post's reposts are fanned out again when one is taken back (the earliest). */
 const REFAN_REPOSTS = 200;
@@ -59,9 +73,11 @@ export class PostsService {
    * Creates a post (a reply when parentId is set). In one transaction: the parent's reply count,
    * the author's posts count, its images (uploads of the author's) and the notifications (the
    * parent's author for a reply, then everyone mentioned: the notifier decides who of them is told).
+   * With `within`, in the caller's transaction and outbox (a scheduled post's publication, its check
+   * when scheduled): the same statements and the same refusals, published when the caller commits.
    */
   async create(
-    viewer: SessionUser,
+    viewer: PostAuthor,
     body: {
       text: CreatePostBody['text'];
       parentId: PostId | null;
@@ -74,6 +90,7 @@ export class PostsService {
       /** Parsed (createPostBody.poll); never with media (the contract refuses both). */
       poll?: PollInput;
     },
+    within?: { tx: Tx; outbox: Outbox },
   ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
     // A content warning makes the post sensitive (its pictures covered too), as Mastodon does.
@@ -117,6 +134,8 @@ export class PostsService {
     });
     try {
       if (
+        // In a caller's transaction the post goes the general way (the one-statement insert is grouped across requests).
+        within === undefined &&
         parentId === null &&
         mentioned.length === 0 &&
         media.length === 0 &&
@@ -139,8 +158,7 @@ export class PostsService {
         this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: false });
         return view;
       }
-      let pollEnds: Date | null = null;
-      const created = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const write = async (tx: Tx, outbox: Outbox) => {
         // A reply to, or a quote of, a repost's row is one of the post it reposts.
         if (parentId !== null) parentId = (await repo.findRepostTarget(tx, parentId)) ?? parentId;
         if (quoteOfId !== null) quoteOfId = (await repo.findRepostTarget(tx, quoteOfId)) ?? quoteOfId;
@@ -193,6 +211,7 @@ export class PostsService {
         let view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
         // The event carries the post as a visitor sees it: a poll's hidden counts hidden.
         let seen = view;
+        let pollEnds: Date | null = null;
         if (body.poll !== undefined) {
           if (!this.polls) throw new Error('PostsService: a poll needs the polls service');
           pollEnds = await this.polls.createIn(tx, post.id, body.poll);
@@ -233,11 +252,15 @@ export class PostsService {
             reached.filter((id) => !hiding.has(id)),
           );
         }
+        // Once it is committed (here, or by the caller whose transaction this is): its link card is
+        // fetched, and this process's timer looks for the poll's end.
+        outbox.afterCommit(() => {
+          this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: media.length > 0 });
+          if (pollEnds) this.polls?.wake(pollEnds);
+        });
         return view;
-      });
-      this.cards?.postCreated({ id: Number(created.id), authorId: me, text, hasMedia: media.length > 0 });
-      if (pollEnds) this.polls?.wake(pollEnds);
-      return created;
+      };
+      return await (within ? write(within.tx, within.outbox) : commitThenPublish(this.db, this.events, write));
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;

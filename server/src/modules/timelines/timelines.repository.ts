@@ -182,22 +182,15 @@ function followingPageIds(
   // rule has nothing to say of them.
   const byTag = sql`${notThroughAuthor(sql`p`, viewer)} and ${joinsHomeByTag(sql`p`)} and not ${postHiddenFrom(viewer, sql`p`)}`;
 
-  const people = sql`
-    authors as (
-      -- The people they follow, but for the members of their exclusive lists (modules/lists), and themselves.
-      select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
+  // The people they follow, but for the members of their exclusive lists (modules/lists), and themselves.
+  const people = newestOfAuthors(
+    sql`select ${follows.followeeId} as author_id from ${follows} where ${follows.followerId} = ${viewerId}
         and not ${excludedFromHome(viewer, follows.followeeId)}
-      union all select ${viewer}
-    ),
-    newest as materialized (
-      select a.author_id, latest.created_at, latest.id from authors a
-      cross join lateral (
-        select p.created_at, p.id from ${posts} p
-        where p.author_id = a.author_id ${past} and ${once}
-        order by p.created_at desc, p.id desc
-        limit 1
-      ) latest
-    )`;
+      union all select ${viewer}`,
+    once,
+    past,
+    n,
+  );
   const tags = sql`
     tags as (select ${followedTags.tag} as tag from ${followedTags} where ${followedTags.userId} = ${viewerId}),
     newest_tagged as materialized (
@@ -209,16 +202,6 @@ function followingPageIds(
         limit 1
       ) latest
     )`;
-  const readPeople = sql`
-    select f.id, f.created_at from newest w
-    cross join bound
-    cross join lateral (
-      select p.id, p.created_at from ${posts} p
-      where p.author_id = w.author_id ${past} and p.created_at >= bound.t and ${once}
-      order by p.created_at desc, p.id desc
-      limit ${n}
-    ) f
-    where w.created_at >= bound.t`;
   const readTags = sql`
     select f.id, f.created_at from newest_tagged w
     cross join bound
@@ -229,28 +212,20 @@ function followingPageIds(
       limit ${n}
     ) f
     where w.created_at >= bound.t`;
-  const boundOf = (newest: SQL) => sql`
-    bound as (
-      select coalesce(
-        (select created_at from ${newest} order by created_at desc, id desc offset ${skip} limit 1),
-        '-infinity'::timestamptz
-      ) as t
-    )`;
-
-  // The `in (…)` of the callers takes one column: the ids, in the page's order.
-  const newestFirst = (rows: SQL) => sql`select id from (${rows}) r order by created_at desc, id desc limit ${n}`;
+  const boundOf = (newest: SQL) => pageBound(newest, skip);
+  const newestFirst = (rows: SQL) => newestIdsFirst(rows, n);
   if (sources === 'people') {
     // Distinct authors' posts are distinct posts: no union needed.
-    return sql`with ${people}, ${boundOf(sql`newest`)} ${newestFirst(readPeople)}`;
+    return sql`with ${people.ctes}, ${boundOf(sql`newest`)} ${newestFirst(people.read)}`;
   }
   if (sources === 'tags') {
     // One post may be the newest of two of its tags: counted once (the bound is over distinct posts).
     return sql`with ${tags}, ${boundOf(sql`(select distinct created_at, id from newest_tagged) d`)}
       ${newestFirst(sql`select distinct id, created_at from (${readTags}) t`)}`;
   }
-  return sql`with ${people}, ${tags},
+  return sql`with ${people.ctes}, ${tags},
     ${boundOf(sql`(select created_at, id from newest union select created_at, id from newest_tagged) d`)}
-    ${newestFirst(sql`${readPeople} union ${readTags}`)}`;
+    ${newestFirst(sql`${people.read} union ${readTags}`)}`;
 }
 
 /**
@@ -267,24 +242,30 @@ export function newestOfAuthorsIds(
   skip: Value,
 ): SQL {
   const past = cursor ? sql`and (p.created_at, p.id) < (${cursor.t}::timestamptz, ${cursor.id}::bigint)` : sql``;
-  return sql`
-    with authors as (${authors}),
+  const read = newestOfAuthors(authors, shown, past, n);
+  return sql`with ${read.ctes}, ${pageBound(sql`newest`, skip)} ${newestIdsFirst(read.read, n)}`;
+}
+
+/**
+ * The two steps of a page of several authors' posts: the CTEs `authors` (what `authors` selects, a
+ * column `author_id`) and `newest` (each author's newest post that passes `shown`, after `past`), and
+ * `read`: the posts of the authors whose newest reaches the page, down to `bound.t` (pageBound), `n`
+ * at most each — a few index ranges on posts_author_created_at_id_idx instead of every author's posts.
+ */
+function newestOfAuthors(authors: SQL, shown: SQL, past: SQL, n: Value) {
+  const ctes = sql`
+    authors as (${authors}),
     newest as materialized (
-      select a.author_id, latest.created_at from authors a
+      select a.author_id, latest.created_at, latest.id from authors a
       cross join lateral (
-        select p.created_at from ${posts} p
+        select p.created_at, p.id from ${posts} p
         where p.author_id = a.author_id ${past} and ${shown}
         order by p.created_at desc, p.id desc
         limit 1
       ) latest
-    ),
-    bound as (
-      select coalesce(
-        (select created_at from newest order by created_at desc offset ${skip} limit 1),
-        '-infinity'::timestamptz
-      ) as t
-    )
-    select f.id from newest w
+    )`;
+  const read = sql`
+    select f.id, f.created_at from newest w
     cross join bound
     cross join lateral (
       select p.id, p.created_at from ${posts} p
@@ -292,7 +273,22 @@ export function newestOfAuthorsIds(
       order by p.created_at desc, p.id desc
       limit ${n}
     ) f
-    where w.created_at >= bound.t
-    order by f.created_at desc, f.id desc
-    limit ${n}`;
+    where w.created_at >= bound.t`;
+  return { ctes, read };
+}
+
+/** The CTE `bound`: the time of the page's last post among `newest` (the n-th newest; `skip` is n - 1). */
+function pageBound(newest: SQL, skip: Value): SQL {
+  return sql`
+    bound as (
+      select coalesce(
+        (select created_at from ${newest} order by created_at desc, id desc offset ${skip} limit 1),
+        '-infinity'::timestamptz
+      ) as t
+    )`;
+}
+
+/** The ids of `rows` (id, created_at), newest first, `n` at most: the one column an `in (…)` takes. */
+function newestIdsFirst(rows: SQL, n: Value): SQL {
+  return sql`select id from (${rows}) r order by created_at desc, id desc limit ${n}`;
 }

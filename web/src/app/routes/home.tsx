@@ -52,7 +52,7 @@ export function HomePage() {
         {member && (
           // The composer's own height while its code arrives, so the timeline below does not jump.
           <Suspense fallback={<div aria-hidden="true" className="h-[137px] border-b border-line" />}>
-            <Composer className="border-b border-line" />
+            <Composer unsent className="border-b border-line" />
           </Suspense>
         )}
         {status !== 'loading' && <NewPostsButton kind={kind} />}

@@ -1,5 +1,7 @@
+import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
+import { SettingsSection } from '../../components/settings-section.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { AuthorizedApps } from '../../features/apps/components/authorized-apps.tsx';
@@ -14,7 +16,25 @@ import { PostDefaults } from '../../features/settings/components/post-defaults.t
 import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { Reading } from '../../features/settings/components/reading.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
+import { paths } from '../../lib/paths.ts';
 import { useViewer } from '../../state/viewer.tsx';
+
+/** Where the posts not sent yet are: Drafts and Scheduled (also linked under the composer). */
+function UnsentPosts() {
+  return (
+    <SettingsSection id="unsent-heading" title="Drafts and scheduled posts" padded>
+      <p className="text-[15px] text-muted">Posts you saved to finish later, and posts waiting for their time.</p>
+      <div className="mt-3 flex gap-4 text-[15px] font-bold">
+        <Link to={paths.drafts} className="text-accent hover:underline">
+          Drafts
+        </Link>
+        <Link to={paths.scheduled} className="text-accent hover:underline">
+          Scheduled
+        </Link>
+      </div>
+    </SettingsSection>
+  );
+}
 
 /** `/settings`: the theme, the default post visibility, the member's password, email, signed-in sessions, muted words and accounts, blocked accounts; members only. */
 export function SettingsPage() {
@@ -34,6 +54,7 @@ export function SettingsPage() {
         <>
           <Appearance />
           {user && <PostDefaults current={user.defaultVisibility} />}
+          <UnsentPosts />
           {user && <Privacy locked={user.locked} />}
           {user && <Reading expandSpoilers={user.expandSpoilers} />}
           <PasswordForm />

@@ -36,6 +36,8 @@ let nextKey = 0;
  * from the file itself, can be described ("Alt text") and removed. At most LIMITS.postImagesMax.
  */
 export function useComposerImages(initial: readonly MediaAttachment[] = []) {
+  // A post's pictures (an edit) or a resumed draft's are uploads already: shown from their previews
+  // (`existing`: no object URL to revoke).
   const [images, setImages] = useState<DraftImage[]>(() =>
     initial.map((m) => ({
       key: `image-${++nextKey}`,

@@ -1,4 +1,6 @@
 import {
+  type Draft,
+  type DraftPostBody,
   graphemeLength,
   hasVisibleContent,
   LIMITS,
@@ -6,18 +8,30 @@ import {
   type QuotePolicy,
   type Visibility,
 } from '@pipit/contract';
-import { type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { CalendarClock } from 'lucide-react';
+import { type KeyboardEvent, type RefObject, useId, useLayoutEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { QuoteEmbed } from '../../../components/quote-embed.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
+import { paths } from '../../../lib/paths.ts';
+import {
+  fromLocalInput,
+  localTimeZone,
+  scheduleLabel,
+  scheduleProblem,
+  soonestSchedule,
+  toLocalInput,
+} from '../../../lib/schedule-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { allowedQuotePolicy, initialVisibility } from '../../../lib/visibility.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
 import { useEditPost } from '../api/edit-post.ts';
+import { useDeleteDraft, useSaveDraft, useSchedulePost } from '../api/unsent.ts';
 import { CharacterCounter } from './character-counter.tsx';
 import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
 import { AddPollButton, ComposerPollEditor, useComposerPoll } from './composer-poll.tsx';
@@ -31,7 +45,7 @@ interface ComposerProps {
   parentVisibility?: Visibility;
   /** The post this one quotes, shown under the text box. */
   quote?: Post;
-  /** One's own post to edit: the composer starts with its text, warning and pictures, and saves it. */
+  /** One's own post to edit: the composer starts with its text, warning, pictures and poll, and saves it. */
   editing?: Post;
   /** The text box's label and placeholder. */
   label?: string;
@@ -39,6 +53,27 @@ interface ComposerProps {
   autoFocus?: boolean;
   onPosted?: (post: Post) => void;
   className?: string;
+  /**
+   * Drafts and scheduling: "Save draft", the Schedule control, and links to Drafts and Scheduled
+   * (the compose modal and Home's composer; not replies).
+   */
+  unsent?: boolean;
+  /** A draft to resume: the composer opens filled with it; sending or saving it again replaces it. */
+  draft?: Draft;
+  /** After a draft is saved or a post scheduled (the modal closes). */
+  onSettled?: () => void;
+  /** A link to Drafts or Scheduled was followed: the owner decides how to leave (the modal asks to save first). */
+  onLeave?: (to: string) => void;
+  /** What the owner may ask of the composer (the modal, when closed with unsent text). */
+  controls?: RefObject<ComposerControls | null>;
+}
+
+/** What a composer's owner may ask of it. */
+export interface ComposerControls {
+  /** Something is written or attached that was not sent or saved. */
+  hasUnsent: () => boolean;
+  /** Saves it as a draft; resolves once saved (rejects when the server refused). */
+  saveDraft: () => Promise<void>;
 }
 
 /**
@@ -55,24 +90,50 @@ export function Composer({
   autoFocus,
   onPosted,
   className,
+  unsent = false,
+  draft,
+  onSettled,
+  onLeave,
+  controls,
 }: ComposerProps) {
   const { user } = useViewer();
-  const [text, setText] = useState(editing?.text ?? '');
+  const [text, setText] = useState(editing?.text ?? draft?.post.text ?? '');
+  const startWarning = editing?.spoilerText ?? draft?.post.spoilerText ?? '';
   // The content warning ("CW"): a field above the text while on; sent only while on.
-  const [warning, setWarning] = useState({ on: Boolean(editing?.spoilerText), text: editing?.spoilerText ?? '' });
+  const [warning, setWarning] = useState({ on: startWarning !== '', text: startWarning });
   // Its own mark: one that came with a warning is the warning's (it goes when the warning does).
-  const [markSensitive, setMarkSensitive] = useState(Boolean(editing?.sensitive && !editing.spoilerText));
+  const [markSensitive, setMarkSensitive] = useState(
+    Boolean(editing ? editing.sensitive && !editing.spoilerText : draft?.post.sensitive && !draft.post.spoilerText),
+  );
   const create = useCreatePost();
-  const save = useEditPost(editing?.id ?? '');
+  const saveEdit = useEditPost(editing?.id ?? '');
   const warningId = useId();
+  const saveDraft = useSaveDraft();
+  const deleteDraft = useDeleteDraft();
+  const schedule = useSchedulePost();
+  // The draft this composer writes to (saving again replaces it; sending deletes it).
+  const [draftId, setDraftId] = useState<string | null>(draft?.id ?? null);
+  // What was last saved (or opened) as a draft: anything else written is unsent.
+  const [savedAs, setSavedAs] = useState(() =>
+    signatureOf(
+      draft?.post.text ?? '',
+      (draft?.media ?? []).map((m) => m.id),
+    ),
+  );
+  // The Schedule control: open or not, and the chosen local time (a datetime-local value).
+  const [scheduleOpen, setScheduleOpen] = useState(false);
+  const [scheduleAt, setScheduleAt] = useState('');
+  const scheduleId = useId();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
   const [caret, setCaret] = useState(0);
-  const images = useComposerImages(editing?.media);
+  const images = useComposerImages(editing?.media ?? draft?.media);
   const poll = useComposerPoll(editing?.poll);
   // Null until chosen: the member's default (known once their profile is) or the parent's.
-  const [chosenVisibility, setVisibility] = useState<Visibility | null>(null);
-  const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>('anyone');
+  const [chosenVisibility, setVisibility] = useState<Visibility | null>(draft?.post.visibility ?? null);
+  const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>(draft?.post.quotePolicy ?? 'anyone');
+  // A resumed draft's quote is sent as it was saved.
+  const quoteOfId = quote?.id ?? draft?.post.quoteOfId;
   const visibility = chosenVisibility ?? initialVisibility(user?.defaultVisibility ?? 'public', parentVisibility);
   const quotePolicy = allowedQuotePolicy(chosenQuotePolicy, visibility);
   // Posted before the member's profile (their default) has arrived and with nothing chosen: the
@@ -90,16 +151,77 @@ export function Composer({
   const warningTooLong = graphemeLength(spoilerText) > LIMITS.spoilerTextMax;
   // A warning covers the pictures too (the server marks the post sensitive with it).
   const sensitive = spoilerText !== '' || (markSensitive && images.images.length > 0);
-  const busy = create.isPending || save.isPending;
+  const busy = create.isPending || schedule.isPending || saveDraft.isPending || saveEdit.isPending;
+  const scheduledFor = scheduleOpen ? fromLocalInput(scheduleAt) : null;
+  const scheduleError = scheduledFor ? scheduleProblem(scheduledFor) : null;
   // As the contract: something a reader can see (not only spaces or zero-width characters) or an
-  // image, within the limits, every image uploaded; a poll needs its text and every choice filled in.
+  // image, within the limits, every image uploaded; a poll needs its text and every choice filled in;
+  // a chosen time far enough ahead.
   const canPost =
     (hasVisibleContent(trimmed) || (images.images.length > 0 && !poll.open)) &&
     remaining >= 0 &&
     !warningTooLong &&
     !images.uploading &&
     poll.problem === null &&
-    !busy;
+    !busy &&
+    (!scheduleOpen || (scheduledFor !== null && scheduleError === null));
+  const signature = signatureOf(
+    trimmed,
+    images.images.map((image) => image.uploaded?.id ?? image.key),
+  );
+  const hasUnsent = () => (trimmed.length > 0 || images.images.length > 0 || poll.open) && signature !== savedAs;
+
+  /** The post as the contract takes it (a draft takes the same fields). */
+  const postBody = () => ({
+    text: trimmed,
+    parentId: parentId ?? null,
+    ...(images.media.length > 0 ? { media: images.media } : {}),
+    ...(quoteOfId ? { quoteOfId } : {}),
+    ...(sendsAudience ? { visibility, quotePolicy } : {}),
+    ...(spoilerText ? { spoilerText } : {}),
+    ...(sensitive ? { sensitive } : {}),
+    ...(poll.input ? { poll: poll.input } : {}),
+  });
+
+  const reset = () => {
+    setText('');
+    images.clear();
+    poll.clear();
+    setVisibility(null);
+    setQuotePolicy('anyone');
+    setWarning({ on: false, text: '' });
+    setMarkSensitive(false);
+    setScheduleOpen(false);
+    setScheduleAt('');
+    setSavedAs(signatureOf('', []));
+  };
+
+  /** Sent or scheduled: the draft it came from is done with. */
+  const dropDraft = () => {
+    if (draftId) deleteDraft.mutate(draftId);
+    setDraftId(null);
+  };
+
+  const save = () =>
+    new Promise<void>((resolve, reject) => {
+      const body: DraftPostBody = postBody();
+      saveDraft.mutate(
+        { id: draftId, post: body },
+        {
+          onSuccess: (saved) => {
+            setDraftId(saved.id);
+            setSavedAs(signature);
+            notify('Saved to Drafts');
+            resolve();
+          },
+          onError: (error) => {
+            notifyError(error instanceof ApiRequestError ? error.message : 'Couldn’t save your draft. Try again.');
+            reject(error);
+          },
+        },
+      );
+    });
+  if (controls) controls.current = { hasUnsent, saveDraft: save };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is what changes the height
   useLayoutEffect(() => {
@@ -129,7 +251,7 @@ export function Composer({
   const submit = () => {
     if (!canPost) return;
     if (editing) {
-      save.mutate(
+      saveEdit.mutate(
         // The poll only when it changed (sent, its end moves to its length from now), or went (null).
         {
           text: trimmed,
@@ -148,35 +270,42 @@ export function Composer({
       );
       return;
     }
-    create.mutate(
-      {
-        text: trimmed,
-        parentId: parentId ?? null,
-        ...(images.media.length > 0 ? { media: images.media } : {}),
-        ...(quote ? { quoteOfId: quote.id } : {}),
-        ...(sendsAudience ? { visibility, quotePolicy } : {}),
-        ...(spoilerText ? { spoilerText } : {}),
-        ...(sensitive ? { sensitive } : {}),
-        ...(poll.input ? { poll: poll.input } : {}),
-      },
-      {
-        onSuccess: (post) => {
-          setText('');
-          images.clear();
-          poll.clear();
-          setVisibility(null);
-          setQuotePolicy('anyone');
-          setWarning({ on: false, text: '' });
-          setMarkSensitive(false);
-          notify(parentId ? 'Your reply was sent' : 'Your post was sent');
-          onPosted?.(post);
-          // The box was disabled while sending; give it back for the next post.
-          requestAnimationFrame(() => textareaRef.current?.focus());
+    if (scheduledFor) {
+      schedule.mutate(
+        { post: postBody(), scheduledAt: scheduledFor.toISOString() },
+        {
+          onSuccess: (scheduled) => {
+            reset();
+            dropDraft();
+            notify(`Scheduled for ${scheduleLabel(scheduled.scheduledAt)}`);
+            onSettled?.();
+          },
+          onError: (error) => {
+            const fields = fieldErrorsOf(error, ['scheduledAt', 'post'] as const);
+            notifyError(
+              fields.scheduledAt ??
+                fields.post ??
+                (error instanceof ApiRequestError && error.status < 500
+                  ? error.message
+                  : 'Couldn’t schedule your post. Try again.'),
+            );
+          },
         },
-        onError: (error) =>
-          onFailure(error, parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
+      );
+      return;
+    }
+    create.mutate(postBody(), {
+      onSuccess: (post) => {
+        reset();
+        dropDraft();
+        notify(parentId ? 'Your reply was sent' : 'Your post was sent');
+        onPosted?.(post);
+        // The box was disabled while sending; give it back for the next post.
+        requestAnimationFrame(() => textareaRef.current?.focus());
       },
-    );
+      onError: (error) =>
+        onFailure(error, parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
+    });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -258,7 +387,47 @@ export function Composer({
         )}
         <ComposerPollEditor poll={poll} disabled={busy} />
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
-        <div className="flex items-center gap-3 border-t border-line py-2">
+        {scheduleOpen && (
+          <fieldset className="mb-3 rounded-xl border border-line px-3 py-2">
+            <legend className="px-1 text-[13px] font-bold text-muted">Schedule</legend>
+            <div className="flex flex-wrap items-center gap-2">
+              <label htmlFor={scheduleId} className="text-[15px]">
+                Post on
+              </label>
+              <input
+                id={scheduleId}
+                type="datetime-local"
+                value={scheduleAt}
+                min={toLocalInput(soonestSchedule())}
+                onChange={(event) => setScheduleAt(event.target.value)}
+                disabled={busy}
+                aria-describedby={`${scheduleId}-when`}
+                className="h-9 rounded-md border border-line-strong bg-transparent px-2 text-[15px] text-fg outline-none focus:border-accent"
+              />
+              <button
+                type="button"
+                onClick={() => {
+                  setScheduleOpen(false);
+                  setScheduleAt('');
+                }}
+                className="rounded-full px-3 py-1 text-[14px] font-bold text-accent hover:bg-accent/10"
+              >
+                Don’t schedule
+              </button>
+            </div>
+            <p
+              id={`${scheduleId}-when`}
+              role={scheduleError ? 'alert' : undefined}
+              className={cn('mt-1 text-[13px]', scheduleError ? 'text-danger' : 'text-muted')}
+            >
+              {scheduledFor
+                ? (scheduleError ?? `Will be posted ${scheduleLabel(scheduledFor)} (${localTimeZone()})`)
+                : `Choose a day and time (${localTimeZone()}), at least 5 minutes from now.`}
+            </p>
+          </fieldset>
+        )}
+        {/* Wraps on a phone when the controls outgrow one line: the send button then goes below, on the right. */}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy || poll.open} />
           <AddPollButton poll={poll} disabled={busy || images.images.length > 0} />
           <button
@@ -279,6 +448,25 @@ export function Composer({
           >
             CW
           </button>
+          {unsent && (
+            <button
+              type="button"
+              aria-label="Schedule for later"
+              aria-expanded={scheduleOpen}
+              title="Schedule for later"
+              disabled={busy}
+              onClick={() => {
+                if (!scheduleOpen && !scheduleAt) setScheduleAt(toLocalInput(new Date(Date.now() + 3_600_000)));
+                setScheduleOpen(!scheduleOpen);
+              }}
+              className={cn(
+                'grid size-9 place-items-center rounded-full text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50',
+                scheduleOpen && 'bg-accent/10',
+              )}
+            >
+              <CalendarClock aria-hidden="true" className="size-5" />
+            </button>
+          )}
           {/* An edit keeps the post's audience: who may see or quote it does not change. */}
           {!editing && (
             <VisibilityMenu
@@ -292,11 +480,46 @@ export function Composer({
           )}
           <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
-          <Button type="submit" disabled={!canPost}>
-            {submitLabel}
+          <Button type="submit" disabled={!canPost} className="ml-auto">
+            {scheduleOpen ? 'Schedule' : submitLabel}
           </Button>
         </div>
+        {unsent && (
+          <div className="flex items-center gap-1 pb-2 text-[14px]">
+            {(['drafts', 'scheduled'] as const).map((page) => (
+              <Link
+                key={page}
+                to={paths[page]}
+                onClick={(event) => {
+                  if (!onLeave) return;
+                  event.preventDefault();
+                  onLeave(paths[page]);
+                }}
+                className="rounded-full px-2 py-1 font-bold text-accent hover:bg-accent/10"
+              >
+                {page === 'drafts' ? 'Drafts' : 'Scheduled'}
+              </Link>
+            ))}
+            <div className="flex-1" />
+            <button
+              type="button"
+              onClick={() =>
+                void save().then(
+                  () => onSettled?.(),
+                  () => {},
+                )
+              }
+              disabled={busy || images.uploading || !(trimmed.length > 0 || images.images.length > 0)}
+              className="rounded-full px-3 py-1 font-bold text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              Save draft
+            </button>
+          </div>
+        )}
       </div>
     </form>
   );
 }
+
+/** What a composer holds, to tell whether it changed since it was saved. */
+const signatureOf = (text: string, images: readonly string[]) => JSON.stringify([text.trim(), images]);

@@ -1,8 +1,9 @@
 import type { QuotePolicy, Visibility } from '@pipit/contract';
 import { Check, ChevronDown } from 'lucide-react';
-import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { VisibilityIcon } from '../../../components/visibility-badge.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { menuKeyHandler } from '../../../lib/menu-keys.ts';
 import { QUOTE_WORDS, quotePolicyOptions, VISIBILITY_WORDS, visibilityOptions } from '../../../lib/visibility.ts';
 
 interface VisibilityMenuProps {
@@ -81,22 +82,7 @@ export function VisibilityMenu({
     button.current?.focus();
   };
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>(ITEM) ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
-    if (event.key === 'ArrowDown') move(index + 1);
-    else if (event.key === 'ArrowUp') move(index - 1);
-    else if (event.key === 'Home') move(0);
-    else if (event.key === 'End') move(items.length - 1);
-    else if (event.key === 'Escape' || event.key === 'Tab') {
-      // Escape closes the menu only, not a modal around it (modal.tsx skips a handled Escape).
-      if (event.key === 'Escape') event.preventDefault();
-      close();
-      return;
-    } else return;
-    event.preventDefault();
-  };
+  const onKeyDown = menuKeyHandler(menu, ITEM, close);
 
   const item = 'flex w-full items-start gap-3 px-4 text-left focus:bg-fg/5 focus:outline-none';
   const enabled = 'hover:bg-fg/5';

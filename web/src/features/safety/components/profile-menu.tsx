@@ -1,8 +1,9 @@
 import { canModerate, MUTE_CHOICES, type User } from '@pipit/contract';
 import { MoreHorizontal } from 'lucide-react';
-import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SuspendDialog } from '../../../components/suspend-dialog.tsx';
+import { menuKeyHandler } from '../../../lib/menu-keys.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useSuspension } from '../../../state/moderation.ts';
 import { useViewer } from '../../../state/viewer.tsx';
@@ -47,21 +48,7 @@ export function ProfileMenu({ user }: { user: User }) {
     button.current?.focus();
   };
 
-  const onMenuKeyDown = (event: KeyboardEvent) => {
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
-    if (event.key === 'ArrowDown') move(index + 1);
-    else if (event.key === 'ArrowUp') move(index - 1);
-    else if (event.key === 'Home') move(0);
-    else if (event.key === 'End') move(items.length - 1);
-    else if (event.key === 'Escape' || event.key === 'Tab') {
-      if (event.key === 'Escape') event.preventDefault();
-      close();
-      return;
-    } else return;
-    event.preventDefault();
-  };
+  const onMenuKeyDown = menuKeyHandler(menu, '[role="menuitem"]', close);
 
   const choose = (what: NonNullable<Dialog>) => {
     setOpen(false);
