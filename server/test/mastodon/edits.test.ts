@@ -197,6 +197,23 @@ describe('Mastodon: content warnings and edits', () => {
     ]);
   });
 
+  it('schedules a status behind a warning: the ScheduledStatus says it (null without one)', async () => {
+    const { alice } = await seedTrio(ctx);
+    const call = await as(alice.id);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await call('POST', '/api/v1/statuses', {
+      status: 'It was the butler',
+      spoiler_text: 'Plot',
+      scheduled_at: at,
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    expect(scheduled.body).toMatchObject({
+      params: { text: 'It was the butler', spoiler_text: 'Plot', sensitive: true },
+    });
+    const plain = await call('POST', '/api/v1/statuses', { status: 'Later', scheduled_at: at });
+    expect(plain.body).toMatchObject({ params: { spoiler_text: null, sensitive: null } });
+  });
+
   it('tells a reblogger with an `update` notification, and reading:expand:spoilers follows the setting', async () => {
     const { alice, bob, clients } = await seedTrio(ctx);
     const call = await as(alice.id);
