@@ -2,7 +2,8 @@
  * Polls, as people use them: a member writes a post with a poll in the composer (three choices, a
  * length, the image button off while it is open); another member opens it, votes, and sees the
  * results with their choice marked, while the author's open page takes the new count live; a visitor
- * is asked to sign in to vote. Screenshots of the composer and the poll at 1280 and 390 wide go to
+ * is asked to sign in to vote; the author changes a choice with Edit (the composer keeps the poll) and the
+ * voter's vote goes, their page showing the new choices live and their notifications the edit. Screenshots of the composer and the poll at 1280 and 390 wide go to
  * e2e/.artifacts/ (looked at by hand).
  */
 import path from 'node:path';
@@ -114,6 +115,39 @@ describe('polls', () => {
       return jay.raw('POST', `/api/posts/${poll.id}/poll/votes`, { json: { choices: [0] } });
     })();
     expect(again.status).toBe(422);
+  });
+
+  j.step('the author changes a choice from the pencil: the votes go, the voter is told and votes again', async () => {
+    const { page } = ivys;
+    await page.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).first().click();
+    const editor = await visible(dialog(page, 'Edit post'));
+    const choices = editor.getByRole('group', { name: 'Poll' });
+    expect(await choices.getByRole('textbox', { name: 'Choice 3' }).inputValue()).toBe('Blackbird');
+    expect(await editor.getByRole('button', { name: 'Add images' }).isDisabled()).toBe(true);
+    await choices.getByRole('textbox', { name: 'Choice 3' }).fill('Song thrush');
+    await visible(editor.getByText(/takes away the votes so far; those who voted are told/));
+    await checkA11y(page, 'the edit composer with a poll');
+    await shot(page, 'edit-1280');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await visible(toast(page, 'Your post was saved'));
+    await visible(page.getByRole('main').getByText(/^0 votes · /));
+
+    // Jay's open page takes the new choices live: his vote went, so he has a ballot again.
+    const ballot = await visible(jays.page.getByRole('main').getByRole('group', { name: 'Poll: choose one' }));
+    await ballot.getByRole('radio', { name: 'Song thrush' }).check();
+    await ballot.getByRole('button', { name: 'Vote' }).click();
+    const results = await visible(jays.page.getByRole('main').getByRole('list', { name: 'Poll results' }));
+    await visible(results.getByRole('listitem').filter({ hasText: 'Song thrush' }).getByText('Your choice'));
+    await jays.page.goto('/notifications');
+    await visible(jays.page.getByRole('main').getByText('edited a post you interacted with'));
+
+    // The edit composer with its poll on a phone.
+    const phone = await signedInAs('ivy@example.com', PHONE);
+    await phone.page.goto(`/posts/${poll.id}`);
+    await phone.page.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).first().click();
+    await visible(dialog(phone.page, 'Edit post').getByRole('group', { name: 'Poll' }));
+    await shot(phone.page, 'edit-390');
+    await phone.page.keyboard.press('Escape');
   });
 
   j.step('on a phone, and for a visitor: the ballot asks to sign in', async () => {

@@ -31,6 +31,7 @@ import { Notifier } from './modules/notifications/notifier.ts';
 import { OAuthService } from './modules/oauth/oauth.service.ts';
 import { PasskeysService } from './modules/passkeys/passkeys.service.ts';
 import { PollsService } from './modules/polls/polls.service.ts';
+import { PostEditsService } from './modules/posts/post-edits.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
 import { MUTE_SWEEP_INTERVAL_MS, SafetyService } from './modules/safety/safety.service.ts';
@@ -66,6 +67,8 @@ export interface Services {
   cards: CardsService;
   users: UsersService;
   posts: PostsService;
+  /** Edits of posts and their history (issue 28). */
+  postEdits: PostEditsService;
   /** Polls: votes, their end (a timed job), and the edit's `replacePollIn`. */
   polls: PollsService;
   bookmarks: BookmarksService;
@@ -122,6 +125,7 @@ export async function createServices(
   const polls = new PollsService(db, events, notifier, timedJobs);
   const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards, polls);
   const scheduledPosts = new ScheduledPostsService(db, events, posts, timedJobs);
+  const postEdits = new PostEditsService(db, events, notifier, posts, polls, cards);
   const follows = new FollowsService(db, events, notifier);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
@@ -159,6 +163,7 @@ export async function createServices(
     cards,
     users,
     posts,
+    postEdits,
     polls,
     bookmarks: new BookmarksService(db, events, posts),
     lists: new ListsService(db, events),

@@ -15,6 +15,8 @@ export const api = {
   post: (id: string) => `/api/posts/${id}`,
   replies: (id: string) => `/api/posts/${id}/replies`,
   ancestors: (id: string) => `/api/posts/${id}/ancestors`,
+  /** Every version of a post, oldest first (PATCH on the post itself edits it). */
+  postHistory: (id: string) => `/api/posts/${id}/history`,
   like: (id: string) => `/api/posts/${id}/like`,
   bookmark: (id: string) => `/api/posts/${id}/bookmark`,
   repost: (id: string) => `/api/posts/${id}/repost`,

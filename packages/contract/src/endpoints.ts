@@ -10,6 +10,7 @@ import {
   schedulePostBody,
   updateScheduledPostBody,
 } from './drafts.ts';
+import { editPostBody, postHistory } from './edits.ts';
 import type { ErrorCode } from './errors.ts';
 import { hashtag, hashtagParams, trendingHashtags } from './hashtags.ts';
 import {
@@ -180,6 +181,16 @@ export const endpoints = defineEndpoints({
     answer: z.null(),
     errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
+  /** The author edits the post (edits.ts): 404 when they cannot see it, 403 when it is not theirs. */
+  editPost: {
+    ...routes.editPost,
+    params: idParams,
+    body: editPostBody,
+    status: 200,
+    answer: post,
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
+  },
+  postHistory: { ...routes.postHistory, params: idParams, status: 200, answer: postHistory, errors: ['NOT_FOUND'] },
   replies: {
     ...routes.replies,
     params: idParams,

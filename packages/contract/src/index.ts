@@ -4,6 +4,7 @@ export * from './cards.ts';
 export * from './common.ts';
 export * from './conversations.ts';
 export * from './drafts.ts';
+export * from './edits.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './hashtags.ts';

@@ -19,6 +19,12 @@ export type LiveEvent =
     }
   | { type: 'post.deleted'; id: string; parentId: string | null; authorId: string }
   /**
+   * Its author edited a post (text, content warning, pictures): sent to everyone who may see it
+   * (visitors: public and unlisted posts), whatever they have open; `timelines`/`lists` as for a new
+   * post (where it would show live). The page replaces what it shows of the post.
+   */
+  | { type: 'post.updated'; post: Post; timelines: LiveTimeline[]; lists?: string[] }
+  /**
    * A post's link card arrived after it was posted: wherever the post is shown, `post.card` is its card
    * now (nothing else of `post` is the reader's own: it is the post as its audience sees it, for apps
    * that replace the whole status). Sent to whoever may see the post; `timelines`/`lists` as for

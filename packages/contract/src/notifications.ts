@@ -14,6 +14,8 @@ export const NOTIFICATION_TYPES = [
   'follow_request',
   /** A poll ended: its author and everyone who voted in it are told (the actor is its author). */
   'poll',
+  /** A post the person reposted or quoted was edited by its author (Mastodon's `update`). */
+  'update',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -23,7 +25,7 @@ export const notification = z.object({
   createdAt: z.string(),
   read: z.boolean(),
   actor: userSummary,
-  /** The liked post, the reply, the post that mentions or quotes me; null for follows, follow requests or a deleted post. */
+  /** The liked post, the reply, the post that mentions or quotes me, the edited post; null for follows, follow requests or a deleted post. */
   post: post.nullable(),
 });
 export type Notification = z.infer<typeof notification>;

@@ -36,6 +36,28 @@ export const postText = z
   .refine((t) => fitsGraphemes(t, LIMITS.postMax), `Post must be at most ${LIMITS.postMax} characters`)
   .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t.replace(/\r?\n/g, '')), 'Post must not contain control characters');
 
+/**
+ * A content warning: shown instead of a post's text and pictures until the reader opens it ("Show
+ * more"). Trimmed, empty for none, one line, at most LIMITS.spoilerTextMax user-perceived characters.
+ */
+export const spoilerText = z
+  .string()
+  .max(LIMITS.spoilerTextMax * 16, `Content warning must be at most ${LIMITS.spoilerTextMax} characters`)
+  .transform((t) => t.trim())
+  .refine(
+    (t) => t.length === 0 || hasVisibleContent(t),
+    'Content warning must have something to read, not only spaces or invisible characters',
+  )
+  .refine(
+    (t) => !hasTooManyMarks(t),
+    `Content warning has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`,
+  )
+  .refine(
+    (t) => fitsGraphemes(t, LIMITS.spoilerTextMax),
+    `Content warning must be at most ${LIMITS.spoilerTextMax} characters`,
+  )
+  .refine((t) => !CONTROL_CHARS_NO_NEWLINE.test(t) && !/[\r\n]/.test(t), 'Content warning must be one line of text');
+
 /** True when `a` shows a post to more people than `b` (a reply may never be wider than its parent). */
 export const widerThan = (a: Visibility, b: Visibility) => VISIBILITIES.indexOf(a) < VISIBILITIES.indexOf(b);
 
@@ -71,6 +93,10 @@ export const createPostBody = z
     visibility: visibility.optional(),
     /** Who may quote it (default anyone; a followers-only post at most followers, a direct one nobody). */
     quotePolicy: quotePolicy.optional(),
+    /** A content warning (none: empty or left out); a warning makes the post sensitive. */
+    spoilerText: spoilerText.optional(),
+    /** Its pictures are covered until shown (default false; always true with a warning). */
+    sensitive: z.boolean().optional(),
     /** A poll under the text (polls.ts `pollInput`); a post with a poll has no images and still needs its text. */
     poll: pollInput.optional(),
   })
@@ -91,6 +117,9 @@ export const quotedPost = z.object({
   createdAt: z.string(),
   author: userSummary,
   media: z.array(mediaAttachment),
+  /** Its content warning ('' for none): the embed shows it instead of the text until opened. */
+  spoilerText: z.string(),
+  sensitive: z.boolean(),
 });
 export type QuotedPost = z.infer<typeof quotedPost>;
 
@@ -137,6 +166,12 @@ export const post = z.object({
    * reposted post itself. Null elsewhere.
    */
   repostedBy: userSummary.nullable(),
+  /** Its content warning ('' for none): readers see it instead of the text and pictures until they open it. */
+  spoilerText: z.string(),
+  /** Its pictures are covered until the reader shows them (true whenever there is a warning). */
+  sensitive: z.boolean(),
+  /** When its author last edited it (GET /api/posts/:id/history lists the versions); null when never. */
+  editedAt: z.string().nullable(),
   /**
    * The preview of its first link (`linksOf`), fetched in the background after it is posted: null
    * until then, and for good when the post has images, the page has no title or could not be read.

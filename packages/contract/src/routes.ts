@@ -21,6 +21,8 @@ export const routes = {
   post: { method: 'GET', path: api.post(ID) },
   uploadMedia: { method: 'POST', path: api.media },
   deletePost: { method: 'DELETE', path: api.post(ID) },
+  editPost: { method: 'PATCH', path: api.post(ID) },
+  postHistory: { method: 'GET', path: api.postHistory(ID) },
   replies: { method: 'GET', path: api.replies(ID) },
   ancestors: { method: 'GET', path: api.ancestors(ID) },
   likePost: { method: 'PUT', path: api.like(ID) },

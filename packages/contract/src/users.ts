@@ -25,6 +25,8 @@ export const LIMITS = {
   postImageMaxSide: 2048,
   postImagePreviewSide: 640,
   altTextMax: 1500,
+  /** A post's content warning (contract posts.ts `spoilerText`), in user-perceived characters. */
+  spoilerTextMax: 100,
 } as const;
 
 /** The seed's pattern: letters, digits and . _ % + - then @, a domain, a dot and a 2+ letter top level. */
@@ -151,6 +153,8 @@ export const editBody = z.strictObject({
   defaultVisibility: visibility.optional(),
   /** "Approve followers": following them becomes a request they approve. Turning it off approves every waiting request. */
   locked: z.boolean().optional(),
+  /** "Always expand posts with content warnings" (Settings). */
+  expandSpoilers: z.boolean().optional(),
 });
 export type EditBody = z.infer<typeof editBody>;
 
@@ -198,6 +202,8 @@ export const currentUser = user.extend({
   hasNotification: z.boolean(),
   /** The visibility the composer starts with (Settings). */
   defaultVisibility: visibility,
+  /** "Always expand posts with content warnings": posts open without "Show more" (Settings). */
+  expandSpoilers: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

@@ -64,6 +64,8 @@ export const users = pgTable(
     defaultVisibility: text('default_visibility').$type<Visibility>().notNull().default('public'),
     /** "Approve followers": following them asks first (follow_requests) until they approve. */
     locked: boolean('locked').notNull().default(false),
+    /** "Always expand posts with content warnings": their text and pictures show without "Show more". */
+    expandSpoilers: boolean('expand_spoilers').notNull().default(false),
     /**
      * Where the person lives: null for members of this instance, the remote server's host (lower case,
      * with a port when it has one) for people elsewhere in the fediverse, whose actor is in `remote_actors`.
@@ -173,6 +175,12 @@ export const posts = pgTable(
     /** Who may quote it (the contract's QUOTE_POLICIES). */
     quotePolicy: text('quote_policy').$type<QuotePolicy>().notNull().default('anyone'),
     createdAt: createdAt(),
+    /** A content warning: shown instead of the text and pictures until the reader opens it ('' for none). */
+    spoilerText: text('spoiler_text').notNull().default(''),
+    /** Its pictures are covered until the reader shows them (always set with a content warning). */
+    sensitive: boolean('sensitive').notNull().default(false),
+    /** When its author last edited it; null when never (post_edits keeps every version). */
+    editedAt: timestamp('edited_at', { withTimezone: true, mode: 'date' }),
     /**
      * The text's words for search ('simple' configuration: no language assumed, words as written,
      * lower-cased), kept with the row: a search checks each candidate row against it instead of parsing
@@ -324,6 +332,46 @@ export const mediaAttachments = pgTable(
     index('media_attachments_preview_key_idx').on(t.previewKey),
     check('media_attachments_position_range', sql`${t.position} >= 0 AND ${t.position} < 4`),
   ],
+);
+
+/** A picture of a post as one version of it had it (post_edits.media): enough to show it, or its place. */
+export interface EditedMedia {
+  id: number;
+  key: string;
+  previewKey: string;
+  width: number;
+  height: number;
+  blurhash: string;
+  alt: string;
+}
+
+/** A poll as one version of a post had it (post_edits.poll): its options in order, and whether several could be chosen. */
+export interface EditedPoll {
+  options: string[];
+  multiple: boolean;
+}
+
+/**
+ * Every version of an edited post, oldest first: the original is written at the first edit (with the
+ * post's own time), then one row per edit, in the edit's transaction. A post never edited has none.
+ */
+export const postEdits = pgTable(
+  'post_edits',
+  {
+    id: id(),
+    postId: bigint('post_id', { mode: 'number' })
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    spoilerText: text('spoiler_text').notNull().default(''),
+    sensitive: boolean('sensitive').notNull().default(false),
+    /** Its pictures in grid order, as they were (a picture removed later has its file deleted). */
+    media: jsonb('media').$type<EditedMedia[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Its poll's options as they were (null: no poll); votes and counts are not kept per version. */
+    poll: jsonb('poll').$type<EditedPoll>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('post_edits_post_created_idx').on(t.postId, t.createdAt, t.id)],
 );
 
 /**

@@ -27,6 +27,11 @@ export type DomainEvent =
       repostOfId?: number;
     }
   /**
+   * Its author edited the post (text, content warning, pictures): `view` is it as a visitor sees it
+   * now, so the live streams send it without reading it back.
+   */
+  | { type: 'post.updated'; postId: number; authorId: number; view: Post }
+  /**
    * The post's link card was fetched after it was posted (modules/cards): `view` is the post with it, as
    * its author reads it less their own likes and bookmarks (the live streams send it to its audience).
    */

@@ -63,6 +63,7 @@ export class SharedCache {
 const VISIBLE_TO_VISITORS: Record<DomainEventType, boolean> = {
   'post.created': true,
   'post.deleted': true,
+  'post.updated': true,
   'post.card': true,
   'post.liked': true,
   'post.unliked': true,

@@ -170,6 +170,56 @@ describe('link cards', () => {
     expect(await cardOf(clients.alice, written.id)).toBeNull();
   });
 
+  it('follows an edit: another first link gets its card, the same link keeps it, pictures take it away', async () => {
+    const { clients } = await seedTrio(ctx);
+    server.route('/other', html('<meta property="og:title" content="Herons at dusk">'));
+    const edit = async (id: string, body: object) => {
+      const res = await clients.alice.patch(`/api/posts/${id}`, body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Post>();
+    };
+    const written = await post(clients.alice, { text: `Read ${server.origin}/article` });
+    await drain();
+    expect((await cardOf(clients.bob, written.id))?.title).toBe('Swifts & swallows');
+
+    // The same first link, other words: the card stays and nothing is fetched again.
+    expect((await edit(written.id, { text: `Do read ${server.origin}/article#now` })).card?.title).toBe(
+      'Swifts & swallows',
+    );
+    await drain();
+    expect(server.hits('/article')).toBe(1);
+
+    // Another first link: the old card goes with the edit, the new one comes once its page is read.
+    const relinked = await edit(written.id, { text: `Rather ${server.origin}/other, then ${server.origin}/article` });
+    expect(relinked.card).toBeNull();
+    await drain();
+    expect((await cardOf(clients.bob, written.id))?.title).toBe('Herons at dusk');
+    expect(server.hits('/other')).toBe(1);
+
+    // No link any more: no card.
+    expect((await edit(written.id, { text: 'No link now' })).card).toBeNull();
+    await drain();
+    expect(await cardOf(clients.visitor, written.id)).toBeNull();
+
+    // A link back whose card is known: it shows at once after the job, with no fetch.
+    await edit(written.id, { text: `Back to ${server.origin}/article` });
+    await drain();
+    expect((await cardOf(clients.visitor, written.id))?.title).toBe('Swifts & swallows');
+    expect(server.hits('/article')).toBe(1);
+
+    // Pictures added by an edit: no card (as Mastodon), and none fetched.
+    const uploaded = await clients.alice.upload(imageUpload(await photo(81, 60)));
+    expect(uploaded.statusCode).toBe(201);
+    const pictured = await edit(written.id, {
+      text: `Back to ${server.origin}/other`,
+      media: [{ id: uploaded.json<{ id: string }>().id }],
+    });
+    expect(pictured.card).toBeNull();
+    await drain();
+    expect(await cardOf(clients.visitor, written.id)).toBeNull();
+    expect(server.hits('/other')).toBe(1);
+  });
+
   it('gives replies and quotes their cards too; links to this server, and text without links, get none', async () => {
     const { clients } = await seedTrio(ctx);
     const root = await post(clients.alice, { text: 'A root' });

@@ -43,8 +43,8 @@ describe('answers apps can trust', () => {
       [{ status: 'soon', scheduled_at: new Date(Date.now() + 60_000).toISOString() }, 'scheduled_at'],
       [{ status: 'yesterday', scheduled_at: new Date(Date.now() - 86_400_000).toISOString() }, 'scheduled_at'],
       [{ status: 'whenever', scheduled_at: 'soonish' }, 'scheduled_at'],
-      [{ status: 'behind a warning', spoiler_text: 'spoilers' }, 'spoiler_text'],
-      [{ status: 'a sensitive one', sensitive: true }, 'sensitive'],
+      // A warning Pipit keeps is at most 100 characters (contract LIMITS.spoilerTextMax).
+      [{ status: 'behind a long warning', spoiler_text: 'x'.repeat(101) }, 'spoiler_text'],
       [{ status: 'quotes by my friends', quote_approval_policy: 'following' }, 'quote_approval_policy'],
       // A followers-only post can be quoted by followers at most: anyone is more than it can honour.
       [{ status: 'quote me', visibility: 'private', quote_approval_policy: 'public' }, 'quote_approval_policy'],

@@ -63,6 +63,12 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   createStatus: { url: () => '/api/v1/statuses', body: { status: 'from the route table' } },
   status: { url: (w) => `/api/v1/statuses/${w.bobPost}` },
   deleteStatus: { url: (w) => `/api/v1/statuses/${w.alicePost}` },
+  editStatus: {
+    url: (w) => `/api/v1/statuses/${w.alicePost}`,
+    body: { status: 'edited from the route table', spoiler_text: 'a warning', media_ids: [] },
+  },
+  statusHistory: { url: (w) => `/api/v1/statuses/${w.alicePost}/history` },
+  statusSource: { url: (w) => `/api/v1/statuses/${w.alicePost}/source` },
   context: { url: (w) => `/api/v1/statuses/${w.bobPost}/context` },
   favouritedBy: { url: (w) => `/api/v1/statuses/${w.bobPost}/favourited_by` },
   rebloggedBy: { url: (w) => `/api/v1/statuses/${w.bobPost}/reblogged_by` },

@@ -33,6 +33,9 @@ describe('posts', () => {
         quotePolicy: 'anyone',
         quote: null,
         repostedBy: null,
+        spoilerText: '',
+        sensitive: false,
+        editedAt: null,
         card: null,
         poll: null,
       });

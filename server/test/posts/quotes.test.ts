@@ -38,6 +38,8 @@ describe('quotes', () => {
         createdAt: original.createdAt,
         author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null },
         media: [],
+        spoilerText: '',
+        sensitive: false,
       },
     });
     expect(await getPost(clients.carol, made.id)).toEqual({ ...made });

@@ -429,6 +429,14 @@ export const WRITE_CALLS: WriteCall[] = [
     url: (w) => `/api/posts/${w.alicePost}`,
   },
   {
+    method: 'PATCH',
+    route: '/api/posts/:id',
+    owner: 'alice',
+    scope: 'resource',
+    url: (w) => `/api/posts/${w.alicePost}`,
+    body: () => ({ text: 'Edited by its author', spoilerText: 'A warning' }),
+  },
+  {
     method: 'PUT',
     route: '/api/posts/:id/like',
     owner: 'alice',

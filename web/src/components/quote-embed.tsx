@@ -3,8 +3,7 @@ import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { Avatar } from './avatar.tsx';
 import { Byline } from './byline.tsx';
-import { PostMedia } from './post-media.tsx';
-import { PostText } from './post-text.tsx';
+import { PostContent } from './post-content.tsx';
 import { useRowLink } from './use-row-link.ts';
 
 type Quote = NonNullable<Post['quote']>;
@@ -42,8 +41,7 @@ function QuotedBox({ quoted, className }: { quoted: QuotedPost; className?: stri
         <Avatar user={quoted.author} size="small" link={false} />
         <Byline author={quoted.author} href={href} createdAt={quoted.createdAt} linkName={false} className="ml-1" />
       </div>
-      <PostText text={quoted.text} className="mt-1 text-[15px] leading-5" />
-      <PostMedia media={quoted.media} className="mt-2" />
+      <PostContent post={quoted} textClassName="mt-1 text-[15px] leading-5" mediaClassName="mt-2" />
     </blockquote>
   );
 }

@@ -4,6 +4,7 @@ import { api, type LiveEvent, type LiveEventType } from '@pipit/contract';
 const TYPES = Object.keys({
   'post.created': true,
   'post.deleted': true,
+  'post.updated': true,
   'post.card': true,
   notification: true,
   'notifications.read': true,

@@ -10,6 +10,8 @@ export interface ModalState {
   returnFocus: HTMLElement | null;
   /** For 'compose': the post being quoted. */
   quote?: Post;
+  /** For 'compose': one's own post being edited ("Edit post", "Save"). */
+  edit?: Post;
   /** For 'compose': the draft being resumed (the composer opens filled with it). */
   draft?: Draft;
 }
@@ -22,7 +24,7 @@ function set(next: ModalState) {
   for (const listener of listeners) listener();
 }
 
-export function openModal(name: ModalName, options: { quote?: Post; draft?: Draft } = {}) {
+export function openModal(name: ModalName, options: { quote?: Post; edit?: Post; draft?: Draft } = {}) {
   const active = document.activeElement;
   const returnFocus = state.name ? state.returnFocus : active instanceof HTMLElement ? active : null;
   set({ name, returnFocus, ...options });

@@ -36,6 +36,12 @@ export const postKeys = {
   hashtag: (tag: string) => [...postKeys.lists(), 'hashtag', tag] as const,
 };
 
+/** A post's versions (GET /api/posts/:id/history): outside postKeys, whose entries are posts and lists. */
+export const postHistoryKeys = {
+  all: ['post-history'] as const,
+  detail: (id: string) => [...postHistoryKeys.all, id] as const,
+};
+
 export const hashtagKeys = {
   all: ['hashtags'] as const,
   trending: () => [...hashtagKeys.all, 'trending'] as const,

@@ -5,7 +5,7 @@ import { connectLive } from '../lib/live.ts';
 import { conversationsChanged } from './conversations.ts';
 import { notificationKeys } from './keys.ts';
 import { notificationsChanged, notificationsRead } from './notifications.ts';
-import { pollCountsChanged, postArrived, postCardArrived, postRemoved, postsMissed } from './posts.ts';
+import { pollCountsChanged, postArrived, postCardArrived, postEdited, postRemoved, postsMissed } from './posts.ts';
 import { useSessionIdentity } from './viewer.tsx';
 
 /**
@@ -23,6 +23,9 @@ export function LiveSync() {
       switch (event.type) {
         case 'post.created':
           postArrived(queryClient, event.post, event.timelines, event.lists);
+          break;
+        case 'post.updated':
+          postEdited(queryClient, event.post);
           break;
         case 'post.card':
           postCardArrived(queryClient, event.post.id, event.post.card);

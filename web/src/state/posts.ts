@@ -10,7 +10,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { call } from '../lib/api-client.ts';
-import { type FeedKind, liveKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
+import { type FeedKind, liveKeys, postHistoryKeys, postKeys, type TimelineKind, userKeys, viewerKeys } from './keys.ts';
 import { onePage, pagedQuery } from './paged.ts';
 
 /**
@@ -76,6 +76,11 @@ export const useUserPosts = (userId: string) => useInfiniteQuery(userPostsQueryO
 export const useReplies = (id: string) => useInfiniteQuery(repliesQueryOptions(id));
 /** Asked only for a reply: a post without a parent has nothing above it. */
 export const useAncestors = (id: string) => useQuery(ancestorsQueryOptions(id));
+
+/** GET /api/posts/:id/history: every version of a post, oldest first. */
+export const postHistoryQueryOptions = (id: string) =>
+  queryOptions({ queryKey: postHistoryKeys.detail(id), queryFn: () => call('postHistory', { params: { id } }) });
+export const usePostHistory = (id: string) => useQuery(postHistoryQueryOptions(id));
 
 /** A post opened from a list shows at once from that list, then refreshes if the list was old. */
 export function usePost(id: string | null | undefined) {
@@ -196,6 +201,71 @@ export function postDeleted(queryClient: QueryClient, post: PostRef) {
 export function postChanged(queryClient: QueryClient, post: Post) {
   // A timeline entry that is a repost keeps saying who reposted it: the answer is the post alone.
   updatePostEverywhere(queryClient, post.id, (shown) => ({ ...post, repostedBy: shown.repostedBy }));
+}
+
+/** What an edit changes of a post: its words, warning, pictures and when it was edited. */
+type Edited = Pick<Post, 'text' | 'spoilerText' | 'sensitive' | 'media' | 'editedAt'>;
+const editedPart = (post: Post): Edited => ({
+  text: post.text,
+  spoilerText: post.spoilerText,
+  sensitive: post.sensitive,
+  media: post.media,
+  editedAt: post.editedAt,
+});
+
+/**
+ * The poll an edit leaves: the one shown (the reader's own votes and counts) when it asks the same
+ * (same options, same kind of choice) with its new end and hidden-or-not; else the edited post's.
+ */
+function editedPoll(shown: Post['poll'], edited: Post['poll']): Post['poll'] {
+  if (!shown || !edited) return edited;
+  const same =
+    shown.multiple === edited.multiple &&
+    shown.options.length === edited.options.length &&
+    shown.options.every((o, i) => o.title === edited.options[i]?.title);
+  return same
+    ? { ...shown, expiresAt: edited.expiresAt, expired: edited.expired, hideTotals: edited.hideTotals }
+    : edited;
+}
+
+/**
+ * A post was edited (the author's answer, or `post.updated` pushed live): its new words and pictures
+ * wherever it is cached — itself, and quotes that embed it — keeping each copy's own facts (likes,
+ * "reposted by"); its link card and poll as the edit left them (editedPoll); its history is asked
+ * again when next opened.
+ */
+export function postEdited(queryClient: QueryClient, post: Post) {
+  const part = editedPart(post);
+  let pollChanged = false;
+  updatePostEverywhere(queryClient, post.id, (shown) => {
+    const poll = editedPoll(shown.poll, post.poll);
+    if (poll === post.poll && shown.poll !== post.poll) pollChanged = true;
+    return { ...shown, ...part, card: post.card, poll };
+  });
+  queryClient.setQueriesData<CachedPosts>({ queryKey: postKeys.all }, (data) => {
+    if (!data) return data;
+    const embed = (p: Post): Post =>
+      p.quote?.state === 'shown' && p.quote.post.id === post.id
+        ? { ...p, quote: { state: 'shown', post: { ...p.quote.post, ...part } } }
+        : p;
+    if (!isPages(data)) return embed(data);
+    let changed = false;
+    const pages = data.pages.map((page) => {
+      if (!page.items.some((p) => p.quote?.state === 'shown' && p.quote.post.id === post.id)) return page;
+      changed = true;
+      return { ...page, items: page.items.map(embed) };
+    });
+    return changed ? { ...data, pages } : data;
+  });
+  queryClient.setQueriesData<Post[]>({ queryKey: liveKeys.all }, (pending) =>
+    pending?.map((p) =>
+      p.id === post.id ? { ...p, ...part, card: post.card, poll: editedPoll(p.poll, post.poll) } : p,
+    ),
+  );
+  queryClient.invalidateQueries({ queryKey: postHistoryKeys.detail(post.id) });
+  // Another poll (its votes reset): its page is read again for this reader's own view of it (counts
+  // an author sees when hidden from others).
+  if (pollChanged) queryClient.invalidateQueries({ queryKey: postKeys.detail(post.id) });
 }
 
 /**

@@ -55,6 +55,7 @@ export const ALICE: CurrentUser = {
   role: 'member',
   hasNotification: false,
   defaultVisibility: 'public',
+  expandSpoilers: false,
 };
 
 const authorOf = (user: UserSummary) => ({
@@ -88,6 +89,9 @@ export function makePost(
     quotePolicy: 'anyone',
     quote: null,
     repostedBy: null,
+    spoilerText: '',
+    sensitive: false,
+    editedAt: null,
     card: null,
     poll: null,
     ...rest,

@@ -66,6 +66,22 @@ export async function linkPost(db: Executor, postId: number, cardId: number): Pr
   return rows.length > 0;
 }
 
+/** The link of the card the post has (ready, pending or failed), or null when it has none. */
+export async function linkedUrl(db: Executor, postId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ url: previewCards.url })
+    .from(postCards)
+    .innerJoin(previewCards, eq(previewCards.id, postCards.cardId))
+    .where(eq(postCards.postId, postId))
+    .limit(1);
+  return row?.url ?? null;
+}
+
+/** Takes the post's card away (an edit changed its link, or gave it pictures); the card stays for other posts. */
+export async function unlinkPost(db: Executor, postId: number): Promise<void> {
+  await db.delete(postCards).where(eq(postCards.postId, postId));
+}
+
 /** What a fetch found. */
 export interface CardContent {
   title: string;

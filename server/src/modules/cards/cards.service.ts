@@ -1,7 +1,7 @@
 import { linksOf, type Post } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Tx } from '../../db/client.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import { type Resolve, SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
@@ -75,6 +75,28 @@ export class CardsService {
     if (!this.config.enabled || post.hasMedia) return;
     const url = cardLinkOf(post.text, this.publicUrl);
     if (url === null) return;
+    this.jobs.run('cards.fetch', () => this.attach(post.id, post.authorId, url));
+  }
+
+  /**
+   * For an edit of the post (inside its transaction, after its new text and pictures are written): the
+   * card follows the post's first link. When that link changed, or the post has pictures now (Mastodon
+   * shows no card then), its card goes at once (the edit's `post.updated` shows it without); answers
+   * the link whose card is to be fetched once the edit has committed (`cardAfterEdit`), or null.
+   */
+  async postEditedIn(tx: Tx, post: { id: number; text: string; hasMedia: boolean }): Promise<string | null> {
+    const url = post.hasMedia ? null : cardLinkOf(post.text, this.publicUrl);
+    const linked = await repo.linkedUrl(tx, post.id);
+    if (linked === url) return null;
+    if (linked !== null) await repo.unlinkPost(tx, post.id);
+    return url !== null && this.config.enabled ? url : null;
+  }
+
+  /**
+   * Once an edit that changed the post's first link has committed: its card is fetched as a new post's
+   * is (`post.card` when it is ready; at once when the link's card is known already).
+   */
+  cardAfterEdit(post: { id: number; authorId: number }, url: string): void {
     this.jobs.run('cards.fetch', () => this.attach(post.id, post.authorId, url));
   }
 

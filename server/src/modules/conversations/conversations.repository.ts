@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { conversations, directThreads, postMentions, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
@@ -19,6 +19,16 @@ export async function insertThread(db: Executor, postId: number, parentId: numbe
       returning root_id::text as root_id`,
   );
   return Number(row!.root_id);
+}
+
+/** The conversation a direct post is filed in (its thread's root), or null when it is in none. */
+export async function findThreadRoot(db: Executor, postId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ rootId: directThreads.rootId })
+    .from(directThreads)
+    .where(eq(directThreads.postId, postId))
+    .limit(1);
+  return row?.rootId ?? null;
 }
 
 /**

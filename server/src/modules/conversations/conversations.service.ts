@@ -32,6 +32,26 @@ export async function recordDirectPost(
 }
 
 /**
+ * An edit of a direct post reached more people (it mentions someone new): the conversation it is in
+ * is filed for them too, unread, as if the post had reached them when written (Mastodon widens a
+ * post's audience to whom an edit mentions). Inside the edit's transaction.
+ */
+export async function joinDirectPost(
+  tx: Executor,
+  outbox: Outbox,
+  post: { id: number; authorId: number; createdAt: Date },
+  reached: readonly number[],
+): Promise<void> {
+  if (reached.length === 0) return;
+  const rootId = await repo.findThreadRoot(tx, post.id);
+  if (rootId === null) return;
+  await repo.upsertConversations(tx, rootId, post, reached);
+  outbox.add(
+    ...reached.map((userId) => ({ type: 'conversation.updated' as const, userId, rootId, change: 'post' as const })),
+  );
+}
+
+/**
  * A member's conversations: direct posts (mentioned people only) and the direct replies under them.
  * Written by PostsService.create (recordDirectPost); read here through the visibility rules
  * (modules/safety/visibility.ts): each shows the newest post of it the member may see, and the people

@@ -168,6 +168,7 @@ export class FeedsService {
           if (!event.suspended) await this.dropReadersFeeds(event.userId).catch((e) => this.warn(e, 'drop'));
           break;
         case 'post.deleted':
+        case 'post.updated':
         case 'post.card':
         case 'post.liked':
         case 'post.unliked':
@@ -502,7 +503,9 @@ function dropFirstPages(pages: EventCache<string, FirstPage>, event: DomainEvent
     case 'post.liked':
     case 'post.unliked':
     case 'poll.updated':
-      // Its counts (a poll's too, and its end: a kept page would show it open).
+    case 'post.updated':
+      // Its counts (a poll's too, and its end: a kept page would show it open); an edit changes the
+      // post wherever a page shows it (itself, or quoted: quoted ids are in `posts`).
       pages.dropWhere((page) => page.posts.has(event.postId));
       break;
     case 'post.bookmarked':

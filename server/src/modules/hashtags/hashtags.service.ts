@@ -30,6 +30,8 @@ export class HashtagsService {
     events.subscribe((event) => {
       switch (event.type) {
         case 'post.deleted':
+        // An edit may change a post's tags (rare: counted again).
+        case 'post.updated':
           this.trending = null;
           break;
         case 'post.created':

@@ -152,12 +152,13 @@ export async function accountsRoutes(app: FastifyInstance, { config, present }: 
   act(e.authorizeFollowRequest, (viewer, id) => follows.approve(viewer, id));
   act(e.rejectFollowRequest, (viewer, id) => follows.reject(viewer, id));
 
-  route(app, e.preferences, async () => ({
+  // "Always expand posts with content warnings" (Settings) is reading:expand:spoilers.
+  route(app, e.preferences, async (request) => ({
     'posting:default:visibility': 'public',
     'posting:default:sensitive': false,
     'posting:default:language': null,
     'reading:expand:media': 'default',
-    'reading:expand:spoilers': false,
+    'reading:expand:spoilers': (await users.current(userOf(request).userId)).expandSpoilers,
   }));
 }
 

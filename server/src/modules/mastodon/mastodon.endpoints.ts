@@ -15,6 +15,7 @@ import {
   scheduledStatusBody,
   searchQuery,
   statusBody,
+  statusEditBody,
   updateListBody,
   votePollBody,
 } from './mastodon.schemas.ts';
@@ -81,6 +82,10 @@ export const mastodonEndpoints = {
   createStatus: post('/api/v1/statuses', 'write:statuses', { body: statusBody }),
   status: get('/api/v1/statuses/:id', null),
   deleteStatus: { method: 'DELETE', path: '/api/v1/statuses/:id', scope: 'write:statuses' },
+  // Edits (issue 28): the new status, its versions, its source text.
+  editStatus: { method: 'PUT', path: '/api/v1/statuses/:id', scope: 'write:statuses', body: statusEditBody },
+  statusHistory: get('/api/v1/statuses/:id/history', null),
+  statusSource: get('/api/v1/statuses/:id/source', 'read:statuses'),
   context: get('/api/v1/statuses/:id/context', null),
   favouritedBy: get('/api/v1/statuses/:id/favourited_by', null),
   rebloggedBy: get('/api/v1/statuses/:id/reblogged_by', null),

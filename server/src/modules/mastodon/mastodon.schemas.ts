@@ -84,6 +84,31 @@ export const statusBody = z.object({
 });
 export type StatusBody = z.output<typeof statusBody>;
 
+/**
+ * PUT /api/v1/statuses/:id (an edit): the whole new status, as Mastodon takes it — what is left out
+ * is empty (no text, no warning, no pictures). `media_attributes` (JSON: `[{id, description, focus}]`)
+ * sets the alt text of pictures in `media_ids`; `poll` as on create (`pollField`), left out: no poll.
+ */
+export const statusEditBody = z.object({
+  status: z.string().optional(),
+  spoiler_text: z.string().nullish(),
+  sensitive: flag.nullish(),
+  media_ids: listOf(mastodonId, 4).optional(),
+  media_attributes: z
+    .array(
+      z.object({
+        id: mastodonId,
+        description: z.string().nullish(),
+        focus: z.string().nullish(),
+      }),
+    )
+    .max(4, 'at most 4')
+    .optional(),
+  poll: z.unknown().optional(),
+  language: z.string().max(10).nullish(),
+  quote_approval_policy: z.string().nullish(),
+});
+export type StatusEditBody = z.output<typeof statusEditBody>;
 /** POST /api/v1/polls/:id/votes: `choices[]`, option indexes (numbers, or digits as forms send them). */
 export const votePollBody = z.object({
   choices: listOf(

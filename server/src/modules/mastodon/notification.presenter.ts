@@ -13,6 +13,7 @@ export const MASTODON_TYPES: Record<NotificationType, string> = {
   repost: 'reblog',
   follow_request: 'follow_request',
   poll: 'poll',
+  update: 'update',
 };
 
 /** Mastodon's Notification: who did it (an Account) and, for a post's notification, the Status. */

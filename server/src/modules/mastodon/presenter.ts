@@ -1,4 +1,12 @@
-import type { Conversation, CurrentUser, MediaAttachment, Notification, Post, User } from '@pipit/contract';
+import type {
+  Conversation,
+  CurrentUser,
+  MediaAttachment,
+  Notification,
+  Post,
+  PostHistory,
+  User,
+} from '@pipit/contract';
 import type { Services } from '../../services.ts';
 import type { SessionUser, Viewer } from '../sessions/sessions.service.ts';
 import { type Account, toAccount, toCredentialAccount } from './account.presenter.ts';
@@ -7,6 +15,7 @@ import { toMedia } from './media.presenter.ts';
 import { toNotification } from './notification.presenter.ts';
 import { toRelationship } from './relationship.presenter.ts';
 import { peopleOf, type Status, toStatus } from './status.presenter.ts';
+import { toStatusEdit } from './status-edit.presenter.ts';
 
 /**
  * Pipit's things as Mastodon's entities, for one viewer: each entity has its presenter
@@ -50,6 +59,12 @@ export class MastodonPresenter {
 
   async status(viewer: Viewer, post: Post): Promise<Status> {
     return (await this.statuses(viewer, [post]))[0] as Status;
+  }
+
+  /** A post's versions as StatusEdits, each with its author's Account (the status's own). */
+  async statusEdits(viewer: Viewer, post: Post, history: PostHistory) {
+    const status = await this.status(viewer, { ...post, repostedBy: null });
+    return history.items.map((version) => toStatusEdit(this.publicUrl, version, status.account));
   }
 
   /** Notifications with whole Accounts and Statuses (the people and the posts read once for the page). */

@@ -31,8 +31,9 @@ export function toScheduledStatus(publicUrl: string, s: ScheduledPost) {
       in_reply_to_id: post.parentId ? Number(post.parentId) : null,
       quoted_status_id: post.quoteOfId ?? null,
       quote_approval_policy: post.quotePolicy ? MASTODON_QUOTE_POLICY[post.quotePolicy] : null,
-      sensitive: null,
-      spoiler_text: null,
+      // As scheduled: the warning and the mark when given (null when left out, as Mastodon keeps params).
+      sensitive: post.sensitive ?? (post.spoilerText ? true : null),
+      spoiler_text: post.spoilerText ? post.spoilerText : null,
       poll: post.poll
         ? {
             options: post.poll.options,

@@ -1,5 +1,6 @@
 import {
   createPostBody,
+  editPostBody,
   MAX_PAGE_SIZE,
   type PollInputBody,
   type Post,
@@ -49,7 +50,7 @@ const POLL_FIELD: Record<string, string> = {
 
 /**
  * What Pipit cannot honour yet, refused by name: a post is never published wider, sooner or
- * different than asked. Every Pipit post is public, now, plain.
+ * different than asked.
  */
 function refuseWhatCannotBeHonoured(body: StatusBody): void {
   const refuse = (field: string, message: string) => {
@@ -58,10 +59,6 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   if (body.visibility != null && !(body.visibility in VISIBILITY_OF)) {
     refuse('visibility', `"${body.visibility}" is not one of public, unlisted, private, direct.`);
   }
-  if (body.spoiler_text != null && body.spoiler_text.trim() !== '') {
-    refuse('spoiler_text', 'Pipit has no content warnings yet.');
-  }
-  if (body.sensitive === true) refuse('sensitive', 'Pipit cannot mark media sensitive yet.');
   if (body.quote_approval_policy != null && !(body.quote_approval_policy in QUOTE_POLICY_OF)) {
     refuse('quote_approval_policy', `"${body.quote_approval_policy}" is not one of public, followers, nobody.`);
   }
@@ -79,16 +76,28 @@ const VISIBILITY_OF: Record<string, Visibility> = {
 const MASTODON_FIELD: Record<string, string> = {
   visibility: 'visibility',
   quotePolicy: 'quote_approval_policy',
-  media: 'media_ids',
   text: 'status',
+  spoilerText: 'spoiler_text',
+  media: 'media_ids',
+  poll: 'poll',
 };
+
+/** A status refused for one of Pipit's fields: the app is told its own name for it. */
+function asMastodonError(error: unknown): unknown {
+  const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
+  return field ? invalid(field, `${field}: ${(error as AppError).message}`) : error;
+}
+
+/** A focal point other than the centre (Pipit shows pictures centred: it keeps none). */
+const offCentre = (focus: string | null | undefined) =>
+  focus != null && focus.trim() !== '' && focus.split(',').some((n) => Number(n.trim()) !== 0);
 
 /** Mastodon's quote approval policies as Pipit's quote policies. */
 const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followers: 'followers', nobody: 'nobody' };
 
 /** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
 export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
-  const { posts, bookmarks, scheduledPosts } = app.services;
+  const { posts, postEdits, bookmarks, scheduledPosts } = app.services;
 
   route(app, e.createStatus, async (request, _reply, { body }) => {
     const viewer = userOf(request);
@@ -102,6 +111,8 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       ...(quote ? { quoteOfId: quote } : {}),
       ...(body.visibility ? { visibility: VISIBILITY_OF[body.visibility] } : {}),
       ...(body.quote_approval_policy ? { quotePolicy: QUOTE_POLICY_OF[body.quote_approval_policy] } : {}),
+      ...(body.spoiler_text != null ? { spoilerText: body.spoiler_text } : {}),
+      ...(body.sensitive != null ? { sensitive: body.sensitive } : {}),
       ...(poll ? { poll } : {}),
     });
     if (!parsed.success) {
@@ -117,11 +128,14 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
           media: 'media_ids',
           visibility: 'visibility',
           quotePolicy: 'quote_approval_policy',
+          spoilerText: 'spoiler_text',
+          sensitive: 'sensitive',
         } as Record<string, string>
       )[String(issue?.path[0])];
-      throw invalid(field ?? 'status', issue?.message ?? 'The status is not valid.');
+      const named = field ?? 'status';
+      throw invalid(named, `${named}: ${issue?.message ?? 'The status is not valid.'}`);
     }
-    const { text, parentId, media, quoteOfId, visibility, quotePolicy } = parsed.data;
+    const { text, parentId, media, quoteOfId, visibility, quotePolicy, spoilerText, sensitive } = parsed.data;
     if (body.scheduled_at != null && body.scheduled_at !== '') {
       // Answered as Mastodon does: the ScheduledStatus (at least 5 minutes ahead; a past time is refused too).
       const at = scheduledAtOf(body.scheduled_at);
@@ -143,15 +157,77 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
         quoteOfId: quoteOfId ? postIdOf(quoteOfId) : null,
         visibility,
         quotePolicy,
+        spoilerText,
+        sensitive,
         poll: parsed.data.poll,
       });
       return await present.status(viewer, created);
     } catch (error) {
       // The service names Pipit's fields; an app is told its own.
-      const field = error instanceof AppError && error.field ? MASTODON_FIELD[error.field] : undefined;
-      if (field) throw invalid(field, `${field}: ${(error as AppError).message}`);
-      throw error;
+      throw asMastodonError(error);
     }
+  });
+
+  /**
+   * An edit, as Mastodon takes it: the whole new status (text, warning, sensitive, pictures with their
+   * alt text in `media_attributes`, its poll); what is left out is empty (no poll: the poll goes, as on
+   * Mastodon). The same service and rules as the web's edit: a poll sent moves its end to `expires_in`
+   * from now, and other options reset its votes. A change of who may quote it is refused.
+   */
+  route(app, e.editStatus, async (request, _reply, { params, body }) => {
+    const viewer = userOf(request);
+    const id = postIdOf(params.id ?? '');
+    const refuse = (field: string, message: string) => invalid(field, `${field}: ${message}`);
+    // 404 when the viewer cannot see it, before anything about its content is said.
+    const post = await posts.get(viewer, id);
+    if (body.quote_approval_policy != null && QUOTE_POLICY_OF[body.quote_approval_policy] !== post.quotePolicy) {
+      throw refuse('quote_approval_policy', 'Pipit cannot change who may quote a post after it is written.');
+    }
+    const mediaIds = body.media_ids ?? [];
+    const alts = new Map<string, string>();
+    for (const attributes of body.media_attributes ?? []) {
+      if (!mediaIds.includes(attributes.id)) {
+        throw refuse('media_attributes', `${attributes.id} is not one of media_ids.`);
+      }
+      if (offCentre(attributes.focus)) throw refuse('media_attributes', 'Pipit cannot keep a focal point yet.');
+      if (attributes.description != null) alts.set(attributes.id, attributes.description);
+    }
+    const parsed = editPostBody.safeParse({
+      text: body.status ?? '',
+      spoilerText: body.spoiler_text ?? '',
+      sensitive: body.sensitive ?? false,
+      media: mediaIds.map((mediaId) => ({ id: mediaId, ...(alts.has(mediaId) ? { alt: alts.get(mediaId) } : {}) })),
+      poll: pollOf(body.poll) ?? null,
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      if (issue?.path[0] === 'poll') {
+        const field = POLL_FIELD[String(issue.path[1])] ?? 'poll';
+        throw refuse(field, issue.message);
+      }
+      const path = String(issue?.path[0]);
+      const field = path === 'media' && issue?.path[2] === 'alt' ? 'media_attributes' : MASTODON_FIELD[path];
+      throw refuse(field ?? 'status', issue?.message ?? 'The status is not valid.');
+    }
+    try {
+      return await present.status(viewer, await postEdits.edit(viewer, id, parsed.data));
+    } catch (error) {
+      throw asMastodonError(error);
+    }
+  });
+
+  // Every version of a status, oldest first (StatusEdit), as the viewer may see it.
+  route(app, e.statusHistory, async (request, _reply, { params }) => {
+    const id = postIdOf(params.id ?? '');
+    const history = await postEdits.history(request.viewer, id);
+    const post = await posts.get(request.viewer, id);
+    return present.statusEdits(request.viewer, post, history);
+  });
+
+  // The text as written (for an app's edit box): Mastodon's StatusSource.
+  route(app, e.statusSource, async (request, _reply, { params }) => {
+    const post = await posts.get(userOf(request), postIdOf(params.id ?? ''));
+    return { id: post.id, text: post.text, spoiler_text: post.spoilerText };
   });
 
   route(app, e.status, async (request, _reply, { params }) =>

@@ -55,7 +55,8 @@ function hasTag(text: string, tag: string): boolean {
  * Mastodon's streaming API over WebSocket (/api/v1/streaming): `user` (the home timeline and
  * notifications), `public`, `hashtag` and `list` (one's own: `list=:id`) streams, fed by the same live hub as the web's event stream
  * (modules/stream: who sees what applied there), and `direct` (the viewer's conversations). Events
- * are Mastodon's: `update` (a status), `delete` (an id), `notification`, `conversation`.
+ * are Mastodon's: `update` (a status), `status.update` (an edited status), `delete` (an id), `notification`,
+ * `conversation`.
  */
 export async function streamingRoutes(app: FastifyInstance, { config, present }: MastodonContext) {
   const { oauth, stream: hub, notifications, lists, conversations } = app.services;
@@ -89,11 +90,13 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
   // author's account) once per process, not once per open stream. The last few are kept.
   const payloads = new Map<string, Promise<string>>();
   const statusPayload = (post: Post): Promise<string> => {
-    let payload = payloads.get(post.entryId);
+    // An edited post is another status than the one written (its version: when it was edited).
+    const key = post.editedAt === null ? post.entryId : `${post.entryId}@${post.editedAt}`;
+    let payload = payloads.get(key);
     if (!payload) {
       payload = present.status(null, post).then((status) => JSON.stringify(status));
-      payloads.set(post.entryId, payload);
-      payload.catch(() => payloads.delete(post.entryId));
+      payloads.set(key, payload);
+      payload.catch(() => payloads.delete(key));
       if (payloads.size > RECENT_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
     }
     return payload;
@@ -111,11 +114,11 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
     return lastFrame.event;
   };
   const updates = new Map<string, string>();
-  const updateMessage = (stream: string[], entryId: string, payload: string): string => {
-    const key = `${entryId}\u0000${stream.join('\u0000')}`;
+  const updateMessage = (stream: string[], post: Post, payload: string, event = 'update'): string => {
+    const key = `${event}\u0000${post.entryId}\u0000${post.editedAt}\u0000${stream.join('\u0000')}`;
     let message = updates.get(key);
     if (message === undefined) {
-      message = JSON.stringify({ stream, event: 'update', payload });
+      message = JSON.stringify({ stream, event, payload });
       updates.set(key, message);
       if (updates.size > RECENT_PAYLOADS * 4) updates.delete(updates.keys().next().value as string);
     }
@@ -220,8 +223,11 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
 
       // Sent in order: each frame waits for the one before (statuses are read from the database).
       let chain = Promise.resolve();
-      /** Whether a post event (new, or its card arrived) belongs on the subscription `key`. */
-      const shows = (key: string, event: Extract<LiveEvent, { type: 'post.created' | 'post.card' }>) =>
+      /** Whether a post event (new, edited, or its card arrived) belongs on the subscription `key`. */
+      const shows = (
+        key: string,
+        event: Extract<LiveEvent, { type: 'post.created' | 'post.updated' | 'post.card' }>,
+      ) =>
         key === 'user'
           ? event.timelines.includes('following')
           : key === 'public'
@@ -233,11 +239,13 @@ export async function streamingRoutes(app: FastifyInstance, { config, present }:
                 !event.post.repostedBy &&
                 hasTag(event.post.text, key.slice('hashtag:'.length));
       const deliver = async (event: LiveEvent) => {
-        if (event.type === 'post.created') {
+        if (event.type === 'post.created' || event.type === 'post.updated') {
+          // An edit goes as Mastodon's `status.update` on the streams the post would go to as new.
+          const kind = event.type === 'post.created' ? 'update' : 'status.update';
           const payload = await statusPayload(event.post);
           for (const [key, stream] of subscribed) {
             if (shows(key, event) && socket.readyState === socket.OPEN)
-              socket.send(updateMessage(stream, event.post.entryId, payload));
+              socket.send(updateMessage(stream, event.post, payload, kind));
           }
         } else if (event.type === 'post.card') {
           // Its link card arrived: Mastodon's `status.update` (the whole status again) on the streams it went to.

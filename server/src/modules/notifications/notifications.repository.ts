@@ -5,7 +5,7 @@ import { bigintArray, type Executor, executeRows } from '../../db/client.ts';
 import { notifications, posts, users } from '../../db/schema.ts';
 import { afterCursor, type Cursor, cursorTime } from '../../lib/cursor.ts';
 import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
-import { postHiddenFrom, userHiddenFrom, wordMutedBy } from '../safety/visibility.ts';
+import { postHiddenFrom, postWords, userHiddenFrom, wordMutedBy } from '../safety/visibility.ts';
 
 export interface NewNotification {
   userId: number;
@@ -154,7 +154,7 @@ export async function findRecipientsHiding(
   const byText =
     postId === null
       ? sql`false`
-      : sql`exists (select 1 from ${posts} np where np.id = ${postId} and np.author_id <> x.id and ${wordMutedBy(sql`x.id`, sql`np.text`)})`;
+      : sql`exists (select 1 from ${posts} np where np.id = ${postId} and np.author_id <> x.id and ${wordMutedBy(sql`x.id`, postWords(sql`np`))})`;
   const rows = await executeRows<{ id: string }>(
     db,
     sql`select x.id::text as id from unnest(${list}::bigint[]) as x(id)

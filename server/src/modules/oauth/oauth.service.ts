@@ -89,6 +89,7 @@ export class OAuthService implements OtherCredentials {
           break;
         case 'post.created':
         case 'post.deleted':
+        case 'post.updated':
         case 'post.card':
         case 'post.liked':
         case 'post.unliked':

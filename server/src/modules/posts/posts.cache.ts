@@ -141,6 +141,11 @@ export class PostViewCache {
         );
         break;
       }
+      case 'post.updated':
+        // Its new words and pictures: its view, its reposts', and the quotes that embed it (and reposts of those).
+        this.dropShowing(event.postId);
+        this.views.dropWhere((view) => view.quoteOfId === event.postId || repostedQuoteOf(view) === event.postId);
+        break;
       case 'post.card':
         this.dropShowing(event.postId); // its card arrived
         break;

@@ -31,6 +31,8 @@ export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | nu
       profileImage: quoted.author.profileImage,
     },
     media: parseMedia(quoted.media),
+    spoilerText: quoted.spoilerText ?? '',
+    sensitive: quoted.sensitive ?? false,
   };
 }
 
@@ -73,6 +75,9 @@ type PostFields = Pick<
   | 'quoteHidden'
   | 'visibility'
   | 'quotePolicy'
+  | 'spoilerText'
+  | 'sensitive'
+  | 'editedAt'
   | 'card'
   | 'poll'
   | 'pollMine'
@@ -103,6 +108,9 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
     quotePolicy: fields.quotePolicy,
     quote: fields.quoteOfId === null ? null : toPostQuote(fields.quote, fields.quoteHidden),
     repostedBy,
+    spoilerText: fields.spoilerText,
+    sensitive: fields.sensitive,
+    editedAt: fields.editedAt === null ? null : fields.editedAt.toISOString(),
     card: toPreviewCard(fields.card),
     poll: toPoll(fields.id, fields.poll, fields.pollMine),
   };
@@ -126,6 +134,7 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
         {
           ...reposted,
           createdAt: new Date(reposted.createdAt),
+          editedAt: reposted.editedAt === null ? null : new Date(reposted.editedAt),
           likedByMe: row.likedByMe,
           bookmarkedByMe: row.bookmarkedByMe,
           repostedByMe: row.repostedByMe,

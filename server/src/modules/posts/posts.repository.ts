@@ -33,6 +33,8 @@ export interface QuotedJson {
   createdAt: string;
   author: { id: string; name: string; username: string; profileImage: string | null };
   media: MediaJson[] | null;
+  spoilerText: string;
+  sensitive: boolean;
 }
 
 /** The images of the post `postId` (an SQL expression) in grid order, as JSON, or null for none. */
@@ -46,7 +48,7 @@ function mediaJson(postId: SQL) {
 function quotedPostJson(postId: SQL) {
   return sql<
     QuotedJson | string | null
-  >`(select json_build_object('id', q.id::text, 'text', q.text, 'createdAt', q.created_at, 'author', json_build_object('id', qu.id::text, 'name', qu.name, 'username', qu.username, 'profileImage', qu.profile_image), 'media', ${mediaJson(sql`q.id`)}) from ${posts} q join ${users} qu on qu.id = q.author_id where q.id = ${postId})`;
+  >`(select json_build_object('id', q.id::text, 'text', q.text, 'createdAt', q.created_at, 'author', json_build_object('id', qu.id::text, 'name', qu.name, 'username', qu.username, 'profileImage', qu.profile_image), 'media', ${mediaJson(sql`q.id`)}, 'spoilerText', q.spoiler_text, 'sensitive', q.sensitive) from ${posts} q join ${users} qu on qu.id = q.author_id where q.id = ${postId})`;
 }
 
 /** A reposted post as the view's subquery selects it: what every viewer sees alike. */
@@ -68,6 +70,9 @@ export interface RepostedJson {
   quote: QuotedJson | null;
   visibility: Visibility;
   quotePolicy: QuotePolicy;
+  spoilerText: string;
+  sensitive: boolean;
+  editedAt: string | null;
   poll: PollJson | null;
 }
 
@@ -75,7 +80,7 @@ export interface RepostedJson {
 function repostedPostJson(postId: SQL) {
   return sql<
     RepostedJson | string | null
-  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
+  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
 }
 
 /** A post as a quote embeds it (null when it does not exist). */
@@ -129,6 +134,9 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
     repostCount: posts.repostCount,
     visibility: posts.visibility,
     quotePolicy: posts.quotePolicy,
+    spoilerText: posts.spoilerText,
+    sensitive: posts.sensitive,
+    editedAt: posts.editedAt,
     repostOfId: posts.repostOfId,
     // For a repost: the reposted post as every viewer sees it (one probe), else null. The viewer's own
     // facts below are about it too, so the shared part stays viewer-free (posts.cache.ts).
@@ -300,6 +308,8 @@ export async function insertPost(
     quoteOfId?: number | null;
     visibility: Visibility;
     quotePolicy: QuotePolicy;
+    spoilerText?: string;
+    sensitive?: boolean;
   },
 ) {
   const [created] = await db.insert(posts).values(row).returning(postTableColumns);
@@ -333,7 +343,16 @@ const IN_FLIGHT = 2;
 const GROUP_MAX = 100;
 
 /** A top-level post to write: `tags` only for a public one (post_hashtags lists public posts: hashtag pages, trends). */
-type TopLevelRow = { authorId: number; text: string; tags: string[]; visibility: Visibility; quotePolicy: QuotePolicy };
+type TopLevelRow = {
+  authorId: number;
+  text: string;
+  tags: string[];
+  visibility: Visibility;
+  quotePolicy: QuotePolicy;
+  /** A content warning ('' or left out: none) and the sensitive mark. */
+  spoilerText?: string;
+  sensitive?: boolean;
+};
 const topLevelGroups = new WeakMap<Database, Record<'plain' | 'queued', GroupRunner<TopLevelRow, PostTableRow>>>();
 
 /** An error the database answered (a SQLSTATE): the statement was refused and rolled back, nothing written. */
@@ -366,6 +385,8 @@ async function insertTopLevelPosts(db: Database, rows: TopLevelRow[], queueForFe
     tagText,
     rows.map((r) => r.visibility),
     rows.map((r) => r.quotePolicy),
+    rows.map((r) => r.spoilerText ?? ''),
+    rows.map((r) => r.sensitive ?? false),
   ]);
   return found.map((r, i) => ({
     id: Number(r.id),
@@ -379,19 +400,22 @@ async function insertTopLevelPosts(db: Database, rows: TopLevelRow[], queueForFe
     repostCount: 0,
     visibility: rows[i]!.visibility,
     quotePolicy: rows[i]!.quotePolicy,
+    spoilerText: rows[i]!.spoilerText ?? '',
+    sensitive: rows[i]!.sensitive ?? false,
+    editedAt: null,
     createdAt: r.created_at,
   }));
 }
 
 const topLevelInsertSql = (queueForFeeds: boolean) => `
   with input as materialized (
-    select nextval(pg_get_serial_sequence('posts', 'id')) as id, x.author_id, x.text, x.visibility, x.quote_policy, x.ord
-    from unnest($1::bigint[], $2::text[], $5::text[], $6::text[]) with ordinality as x(author_id, text, visibility, quote_policy, ord)
+    select nextval(pg_get_serial_sequence('posts', 'id')) as id, x.author_id, x.text, x.visibility, x.quote_policy, x.spoiler_text, x.sensitive, x.ord
+    from unnest($1::bigint[], $2::text[], $5::text[], $6::text[], $7::text[], $8::boolean[]) with ordinality as x(author_id, text, visibility, quote_policy, spoiler_text, sensitive, ord)
     order by x.ord
   ),
   created as (
-    insert into posts (id, author_id, text, visibility, quote_policy) overriding system value
-    select id, author_id, text, visibility, quote_policy from input
+    insert into posts (id, author_id, text, visibility, quote_policy, spoiler_text, sensitive) overriding system value
+    select id, author_id, text, visibility, quote_policy, spoiler_text, sensitive from input
     returning id, author_id, text, created_at
   ),
   counted as (

@@ -7,7 +7,7 @@ import { createInputOf } from './posts.service.ts';
 
 /** Posts, replies and likes (errors: the contract's endpoint table). */
 export const postsRoutes: FastifyPluginAsync = async (app) => {
-  const { posts } = app.services;
+  const { posts, postEdits } = app.services;
 
   route(app, e.createPost, {}, async (request) => posts.create(requireViewer(request), createInputOf(request.body)));
   route(app, e.post, {}, async (request) => posts.get(request.viewer, parsePostId(request.params.id)));
@@ -15,6 +15,10 @@ export const postsRoutes: FastifyPluginAsync = async (app) => {
     await posts.delete(requireViewer(request), parsePostId(request.params.id));
     return null;
   });
+  route(app, e.editPost, {}, async (request) =>
+    postEdits.edit(requireViewer(request), parsePostId(request.params.id), request.body),
+  );
+  route(app, e.postHistory, {}, async (request) => postEdits.history(request.viewer, parsePostId(request.params.id)));
   route(app, e.replies, {}, async (request) =>
     posts.listReplies(request.viewer, parsePostId(request.params.id), request.query),
   );

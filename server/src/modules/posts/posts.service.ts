@@ -85,12 +85,17 @@ export class PostsService {
       quoteOfId?: PostId | null;
       visibility?: Visibility;
       quotePolicy?: QuotePolicy;
+      spoilerText?: string;
+      sensitive?: boolean;
       /** Parsed (createPostBody.poll); never with media (the contract refuses both). */
       poll?: PollInput;
     },
     within?: { tx: Tx; outbox: Outbox },
   ): Promise<Post> {
     const text = body.text.replace(/\r\n/g, '\n');
+    // A content warning makes the post sensitive (its pictures covered too), as Mastodon does.
+    const spoilerText = body.spoilerText ?? '';
+    const sensitive = (body.sensitive ?? false) || spoilerText !== '';
     let { parentId } = body;
     const media = body.media ?? [];
     let quoteOfId = body.quoteOfId ?? null;
@@ -145,7 +150,7 @@ export class PostsService {
         const tags = visibility === 'public' ? extractHashtags(text) : [];
         const post = await repo.insertTopLevelPost(
           this.db,
-          { authorId: me, text, tags, visibility, quotePolicy },
+          { authorId: me, text, tags, visibility, quotePolicy, spoilerText, sensitive },
           this.feeds !== null,
         );
         const view = pack(post, null);
@@ -185,7 +190,16 @@ export class PostsService {
           await refuseUnseen(tx, me, quoteOfId);
           await refuseQuote(tx, me, quoteOfId);
         }
-        const post = await repo.insertPost(tx, { authorId: me, parentId, text, quoteOfId, visibility, quotePolicy });
+        const post = await repo.insertPost(tx, {
+          authorId: me,
+          parentId,
+          text,
+          quoteOfId,
+          visibility,
+          quotePolicy,
+          spoilerText,
+          sensitive,
+        });
         await repo.addToPostsCount(tx, me, 1);
         const mentionedIds = await repo.findUserIdsByUsernames(tx, mentioned);
         // Its audience beyond the author's followers: whom it mentions, and the author it answers.

@@ -46,6 +46,14 @@ export function wordMutedBy(viewer: Id, text: SQL): SQL {
 }
 
 /**
+ * The words of the post row `row` that muted words are matched against: its text and its content
+ * warning (a muted word in the warning hides the post as one in the text does), one probe for both.
+ */
+export function postWords(row: SQL): SQL {
+  return sql`(${row}.text || E'\n' || ${row}.spoiler_text)`;
+}
+
+/**
  * True when the viewer has any block (either way), mute or muted word at all. It does not depend on
  * the row, so PostgreSQL runs it once per statement (an InitPlan): for the many members with none,
  * the per-row probes below are never made.
@@ -147,7 +155,7 @@ export function postHiddenFrom(viewer: Id, post: SQL, rule: VisibilityRule = 'al
     rule === 'blocks'
       ? blockedEitherWay(viewer, sql`${row}.author_id`)
       : // One's own posts are never hidden by one's own muted words.
-        sql`(${blockedEitherWay(viewer, sql`${row}.author_id`)} or ${mutedBy(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, sql`${row}.text`)}))`;
+        sql`(${blockedEitherWay(viewer, sql`${row}.author_id`)} or ${mutedBy(viewer, sql`${row}.author_id`)} or (${row}.author_id <> ${viewer} and ${wordMutedBy(viewer, postWords(row))}))`;
   return sql`(${postOfSuspended(post)} or not ${inAudience(viewer, post)} or (${hasAnyRule(viewer)} and ${shownBy(post, byWriter)}))`;
 }
 

@@ -67,6 +67,7 @@ export class SessionsService {
           break;
         case 'post.created':
         case 'post.deleted':
+        case 'post.updated':
         case 'post.card':
         case 'post.liked':
         case 'post.unliked':

@@ -35,8 +35,11 @@ type Entry =
       post: Post;
       postId: number;
       authorId: number;
-      /** Set when the post is not new but its link card arrived (`post.card`): sent to its whole audience. */
-      update?: 'card';
+      /**
+       * Set when the post is not new: its author edited it (`post.updated`), or its link card arrived
+       * (`post.card`). Either is sent to its whole audience, whatever they have open.
+       */
+      update?: 'edit' | 'card';
     }
   | { seq: number; kind: 'deleted'; event: Extract<LiveEvent, { type: 'post.deleted' }> }
   /** A poll's counts for whoever may see its post (the option counts per reader: `countsShown`). */
@@ -317,7 +320,7 @@ export class StreamHub {
         client.userId === null ? [] : (lists.get(client.userId) ?? []),
       );
       if (!live) continue;
-      if (live.type === 'post.created' || live.type === 'post.card') {
+      if (live.type === 'post.created' || live.type === 'post.updated' || live.type === 'post.card') {
         const key = `${live.type}|${live.timelines.join()}|${live.lists?.join() ?? ''}${quoteHidden ? ':quote-unavailable' : ''}`;
         const known = variants.get(key);
         if (known) live = known;
@@ -339,6 +342,7 @@ export class StreamHub {
       case 'post.created':
         // Sent as written (a visitor's view): no read per post, however fast posts come.
         return { seq: ++this.seq, kind: 'post', post: event.view, postId: event.postId, authorId: event.authorId };
+      case 'post.updated':
       case 'post.card':
         return {
           seq: ++this.seq,
@@ -346,7 +350,7 @@ export class StreamHub {
           post: event.view,
           postId: event.postId,
           authorId: event.authorId,
-          update: 'card',
+          update: event.type === 'post.updated' ? 'edit' : 'card',
         };
       case 'post.deleted':
         return {
@@ -431,13 +435,12 @@ export class StreamHub {
           timelines.unshift('following');
         }
         const post: Post = quoteHidden ? { ...entry.post, quote: { state: 'unavailable' } } : entry.post;
-        if (entry.update === 'card') {
-          // Wherever the post is open: its whole audience (members outside it were left out by `hiding`;
-          // a visitor sees public and unlisted posts only).
+        if (entry.update !== undefined) {
+          // Whoever may see it, whatever they have open (its page, a list it is in). Members outside its
+          // audience were left out by `hiding`; visitors see public and unlisted posts only.
           if (client.userId === null && post.visibility !== 'public' && post.visibility !== 'unlisted') return null;
-          return lists.length > 0
-            ? { type: 'post.card', post, timelines, lists }
-            : { type: 'post.card', post, timelines };
+          const type = entry.update === 'edit' ? 'post.updated' : 'post.card';
+          return lists.length > 0 ? { type, post, timelines, lists } : { type, post, timelines };
         }
         if (lists.length > 0) return { type: 'post.created', post, timelines, lists };
         return timelines.length > 0 ? { type: 'post.created', post, timelines } : null;
@@ -505,6 +508,7 @@ function credentialsEndedFor(event: DomainEvent): number | null {
     case 'user.suspended':
       return event.suspended ? event.userId : null;
     case 'post.created':
+    case 'post.updated':
     case 'post.card':
     case 'post.deleted':
     case 'post.liked':

@@ -43,6 +43,7 @@ export const currentUserColumns = {
   email: memberEmail,
   role: users.role,
   defaultVisibility: users.defaultVisibility,
+  expandSpoilers: users.expandSpoilers,
 };
 
 // Row types follow the column lists above, never a copy of them.
@@ -90,5 +91,6 @@ export function toCurrentUser(row: CurrentUserRow, hasNotification: boolean): Cu
     role: row.role as Role,
     hasNotification,
     defaultVisibility: row.defaultVisibility,
+    expandSpoilers: row.expandSpoilers,
   };
 }

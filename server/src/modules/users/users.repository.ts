@@ -155,6 +155,7 @@ export interface UserPatch {
   coverImage?: string | null;
   defaultVisibility?: Visibility;
   locked?: boolean;
+  expandSpoilers?: boolean;
 }
 
 /** Returns false when the row no longer exists. */

@@ -143,6 +143,7 @@ export class UsersService {
       coverImage: columnValue(coverImage, newCover),
       defaultVisibility: input.defaultVisibility,
       locked: input.locked,
+      expandSpoilers: input.expandSpoilers,
     };
     if (Object.values(patch).some((v) => v !== undefined)) {
       try {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch } from '../../test/fetch-mock.ts';
@@ -53,5 +53,22 @@ describe('the post page', () => {
     await screen.findByText('On the wing, mostly.');
     expect(screen.queryByRole('region', { name: 'Conversation' })).not.toBeInTheDocument();
     expect(server.callsTo('GET', '/api/posts/1/ancestors')).toHaveLength(0);
+  });
+
+  it('titles a post behind a content warning with the warning, never the text it hides', async () => {
+    const warned = makePost({ id: '4', text: 'The butler did it', spoilerText: 'Film ending', author: person('Dana') });
+    mockFetch({
+      'GET /api/posts/4': () => json(warned),
+      'GET /api/posts/4/replies': () => json({ items: [], nextCursor: null }),
+    });
+    renderApp(
+      <Routes>
+        <Route path="/posts/:id" element={<PostPage />} />
+      </Routes>,
+      { route: '/posts/4' },
+    );
+    await screen.findByRole('article', { name: 'Post by Dana' });
+    await waitFor(() => expect(document.title).toBe('Dana on Pipit: “Film ending” / Pipit'));
+    expect(document.title).not.toContain('butler');
   });
 });

@@ -78,7 +78,7 @@ function PostView({ id }: { id: string }) {
         <ErrorState message="Couldn’t load this post." onRetry={() => post.refetch()} />
       ) : (
         <>
-          <PageTitle>{`${post.data.author.name} on Pipit: “${post.data.text.slice(0, 60)}”`}</PageTitle>
+          <PageTitle>{`${post.data.author.name} on Pipit: “${(post.data.spoilerText || post.data.text).slice(0, 60)}”`}</PageTitle>
           {post.data.parentId && <Conversation id={id} onShown={showPost} />}
           <PostDetail
             ref={detailRef}

@@ -15,6 +15,7 @@ import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
 import { PostDefaults } from '../../features/settings/components/post-defaults.tsx';
 import { Privacy } from '../../features/settings/components/privacy.tsx';
+import { Reading } from '../../features/settings/components/reading.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
 import { paths } from '../../lib/paths.ts';
 import { useViewer } from '../../state/viewer.tsx';
@@ -59,6 +60,7 @@ export function SettingsPage() {
           {user && <PostDefaults current={user.defaultVisibility} />}
           <UnsentPosts />
           {user && <Privacy locked={user.locked} />}
+          {user && <Reading expandSpoilers={user.expandSpoilers} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <Suspense fallback={<Spinner label="Loading sign-in security" />}>

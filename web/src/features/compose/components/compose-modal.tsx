@@ -6,11 +6,12 @@ import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { Composer, type ComposerControls } from './composer.tsx';
 
 /**
- * The 'Tweet' button's modal, and Quote's (the quoted post shown under the text box), and a draft
- * resumed from Drafts. Closed with unsent text or images, it asks: save as a draft, or discard.
+ * The 'Tweet' button's modal, and Quote's (the quoted post shown under the text box), a draft
+ * resumed from Drafts, and Edit's ("Save"). Closed with unsent text or images, a new post asks: save
+ * as a draft, or discard (an edit closed is left as the post was).
  */
 export function ComposeModal() {
-  const { returnFocus, quote, draft } = useModalState();
+  const { returnFocus, quote, draft, edit } = useModalState();
   const controls = useRef<ComposerControls | null>(null);
   const navigate = useNavigate();
   // Asking before closing; `then` is where to go once closed (a link to Drafts or Scheduled).
@@ -25,6 +26,21 @@ export function ComposeModal() {
     if (controls.current?.hasUnsent()) setAsking({ then });
     else leave(then);
   };
+
+  if (edit) {
+    return (
+      <Modal title="Edit post" onClose={closeModal} returnFocus={returnFocus}>
+        <Composer
+          autoFocus
+          onPosted={closeModal}
+          className="-mx-4"
+          editing={edit}
+          label="Edit your post"
+          submitLabel="Save"
+        />
+      </Modal>
+    );
+  }
 
   return (
     <Modal

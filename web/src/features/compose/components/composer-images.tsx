@@ -16,6 +16,8 @@ export interface DraftImage {
   alt: string;
   /** The server's upload once it has answered. */
   uploaded: MediaAttachment | null;
+  /** A picture the post being edited has already (its preview is the server's, not a local file). */
+  existing?: boolean;
 }
 
 /** Why a chosen file cannot be sent, or null. */
@@ -34,9 +36,16 @@ let nextKey = 0;
  * from the file itself, can be described ("Alt text") and removed. At most LIMITS.postImagesMax.
  */
 export function useComposerImages(initial: readonly MediaAttachment[] = []) {
-  // A resumed draft's images are uploads already: shown from their previews.
+  // A post's pictures (an edit) or a resumed draft's are uploads already: shown from their previews
+  // (`existing`: no object URL to revoke).
   const [images, setImages] = useState<DraftImage[]>(() =>
-    initial.map((m) => ({ key: `image-${++nextKey}`, localUrl: m.previewUrl, alt: m.alt, uploaded: m })),
+    initial.map((m) => ({
+      key: `image-${++nextKey}`,
+      localUrl: m.previewUrl,
+      alt: m.alt,
+      uploaded: m,
+      existing: true,
+    })),
   );
   const live = useRef(images);
   live.current = images;
@@ -44,7 +53,7 @@ export function useComposerImages(initial: readonly MediaAttachment[] = []) {
   // Object URLs hold the files in memory until revoked.
   useEffect(
     () => () => {
-      for (const image of live.current) URL.revokeObjectURL(image.localUrl);
+      for (const image of live.current) if (!image.existing) URL.revokeObjectURL(image.localUrl);
     },
     [],
   );
@@ -54,7 +63,7 @@ export function useComposerImages(initial: readonly MediaAttachment[] = []) {
   const remove = (key: string) =>
     setImages((all) => {
       const gone = all.find((image) => image.key === key);
-      if (gone) URL.revokeObjectURL(gone.localUrl);
+      if (gone && !gone.existing) URL.revokeObjectURL(gone.localUrl);
       return all.filter((image) => image.key !== key);
     });
 
@@ -89,7 +98,7 @@ export function useComposerImages(initial: readonly MediaAttachment[] = []) {
     remove,
     setAlt: (key: string, alt: string) => update(key, (image) => ({ ...image, alt })),
     clear: () => {
-      for (const image of live.current) URL.revokeObjectURL(image.localUrl);
+      for (const image of live.current) if (!image.existing) URL.revokeObjectURL(image.localUrl);
       setImages([]);
     },
     uploading: images.some((image) => image.uploaded === null),

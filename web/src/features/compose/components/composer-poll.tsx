@@ -1,4 +1,11 @@
-import { DEFAULT_POLL_DURATION, graphemeLength, POLL_DURATIONS, POLL_LIMITS, type PollInput } from '@pipit/contract';
+import {
+  DEFAULT_POLL_DURATION,
+  graphemeLength,
+  POLL_DURATIONS,
+  POLL_LIMITS,
+  type Poll,
+  type PollInput,
+} from '@pipit/contract';
 import { ChartBar, Plus, X } from 'lucide-react';
 import { useId, useState } from 'react';
 
@@ -15,17 +22,33 @@ const DURATION_LABELS: Record<number, string> = {
 
 const emptyOptions = () => Array.from({ length: POLL_LIMITS.minOptions }, () => '');
 
+/** The listed length nearest to what is left of an edited poll (at least the shortest). */
+function lengthLeft(expiresAt: string): number {
+  const left = Math.max(0, (Date.parse(expiresAt) - Date.now()) / 1000);
+  return POLL_DURATIONS.reduce((best, d) => (Math.abs(d - left) < Math.abs(best - left) ? d : best));
+}
+
 /**
  * The composer's poll: open or not, its options (2–4), how long it stays open, single or multiple
  * choice, counts hidden until the end. `problem` says what keeps it from being posted (as the
- * contract's pollInput would), `input` is what is sent.
+ * contract's pollInput would), `input` is what is sent. Editing a post (`initial`: its poll), it
+ * starts from that poll; `changed` says whether the author changed anything of it (an edit sends the
+ * poll only then: sent, its end moves to its length from now), and `resetsVotes` whether the change
+ * takes its votes away (other choices, or single/multiple).
  */
-export function useComposerPoll() {
-  const [open, setOpen] = useState(false);
-  const [options, setOptions] = useState<string[]>(emptyOptions);
-  const [expiresIn, setExpiresIn] = useState<number>(DEFAULT_POLL_DURATION);
-  const [multiple, setMultiple] = useState(false);
-  const [hideTotals, setHideTotals] = useState(false);
+export function useComposerPoll(initial?: Poll | null) {
+  const [start] = useState(() => ({
+    open: Boolean(initial),
+    options: initial ? initial.options.map((o) => o.title) : emptyOptions(),
+    expiresIn: initial ? lengthLeft(initial.expiresAt) : DEFAULT_POLL_DURATION,
+    multiple: initial?.multiple ?? false,
+    hideTotals: initial?.hideTotals ?? false,
+  }));
+  const [open, setOpen] = useState(start.open);
+  const [options, setOptions] = useState<string[]>(start.options);
+  const [expiresIn, setExpiresIn] = useState<number>(start.expiresIn);
+  const [multiple, setMultiple] = useState(start.multiple);
+  const [hideTotals, setHideTotals] = useState(start.hideTotals);
 
   const trimmed = options.map((o) => o.trim());
   const problem = !open
@@ -38,6 +61,13 @@ export function useComposerPoll() {
           ? 'The choices must all be different.'
           : null;
   const input: PollInput | undefined = open ? { options: trimmed, expiresIn, multiple, hideTotals } : undefined;
+  const sameChoices =
+    open === start.open &&
+    multiple === start.multiple &&
+    trimmed.length === start.options.length &&
+    trimmed.every((o, i) => o === start.options[i]);
+  const changed = !sameChoices || expiresIn !== start.expiresIn || hideTotals !== start.hideTotals;
+  const resetsVotes = initial != null && initial.votersCount > 0 && open && !sameChoices;
 
   const clear = () => {
     setOpen(false);
@@ -55,6 +85,8 @@ export function useComposerPoll() {
     hideTotals,
     problem,
     input,
+    changed,
+    resetsVotes,
     toggle: () => (open ? clear() : setOpen(true)),
     clear,
     setOption: (index: number, value: string) => setOptions((all) => all.map((o, i) => (i === index ? value : o))),
@@ -167,6 +199,11 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
       </div>
       {poll.problem && poll.options.some((o) => o.trim() !== '') && (
         <p className="mt-2 text-[13px] text-danger">{poll.problem}</p>
+      )}
+      {poll.resetsVotes && (
+        <p className="mt-2 text-[13px] text-muted">
+          Changing the choices takes away the votes so far; those who voted are told.
+        </p>
       )}
     </fieldset>
   );

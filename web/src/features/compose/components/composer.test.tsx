@@ -258,3 +258,146 @@ describe('Composer quoting', () => {
     });
   });
 });
+
+describe('Composer: content warnings and edits', () => {
+  it('adds a content warning with CW, sends it trimmed, and marks pictures sensitive when asked', async () => {
+    const { server, box } = setup();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'CW (content warning)' }));
+    expect(screen.getByRole('button', { name: 'CW (content warning)' })).toHaveAttribute('aria-pressed', 'true');
+    await user.type(screen.getByRole('textbox', { name: 'Content warning' }), '  Film ending ');
+    await user.type(box, 'The butler did it');
+    await user.click(tweet());
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '{}')).toMatchObject({
+      text: 'The butler did it',
+      spoilerText: 'Film ending',
+      sensitive: true,
+    });
+  });
+
+  it('keeps Tweet disabled while the warning is over 100 characters', async () => {
+    const { box } = setup();
+    const user = userEvent.setup();
+    await user.type(box, 'hello');
+    await user.click(screen.getByRole('button', { name: 'CW (content warning)' }));
+    await user.click(screen.getByRole('textbox', { name: 'Content warning' }));
+    await user.paste('x'.repeat(101));
+    expect(tweet()).toBeDisabled();
+    expect(screen.getByText('A content warning can be at most 100 characters.')).toBeInTheDocument();
+  });
+
+  it('edits a post: starts from its text, warning and pictures, and saves them with PATCH', async () => {
+    const picture = {
+      id: '5',
+      url: '/media/a.jpg',
+      previewUrl: '/media/a-small.jpg',
+      width: 40,
+      height: 30,
+      blurhash: 'x',
+      alt: 'A kestrel',
+    };
+    const mine = makePost({
+      id: '10',
+      text: 'Old words',
+      spoilerText: 'Birds',
+      sensitive: true,
+      media: [picture],
+      author: ALICE,
+    });
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'PATCH /api/posts/10': () => json({ ...mine, text: 'New words', editedAt: new Date().toISOString() }),
+    });
+    renderApp(<Composer editing={mine} submitLabel="Save" label="Edit your post" />);
+    const box = screen.getByRole('textbox', { name: 'Edit your post' });
+    expect(box).toHaveValue('Old words');
+    expect(screen.getByRole('textbox', { name: 'Content warning' })).toHaveValue('Birds');
+    expect(screen.getByRole('textbox', { name: 'Alt text' })).toHaveValue('A kestrel');
+    // Who may see it does not change with an edit.
+    expect(screen.queryByRole('button', { name: /visibility|Public/i })).not.toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.clear(box);
+    await user.type(box, 'New words');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/10')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('PATCH', '/api/posts/10')[0]?.body ?? '{}')).toEqual({
+      text: 'New words',
+      spoilerText: 'Birds',
+      sensitive: true,
+      media: [{ id: '5', alt: 'A kestrel' }],
+    });
+    expect(await screen.findByText('Your post was saved')).toBeInTheDocument();
+  });
+
+  describe('a post with a poll', () => {
+    const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+    const withPoll = () =>
+      makePost({
+        id: '11',
+        text: 'Which bird?',
+        author: ALICE,
+        poll: {
+          id: '11',
+          expiresAt: inAnHour(),
+          expired: false,
+          multiple: false,
+          hideTotals: false,
+          votersCount: 2,
+          votesCount: 2,
+          options: [
+            { title: 'Wren', votesCount: 1 },
+            { title: 'Robin', votesCount: 1 },
+          ],
+          voted: false,
+          ownVotes: [],
+        },
+      });
+    const edit = (post: ReturnType<typeof makePost>) => {
+      const server = mockFetch({ ...signedInRoutes(), 'PATCH /api/posts/11': () => json(post) });
+      renderApp(<Composer editing={post} submitLabel="Save" label="Edit your post" />);
+      return server;
+    };
+    const sent = (server: ReturnType<typeof mockFetch>) =>
+      JSON.parse(server.callsTo('PATCH', '/api/posts/11')[0]?.body ?? '{}');
+
+    it('starts with its poll; the text alone is saved without it (its votes and end stay)', async () => {
+      const server = edit(withPoll());
+      expect(screen.getByRole('textbox', { name: 'Choice 1' })).toHaveValue('Wren');
+      expect(screen.getByRole('textbox', { name: 'Choice 2' })).toHaveValue('Robin');
+      expect(screen.getByRole('button', { name: 'Add images' })).toBeDisabled();
+      const user = userEvent.setup();
+      await user.type(screen.getByRole('textbox', { name: 'Edit your post' }), ' Really?');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/11')).toHaveLength(1));
+      expect(sent(server)).toEqual({ text: 'Which bird? Really?', spoilerText: '', sensitive: false, media: [] });
+    });
+
+    it('sends the poll when its choices change, and says the votes will go', async () => {
+      const server = edit(withPoll());
+      const user = userEvent.setup();
+      expect(screen.queryByText(/takes away the votes/)).not.toBeInTheDocument();
+      await user.clear(screen.getByRole('textbox', { name: 'Choice 2' }));
+      await user.type(screen.getByRole('textbox', { name: 'Choice 2' }), 'Swift');
+      expect(screen.getByText(/takes away the votes so far; those who voted are told/)).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/11')).toHaveLength(1));
+      expect(sent(server).poll).toEqual({
+        options: ['Wren', 'Swift'],
+        expiresIn: 3600,
+        multiple: false,
+        hideTotals: false,
+      });
+    });
+
+    it('removes the poll with null', async () => {
+      const server = edit(withPoll());
+      const user = userEvent.setup();
+      await user.click(screen.getByRole('button', { name: 'Remove poll' }));
+      expect(screen.queryByRole('textbox', { name: 'Choice 1' })).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(server.callsTo('PATCH', '/api/posts/11')).toHaveLength(1));
+      expect(sent(server).poll).toBeNull();
+    });
+  });
+});

@@ -30,6 +30,7 @@ import { notify, notifyError } from '../../../lib/toast.tsx';
 import { allowedQuotePolicy, initialVisibility } from '../../../lib/visibility.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useCreatePost } from '../api/create-post.ts';
+import { useEditPost } from '../api/edit-post.ts';
 import { useDeleteDraft, useSaveDraft, useSchedulePost } from '../api/unsent.ts';
 import { CharacterCounter } from './character-counter.tsx';
 import { AddImagesButton, ComposerImageList, useComposerImages } from './composer-images.tsx';
@@ -44,6 +45,8 @@ interface ComposerProps {
   parentVisibility?: Visibility;
   /** The post this one quotes, shown under the text box. */
   quote?: Post;
+  /** One's own post to edit: the composer starts with its text, warning, pictures and poll, and saves it. */
+  editing?: Post;
   /** The text box's label and placeholder. */
   label?: string;
   submitLabel?: string;
@@ -81,6 +84,7 @@ export function Composer({
   parentId,
   parentVisibility,
   quote,
+  editing,
   label = "What's happening?",
   submitLabel = 'Tweet',
   autoFocus,
@@ -93,8 +97,17 @@ export function Composer({
   controls,
 }: ComposerProps) {
   const { user } = useViewer();
-  const [text, setText] = useState(draft?.post.text ?? '');
+  const [text, setText] = useState(editing?.text ?? draft?.post.text ?? '');
+  const startWarning = editing?.spoilerText ?? draft?.post.spoilerText ?? '';
+  // The content warning ("CW"): a field above the text while on; sent only while on.
+  const [warning, setWarning] = useState({ on: startWarning !== '', text: startWarning });
+  // Its own mark: one that came with a warning is the warning's (it goes when the warning does).
+  const [markSensitive, setMarkSensitive] = useState(
+    Boolean(editing ? editing.sensitive && !editing.spoilerText : draft?.post.sensitive && !draft.post.spoilerText),
+  );
   const create = useCreatePost();
+  const saveEdit = useEditPost(editing?.id ?? '');
+  const warningId = useId();
   const saveDraft = useSaveDraft();
   const deleteDraft = useDeleteDraft();
   const schedule = useSchedulePost();
@@ -114,8 +127,8 @@ export function Composer({
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const counterId = useId();
   const [caret, setCaret] = useState(0);
-  const images = useComposerImages(draft?.media);
-  const poll = useComposerPoll();
+  const images = useComposerImages(editing?.media ?? draft?.media);
+  const poll = useComposerPoll(editing?.poll);
   // Null until chosen: the member's default (known once their profile is) or the parent's.
   const [chosenVisibility, setVisibility] = useState<Visibility | null>(draft?.post.visibility ?? null);
   const [chosenQuotePolicy, setQuotePolicy] = useState<QuotePolicy>(draft?.post.quotePolicy ?? 'anyone');
@@ -134,15 +147,20 @@ export function Composer({
 
   const trimmed = text.trim();
   const remaining = LIMITS.postMax - graphemeLength(trimmed);
-  const busy = create.isPending || schedule.isPending || saveDraft.isPending;
+  const spoilerText = warning.on ? warning.text.trim() : '';
+  const warningTooLong = graphemeLength(spoilerText) > LIMITS.spoilerTextMax;
+  // A warning covers the pictures too (the server marks the post sensitive with it).
+  const sensitive = spoilerText !== '' || (markSensitive && images.images.length > 0);
+  const busy = create.isPending || schedule.isPending || saveDraft.isPending || saveEdit.isPending;
   const scheduledFor = scheduleOpen ? fromLocalInput(scheduleAt) : null;
   const scheduleError = scheduledFor ? scheduleProblem(scheduledFor) : null;
   // As the contract: something a reader can see (not only spaces or zero-width characters) or an
-  // image, within the limit, every image uploaded; a poll needs its text and every choice filled in;
+  // image, within the limits, every image uploaded; a poll needs its text and every choice filled in;
   // a chosen time far enough ahead.
   const canPost =
     (hasVisibleContent(trimmed) || (images.images.length > 0 && !poll.open)) &&
     remaining >= 0 &&
+    !warningTooLong &&
     !images.uploading &&
     poll.problem === null &&
     !busy &&
@@ -160,6 +178,8 @@ export function Composer({
     ...(images.media.length > 0 ? { media: images.media } : {}),
     ...(quoteOfId ? { quoteOfId } : {}),
     ...(sendsAudience ? { visibility, quotePolicy } : {}),
+    ...(spoilerText ? { spoilerText } : {}),
+    ...(sensitive ? { sensitive } : {}),
     ...(poll.input ? { poll: poll.input } : {}),
   });
 
@@ -169,6 +189,8 @@ export function Composer({
     poll.clear();
     setVisibility(null);
     setQuotePolicy('anyone');
+    setWarning({ on: false, text: '' });
+    setMarkSensitive(false);
     setScheduleOpen(false);
     setScheduleAt('');
     setSavedAs(signatureOf('', []));
@@ -209,8 +231,45 @@ export function Composer({
     textarea.style.height = `${textarea.scrollHeight}px`;
   }, [text]);
 
+  const onFailure = (error: unknown, fallback: string) => {
+    // The server's word when it is about the text or says when to try again; else a plain retry.
+    // A quote its author does not allow (403) says so too.
+    const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy', 'spoilerText', 'poll'] as const);
+    const said =
+      fields.text ??
+      fields.spoilerText ??
+      fields.poll ??
+      fields.media ??
+      fields.visibility ??
+      fields.quotePolicy ??
+      (error instanceof ApiRequestError && (error.code === 'RATE_LIMITED' || error.status === 403)
+        ? error.message
+        : null);
+    notifyError(said ?? fallback);
+  };
+
   const submit = () => {
     if (!canPost) return;
+    if (editing) {
+      saveEdit.mutate(
+        // The poll only when it changed (sent, its end moves to its length from now), or went (null).
+        {
+          text: trimmed,
+          spoilerText,
+          sensitive,
+          media: images.media,
+          ...(poll.changed ? { poll: poll.input ?? null } : {}),
+        },
+        {
+          onSuccess: (post) => {
+            notify('Your post was saved');
+            onPosted?.(post);
+          },
+          onError: (error) => onFailure(error, 'Couldn’t save your post. Try again.'),
+        },
+      );
+      return;
+    }
     if (scheduledFor) {
       schedule.mutate(
         { post: postBody(), scheduledAt: scheduledFor.toISOString() },
@@ -244,23 +303,8 @@ export function Composer({
         // The box was disabled while sending; give it back for the next post.
         requestAnimationFrame(() => textareaRef.current?.focus());
       },
-      onError: (error) => {
-        // The server's word when it is about the text or says when to try again; else a plain retry.
-        // A quote its author does not allow (403) says so too.
-        const fields = fieldErrorsOf(error, ['text', 'media', 'visibility', 'quotePolicy', 'poll'] as const);
-        const said =
-          fields.text ??
-          fields.poll ??
-          fields.media ??
-          fields.visibility ??
-          fields.quotePolicy ??
-          (error instanceof ApiRequestError && (error.code === 'RATE_LIMITED' || error.status === 403)
-            ? error.message
-            : null);
-        notifyError(
-          said ?? (parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
-        );
-      },
+      onError: (error) =>
+        onFailure(error, parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
     });
   };
 
@@ -282,6 +326,26 @@ export function Composer({
     >
       {user && <Avatar user={user} className="mt-3" />}
       <div className="min-w-0 flex-1">
+        {warning.on && (
+          <div className="mt-2">
+            <input
+              id={warningId}
+              type="text"
+              aria-label="Content warning"
+              placeholder="Content warning: what the post is about"
+              value={warning.text}
+              disabled={busy}
+              aria-invalid={warningTooLong || undefined}
+              onChange={(event) => setWarning({ on: true, text: event.target.value })}
+              className="h-10 w-full rounded-md border border-line-strong bg-transparent px-3 text-[15px] text-fg outline-none placeholder:text-muted focus:border-accent aria-invalid:border-danger"
+            />
+            {warningTooLong && (
+              <p className="mt-1 text-[13px] text-danger">
+                A content warning can be at most {LIMITS.spoilerTextMax} characters.
+              </p>
+            )}
+          </div>
+        )}
         <div className="relative">
           <textarea
             ref={textareaRef}
@@ -309,6 +373,18 @@ export function Composer({
           {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
         </span>
         <ComposerImageList images={images} disabled={busy} />
+        {images.images.length > 0 && (
+          <label className="mb-3 flex items-center gap-2 text-[15px] has-disabled:opacity-60">
+            <input
+              type="checkbox"
+              checked={sensitive}
+              disabled={busy || spoilerText !== ''}
+              onChange={(event) => setMarkSensitive(event.target.checked)}
+              className="size-4 accent-[var(--color-accent)]"
+            />
+            {spoilerText !== '' ? 'Pictures covered by the content warning' : 'Mark pictures sensitive'}
+          </label>
+        )}
         <ComposerPollEditor poll={poll} disabled={busy} />
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         {scheduleOpen && (
@@ -354,6 +430,24 @@ export function Composer({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 border-t border-line py-2">
           <AddImagesButton images={images} disabled={busy || poll.open} />
           <AddPollButton poll={poll} disabled={busy || images.images.length > 0} />
+          <button
+            type="button"
+            aria-pressed={warning.on}
+            // Its visible text first (label in name): "CW" said in full.
+            aria-label="CW (content warning)"
+            title={warning.on ? 'Remove the content warning' : 'Add a content warning'}
+            disabled={busy}
+            onClick={() => {
+              setWarning((w) => ({ ...w, on: !w.on }));
+              if (!warning.on) requestAnimationFrame(() => document.getElementById(warningId)?.focus());
+            }}
+            className={cn(
+              'grid h-9 min-w-9 place-items-center rounded-full px-1.5 text-[13px] font-extrabold text-accent hover:bg-accent/10 disabled:opacity-50',
+              warning.on && 'bg-accent/15',
+            )}
+          >
+            CW
+          </button>
           {unsent && (
             <button
               type="button"
@@ -373,14 +467,17 @@ export function Composer({
               <CalendarClock aria-hidden="true" className="size-5" />
             </button>
           )}
-          <VisibilityMenu
-            visibility={visibility}
-            quotePolicy={quotePolicy}
-            parent={parentVisibility}
-            onVisibility={setVisibility}
-            onQuotePolicy={setQuotePolicy}
-            disabled={busy}
-          />
+          {/* An edit keeps the post's audience: who may see or quote it does not change. */}
+          {!editing && (
+            <VisibilityMenu
+              visibility={visibility}
+              quotePolicy={quotePolicy}
+              parent={parentVisibility}
+              onVisibility={setVisibility}
+              onQuotePolicy={setQuotePolicy}
+              disabled={busy}
+            />
+          )}
           <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
           <Button type="submit" disabled={!canPost} className="ml-auto">

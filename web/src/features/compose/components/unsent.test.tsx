@@ -65,6 +65,23 @@ describe('Composer: drafts and scheduling', () => {
     });
   });
 
+  it('resumes a draft behind a content warning with its warning, and sends it with it', async () => {
+    const server = mockFetch({
+      ...signedInRoutes(),
+      'POST /api/posts': () => json(makePost({ id: '2', text: 'the twist', author: ALICE }), 201),
+      'DELETE /api/drafts/6': () => new Response(null, { status: 204 }),
+    });
+    renderApp(<Composer unsent draft={{ ...DRAFT, id: '6', post: { text: 'the twist', spoilerText: 'Plot' } }} />);
+    expect(screen.getByRole('textbox', { name: 'Content warning' })).toHaveValue('Plot');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Tweet' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/posts')).toHaveLength(1));
+    expect(JSON.parse(server.callsTo('POST', '/api/posts')[0]?.body ?? '')).toMatchObject({
+      text: 'the twist',
+      spoilerText: 'Plot',
+      sensitive: true,
+    });
+  });
+
   it('schedules for a local time at least 5 minutes ahead and says when it will go out', async () => {
     const server = mockFetch({
       ...signedInRoutes(),

@@ -104,7 +104,8 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
           )}
         >
           {lastPost.author.id === viewerId ? <span className="text-muted">You: </span> : null}
-          {lastPost.text}
+          {/* Behind a warning, the preview is the warning, never the text it hides. */}
+          {lastPost.spoilerText ? `Content warning: ${lastPost.spoilerText}` : lastPost.text}
         </p>
       </div>
       <button

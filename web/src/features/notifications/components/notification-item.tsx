@@ -1,5 +1,5 @@
 import type { Notification } from '@pipit/contract';
-import { AtSign, ChartBar, Heart, MessageCircle, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
+import { AtSign, ChartBar, Heart, MessageCircle, Pencil, Quote, Repeat2, UserPlus, UserRoundPlus } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
@@ -19,6 +19,9 @@ const kinds = {
   follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: 'asked to follow you' },
   // Said without the actor's name (its author): "Your poll has ended" or "A poll you voted in has ended".
   poll: { icon: ChartBar, colour: 'text-accent', text: 'A poll you voted in has ended' },
+  // Said by what the member did with it (postRepostedByMe): reposted, else quoted (or, on a poll whose
+  // options changed, voted in: "interacted with", as Mastodon says).
+  update: { icon: Pencil, colour: 'text-accent', text: 'edited a post you quoted' },
 } as const;
 
 /**
@@ -29,6 +32,14 @@ export function NotificationItem({ notification, unread }: { notification: Notif
   const { actor, post } = notification;
   const kind = kinds[notification.type];
   const Icon = kind.icon;
+  const said =
+    notification.type !== 'update'
+      ? kind.text
+      : post?.repostedByMe
+        ? 'edited a post you reposted'
+        : post?.poll
+          ? 'edited a post you interacted with'
+          : kind.text;
   const target =
     notification.type === 'follow_request' ? paths.followRequests : post ? paths.post(post.id) : paths.user(actor.id);
 
@@ -59,7 +70,7 @@ export function NotificationItem({ notification, unread }: { notification: Notif
                 {actor.name}
               </Link>{' '}
               <Link to={target} className="hover:underline">
-                {kind.text}
+                {said}
               </Link>
             </>
           )}
@@ -69,7 +80,15 @@ export function NotificationItem({ notification, unread }: { notification: Notif
           </span>
           {unread && <span className="sr-only"> (new)</span>}
         </p>
-        {post && <PostText text={post.text} className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted" />}
+        {post &&
+          (post.spoilerText ? (
+            // Behind a warning: the warning, never the text it hides.
+            <p className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted [overflow-wrap:anywhere]">
+              <span className="font-bold">Content warning:</span> {post.spoilerText}
+            </p>
+          ) : (
+            <PostText text={post.text} className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted" />
+          ))}
       </div>
     </article>
   );

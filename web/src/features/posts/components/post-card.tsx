@@ -4,9 +4,8 @@ import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Byline } from '../../../components/byline.tsx';
 import { LinkCard } from '../../../components/link-card.tsx';
-import { PostMedia } from '../../../components/post-media.tsx';
+import { PostContent } from '../../../components/post-content.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
-import { PostText } from '../../../components/post-text.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
@@ -15,6 +14,8 @@ import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
+import { EditPostButton } from './edit-post-button.tsx';
+import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
 import { PostPoll } from './post-poll.tsx';
 
@@ -85,18 +86,29 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
       <div className="min-w-0 flex-1 pb-1">
         <div className="flex items-center gap-1 text-[15px] leading-5">
           <Byline author={post.author} href={href} createdAt={post.createdAt} />
+          {post.editedAt && (
+            <>
+              <span aria-hidden="true" className="text-muted">
+                ·
+              </span>
+              <EditedLink post={post} />
+            </>
+          )}
           <VisibilityBadge visibility={post.visibility} className="ml-0.5" />
           {user?.id === post.author.id ? (
-            <DeletePostButton post={post} onDeleted={onDeleted} className="ml-auto" />
+            <>
+              <EditPostButton post={post} className="ml-auto" />
+              <DeletePostButton post={post} onDeleted={onDeleted} />
+            </>
           ) : (
             user && <ReportPostButton post={post} className="ml-auto" />
           )}
         </div>
         {replyContext && post.parentId && <ReplyingTo post={post} />}
-        <PostText text={post.text} className="mt-0.5 text-[15px] leading-5" />
-        <PostMedia media={post.media} className="mt-3" />
-        {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
-        <LinkCard card={post.card} className="mt-3" />
+        <PostContent post={post} textClassName="mt-0.5 text-[15px] leading-5" mediaClassName="mt-3">
+          {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
+          <LinkCard card={post.card} className="mt-3" />
+        </PostContent>
         {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
         <PostActions post={post} className="mt-1" />
       </div>

@@ -3,9 +3,8 @@ import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { LinkCard } from '../../../components/link-card.tsx';
-import { PostMedia } from '../../../components/post-media.tsx';
+import { PostContent } from '../../../components/post-content.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
-import { PostText } from '../../../components/post-text.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
@@ -13,6 +12,8 @@ import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { DeletePostButton } from './delete-post-button.tsx';
+import { EditPostButton } from './edit-post-button.tsx';
+import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
 import { PostPoll } from './post-poll.tsx';
@@ -45,19 +46,28 @@ export function PostDetail({
           <span className="block truncate text-muted">@{post.author.username}</span>
         </div>
         {user?.id === post.author.id ? (
-          <DeletePostButton post={post} onDeleted={onDeleted} />
+          <>
+            <EditPostButton post={post} />
+            <DeletePostButton post={post} onDeleted={onDeleted} />
+          </>
         ) : (
           user && <ReportPostButton post={post} />
         )}
       </div>
       <ReplyingTo post={post} className="mt-3" />
-      <PostText text={post.text} className="mt-3 text-[17px] leading-6" />
-      <PostMedia media={post.media} className="mt-3" />
-      {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
-      <LinkCard card={post.card} className="mt-3" />
+      <PostContent post={post} textClassName="mt-3 text-[17px] leading-6" mediaClassName="mt-3">
+        {post.poll && <PostPoll post={post} poll={post.poll} className="mt-3" />}
+        <LinkCard card={post.card} className="mt-3" />
+      </PostContent>
       {post.quote && <PostQuote quote={post.quote} className="mt-3" />}
       <p className="mt-3 flex flex-wrap items-center gap-x-1 text-[15px] text-muted">
         <time dateTime={post.createdAt}>{fullDate(post.createdAt)}</time>
+        {post.editedAt && (
+          <>
+            <span aria-hidden="true">·</span>
+            <EditedLink post={post} />
+          </>
+        )}
         {post.visibility !== 'public' && (
           <>
             <span aria-hidden="true">·</span>

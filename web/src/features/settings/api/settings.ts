@@ -50,6 +50,15 @@ export function useApproveFollowers() {
   });
 }
 
+/** PATCH /api/edit with `expandSpoilers`: "Always expand posts with content warnings"; the profile takes the answer. */
+export function useExpandSpoilers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (expandSpoilers: boolean) => call('edit', { body: { expandSpoilers } }),
+    onSuccess: (me) => profileChanged(queryClient, me),
+  });
+}
+
 /** DELETE /api/account, the password as proof. */
 export const useDeleteAccount = () =>
   useMutation({ mutationFn: (password: string) => call('deleteAccount', { body: { password } }) });

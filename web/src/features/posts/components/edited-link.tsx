@@ -1,0 +1,31 @@
+import type { Post } from '@pipit/contract';
+import { lazy, Suspense, useState } from 'react';
+import { cn } from '../../../lib/cn.ts';
+import { fullDate } from '../../../lib/format-time.ts';
+
+const PostHistoryDialog = lazy(() =>
+  import('./post-history-dialog.tsx').then((m) => ({ default: m.PostHistoryDialog })),
+);
+
+/** "Edited" next to a post's time when its author changed it: opens every version (PostHistoryDialog). */
+export function EditedLink({ post, className }: { post: Pick<Post, 'id' | 'editedAt'>; className?: string }) {
+  const [open, setOpen] = useState(false);
+  if (!post.editedAt) return null;
+  return (
+    <>
+      <button
+        type="button"
+        title={`Edited ${fullDate(post.editedAt)}: see every version`}
+        onClick={() => setOpen(true)}
+        className={cn('shrink-0 text-muted underline-offset-2 hover:underline', className)}
+      >
+        Edited
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <PostHistoryDialog postId={post.id} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
