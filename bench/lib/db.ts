@@ -108,37 +108,6 @@ export async function openTarget(dataset: string, target: Target): Promise<RawDb
   return target === 'pg' ? openPg(pgUrl(dataset)) : openPglite(pgliteDir(dataset));
 }
 
-/** The app's tables, as far as loading goes. */
-export const TABLES = [
-  'users',
-  'sessions',
-  'posts',
-  'post_hashtags',
-  'likes',
-  'bookmarks',
-  'follows',
-  'notifications',
-  'feed_outbox',
-  'media_attachments',
-  'post_mentions',
-  // Empty in the data set; listed so their keys to users are dropped and rebuilt with users' key.
-  'blocks',
-  'mutes',
-  'muted_words',
-  'password_resets',
-  'reports',
-  'audit_log',
-  'oauth_apps',
-  'oauth_codes',
-  'oauth_tokens',
-  'follow_requests',
-  'lists',
-  'list_members',
-  'direct_threads',
-  'conversations',
-  'followed_tags',
-];
-
 interface Definitions {
   constraints: { table: string; name: string; type: string; def: string }[];
   indexes: { name: string; def: string }[];
@@ -150,7 +119,12 @@ interface Definitions {
  * Rebuilding validates every foreign key and unique constraint against the generated rows.
  */
 export async function dropConstraintsAndIndexes(db: RawDb): Promise<Definitions> {
-  const tableList = TABLES.map((t) => `'${t}'`).join(', ');
+  // Every table of the app's schema (the loaded ones, and the empty ones whose keys point at them): a
+  // table a migration adds is never forgotten, whose foreign key would keep a loaded table's key.
+  const tables = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')`,
+  );
+  const tableList = tables.map((t) => `'${t.name}'`).join(', ');
   const constraints = await db.query<{ table: string; name: string; type: string; def: string }>(
     `SELECT c.relname AS table, k.conname AS name, k.contype AS type, pg_get_constraintdef(k.oid) AS def
        FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
