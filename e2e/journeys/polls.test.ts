@@ -1,6 +1,7 @@
 /**
- * Polls, as people use them: a member writes a post with a poll in the composer (three choices, a
- * length, the image button off while it is open); another member opens it, votes, and sees the
+ * Polls, as people use them: a member writes a post with a poll behind a content warning in the
+ * composer (three choices, a length, the image button off while it is open); another member opens it,
+ * shows it ("Show more"), votes, and sees the
  * results with their choice marked, while the author's open page takes the new count live; a visitor
  * is asked to sign in to vote; the author changes a choice with Edit (the composer keeps the poll) and the
  * voter's vote goes, their page showing the new choices live and their notifications the edit. Screenshots of the composer and the poll at 1280 and 390 wide go to
@@ -27,6 +28,8 @@ import {
 import { journey } from '../support/journey.ts';
 
 const QUESTION = 'Which bird sings first at dawn?';
+/** The poll is behind a content warning: the issue's journey writes with a warning and a poll. */
+const WARNING = 'Birdsong quiz';
 
 describe('polls', () => {
   const j = journey('polls');
@@ -64,6 +67,8 @@ describe('polls', () => {
     await openFeedTab(page, 'Following');
     const { box, form, submit } = composer(page);
     await box.fill(QUESTION);
+    await form.getByRole('button', { name: 'CW (content warning)' }).click();
+    await form.getByRole('textbox', { name: 'Content warning' }).fill(WARNING);
     await form.getByRole('button', { name: 'Add a poll' }).click();
     const editor = await visible(form.getByRole('group', { name: 'Poll' }));
     expect(await form.getByRole('button', { name: 'Add images' }).isDisabled()).toBe(true);
@@ -80,6 +85,7 @@ describe('polls', () => {
     await visible(toast(page, 'Your post was sent'));
     const mine = await ivy.client.raw('GET', `/api/users/${ivy.user.id}/posts`);
     poll = (mine.body as { items: Post[] }).items.find((p) => p.text === QUESTION) as Post;
+    expect(poll.spoilerText).toBe(WARNING);
     expect(poll.poll).toMatchObject({
       multiple: false,
       hideTotals: false,
@@ -87,6 +93,9 @@ describe('polls', () => {
     });
     // Its author sees the results (nobody has voted yet), not a ballot.
     await openLive(page, `/posts/${poll.id}`);
+    // Behind its warning, the poll is hidden too until "Show more".
+    expect(await page.getByRole('main').getByRole('list', { name: 'Poll results' }).count()).toBe(0);
+    await page.getByRole('main').getByRole('button', { name: 'Show more' }).click();
     await visible(page.getByRole('main').getByRole('list', { name: 'Poll results' }));
     await visible(page.getByRole('main').getByText(/^0 votes · 5 hours left$/));
   });
@@ -96,6 +105,8 @@ describe('polls', () => {
     const { page } = jays;
     await page.goto(`/posts/${poll.id}`);
     const main = page.getByRole('main');
+    await visible(main.getByText(WARNING));
+    await main.getByRole('button', { name: 'Show more' }).click();
     const ballot = await visible(main.getByRole('group', { name: 'Poll: choose one' }));
     await checkA11y(page, 'a poll to vote in');
     await ballot.getByRole('radio', { name: 'Wren' }).check();
@@ -122,6 +133,7 @@ describe('polls', () => {
     await page.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).first().click();
     const editor = await visible(dialog(page, 'Edit post'));
     const choices = editor.getByRole('group', { name: 'Poll' });
+    expect(await editor.getByRole('textbox', { name: 'Content warning' }).inputValue()).toBe(WARNING);
     expect(await choices.getByRole('textbox', { name: 'Choice 3' }).inputValue()).toBe('Blackbird');
     expect(await editor.getByRole('button', { name: 'Add images' }).isDisabled()).toBe(true);
     await choices.getByRole('textbox', { name: 'Choice 3' }).fill('Song thrush');
@@ -154,6 +166,7 @@ describe('polls', () => {
     const visitor = await newPerson(j.browser, j.url, { viewport: PHONE });
     j.people.push(visitor);
     await visitor.page.goto(`/posts/${poll.id}`);
+    await visitor.page.getByRole('main').getByRole('button', { name: 'Show more' }).click();
     const ballot = await visible(visitor.page.getByRole('main').getByRole('group', { name: 'Poll: choose one' }));
     await visible(ballot.getByText('Sign in to vote'));
     await shot(visitor.page, 'visitor-390');
@@ -162,6 +175,7 @@ describe('polls', () => {
 
     const phone = await signedInAs('jay@example.com', PHONE);
     await phone.page.goto(`/posts/${poll.id}`);
+    await phone.page.getByRole('main').getByRole('button', { name: 'Show more' }).click();
     await visible(phone.page.getByRole('main').getByRole('list', { name: 'Poll results' }));
     await shot(phone.page, 'voted-390');
     const author = await signedInAs('ivy@example.com', PHONE);
