@@ -129,7 +129,15 @@ export class InProcess {
       if (this.raw.kind === 'pg') {
         const connection = await this.raw.pool.connect();
         run = (s) => connection.query(s.text, s.params);
-        release = () => connection.release();
+        // A write replayed statement by statement may end inside its transaction (the recording holds
+        // its statements, not always its COMMIT): the connection goes back to the pool outside one, or
+        // the next user of it (the clean-up's VACUUM) would run in it.
+        release = () => {
+          void connection
+            .query('ROLLBACK')
+            .catch(() => {})
+            .finally(() => connection.release());
+        };
       } else {
         const client = this.raw.client;
         run = (s) => client.query(s.text, s.params);
