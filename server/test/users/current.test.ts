@@ -37,6 +37,7 @@ describe('GET /api/current', () => {
       name: 'Alice',
       username: 'alice',
       email: 'alice@example.com',
+      expandSpoilers: false,
       bio: 'Hello',
       profileImage: null,
       coverImage: null,
