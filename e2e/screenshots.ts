@@ -267,7 +267,7 @@ async function main() {
       await a.goto(`/users/${world.alice.user.id}`);
       await visible(a.getByRole('main').getByText('Birds, bikes and bread.', { exact: false }));
       await shot(a, 'profile', w);
-      await a.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).click();
+      await a.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();
       const edit = await visible(dialog(a, 'Edit your profile'));
       await shot(a, 'edit-profile-modal', w);
       await edit.getByLabel('Name', { exact: true }).fill('');

@@ -88,7 +88,7 @@ describe('hostile input', () => {
     await navItem(page, 'Profile').click();
     await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'the own profile');
     malloryId = pathOf(page).split('/')[2] ?? '';
-    await page.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();
     const edit = await visible(dialog(page, 'Edit your profile'));
     await edit.getByLabel('Bio', { exact: true }).fill(HOSTILE_BIO);
     await edit.getByRole('button', { name: 'Save' }).click();

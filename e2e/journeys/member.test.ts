@@ -416,7 +416,7 @@ describe('a new member', () => {
     await navItem(page, 'Profile').click();
     await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'the own profile page');
     await checkA11y(page, 'Profile (own)');
-    await page.getByRole('main').getByRole('button', { name: /^Edit/ }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();
     const edit = await visible(dialog(page, 'Edit your profile'));
     await checkA11y(page, 'Edit profile modal');
     await edit.getByLabel('Name', { exact: true }).fill('Nia N. Newcomer');

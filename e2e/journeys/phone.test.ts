@@ -136,7 +136,7 @@ describe('a member on a phone', () => {
     await fitsTheScreen(page, 'Notifications');
     await checkA11y(page, 'Notifications at 390 px');
     await navItem(page, 'Profile').click();
-    await page.getByRole('main').getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();
     await visible(dialog(page, 'Edit your profile'));
     await fillsTheScreen(page, 'Edit your profile');
     await checkA11y(page, 'Edit profile modal at 390 px');

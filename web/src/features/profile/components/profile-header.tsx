@@ -36,7 +36,7 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
                 Follow requests
               </Link>
             )}
-            <Button variant="secondary" onClick={() => openModal('editProfile')}>
+            <Button variant="secondary" aria-label="Edit profile" onClick={() => openModal('editProfile')}>
               Edit
             </Button>
           </div>
