@@ -5,40 +5,14 @@
  * the whole `npm run screenshots`. Look at every one of them after a change.
  */
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { buildWebIfStale } from '../scripts/web-build.mjs';
 import { ApiClient, person } from './support/api.ts';
-import { DESKTOP, dialog, launchBrowser, newPerson, PHONE, postCard, visible, waitFor } from './support/browser.ts';
+import { DESKTOP, dialog, launchBrowser, newPerson, PHONE, postCard, visible } from './support/browser.ts';
 import { demoPicture } from './support/images.ts';
-import { ROOT, snapshotWebDist, startServer } from './support/server.ts';
+import { SCREENSHOTS, shot } from './support/screenshots.ts';
+import { snapshotWebDist, startServer } from './support/server.ts';
 
-const OUT = path.join(ROOT, 'docs/screenshots');
-
-async function ready(page: Page) {
-  await page.mouse.move(0, 0);
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() => document.fonts.ready);
-  await waitFor(
-    () =>
-      page.evaluate(() =>
-        [...document.images]
-          .filter((img) => {
-            const r = img.getBoundingClientRect();
-            return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
-          })
-          .every((img) => img.complete),
-      ),
-    'images on screen to finish loading',
-  );
-}
-
-async function shot(page: Page, name: string, width: number) {
-  await ready(page);
-  const file = path.join(OUT, `${name}-${width}.png`);
-  await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
-  console.log(`  ${path.relative(ROOT, file)}`);
-}
+const OUT = SCREENSHOTS;
 
 async function main() {
   buildWebIfStale();

@@ -21,12 +21,12 @@ import {
   PHONE,
   postCard,
   visible,
-  waitFor,
 } from './support/browser.ts';
 import { dataUrl, demoCover, demoPicture } from './support/images.ts';
-import { ROOT, snapshotWebDist, startServer } from './support/server.ts';
+import { ready, SCREENSHOTS, shot } from './support/screenshots.ts';
+import { snapshotWebDist, startServer } from './support/server.ts';
 
-const OUT = path.join(ROOT, 'docs/screenshots');
+const OUT = SCREENSHOTS;
 
 const LONG_POST =
   'A post of exactly two hundred and eighty characters, to check that the longest text wraps well: ' +
@@ -114,33 +114,6 @@ async function seed(url: string) {
   await lena.client.post('Only for the people I know.');
   await carol.client.follow(lena.user.id);
   return { alice, bob, carol, dave, fern, fernsFriendsPost, longPost, reply, imagePost, gone, lena };
-}
-
-async function ready(page: Page) {
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() => document.fonts.ready);
-  await waitFor(
-    () =>
-      page.evaluate(() =>
-        // Lazy images below the fold never load; only what is on screen matters.
-        [...document.images]
-          .filter((img) => {
-            const r = img.getBoundingClientRect();
-            return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
-          })
-          .every((img) => img.complete),
-      ),
-    'images on screen to finish loading',
-  );
-}
-
-async function shot(page: Page, name: string, width: number) {
-  // No hover effects in the pictures.
-  await page.mouse.move(0, 0);
-  await ready(page);
-  const file = path.join(OUT, `${name}-${width}.png`);
-  await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
-  console.log(`  ${path.relative(ROOT, file)}`);
 }
 
 async function main() {
