@@ -7,12 +7,11 @@
  */
 import type { Post, User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
-import { ApiClient, person } from '../support/api.ts';
+import { type ApiClient, person } from '../support/api.ts';
 import {
   checkA11y,
   composer,
   dialog,
-  newPerson,
   openFeedTab,
   type Person,
   postCard,
@@ -34,14 +33,7 @@ describe('content warnings and edits', () => {
   let ivos: Person;
   let post: Post;
 
-  const signedInAs = async (email: string) => {
-    const session = new ApiClient(j.url);
-    await session.signIn(email);
-    const someone = await newPerson(j.browser, j.url);
-    await someone.context.addCookies(session.browserCookies());
-    j.people.push(someone);
-    return someone;
-  };
+  const signedInAs = j.signedInAs;
 
   j.step('writes a post behind a content warning with CW', async () => {
     ida = await person(j.url, 'ida', 'Ida Writer');

@@ -38,14 +38,7 @@ describe('polls', () => {
   let jays: Person;
   let poll: Post;
 
-  const signedInAs = async (email: string, viewport?: { width: number; height: number }) => {
-    const session = new ApiClient(j.url);
-    await session.signIn(email);
-    const someone = await newPerson(j.browser, j.url, viewport ? { viewport } : {});
-    await someone.context.addCookies(session.browserCookies());
-    j.people.push(someone);
-    return someone;
-  };
+  const signedInAs = j.signedInAs;
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(ARTIFACTS, `polls-${name}.png`), fullPage: false });
 

@@ -7,7 +7,7 @@
  */
 import type { Post, User } from '@pipit/contract';
 import { describe, expect } from 'vitest';
-import { ApiClient, person } from '../support/api.ts';
+import { type ApiClient, person } from '../support/api.ts';
 import {
   checkA11y,
   composer,
@@ -34,15 +34,7 @@ describe('who sees a post', () => {
   let ferns: Person;
   let secret: Post;
 
-  /** A browser context signed in as `email` (its own session, not the seeding client's). */
-  const signedInAs = async (email: string) => {
-    const session = new ApiClient(j.url);
-    await session.signIn(email);
-    const someone = await newPerson(j.browser, j.url);
-    await someone.context.addCookies(session.browserCookies());
-    j.people.push(someone);
-    return someone;
-  };
+  const signedInAs = j.signedInAs;
 
   j.step('posts for her followers only, chosen in the composer’s menu; it shows the badge', async () => {
     fern = await person(j.url, 'fern', 'Fern Private');

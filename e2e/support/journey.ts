@@ -4,7 +4,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject, test } from 'vitest';
-import { launchBrowser, type Person, snapshotOnFailure, writeAxeReport } from './browser.ts';
+import { ApiClient } from './api.ts';
+import { launchBrowser, newPerson, type Person, snapshotOnFailure, writeAxeReport } from './browser.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 export interface Journey {
@@ -13,6 +14,11 @@ export interface Journey {
   readonly browser: Browser;
   /** People whose pages are saved as screenshots when a step fails. */
   readonly people: Person[];
+  /**
+   * A browser context signed in as `email` through its own session (not a seeding client's), at
+   * `viewport` when given; its pages are saved if a step fails.
+   */
+  signedInAs(email: string, viewport?: { width: number; height: number }): Promise<Person>;
   step(name: string, fn: () => Promise<void>, timeout?: number): void;
 }
 
@@ -44,16 +50,30 @@ export function journey(
     await server?.stop();
   });
 
+  const url = () => {
+    if (!server) throw new Error('the app is not running');
+    return server.url;
+  };
+  const openBrowser = () => {
+    if (!browser) throw new Error('the browser is not running');
+    return browser;
+  };
   return {
     get url() {
-      if (!server) throw new Error('the app is not running');
-      return server.url;
+      return url();
     },
     get browser() {
-      if (!browser) throw new Error('the browser is not running');
-      return browser;
+      return openBrowser();
     },
     people,
+    async signedInAs(email, viewport) {
+      const session = new ApiClient(url());
+      await session.signIn(email);
+      const someone = await newPerson(openBrowser(), url(), viewport ? { viewport } : {});
+      await someone.context.addCookies(session.browserCookies());
+      people.push(someone);
+      return someone;
+    },
     step(stepName, fn, timeout = 180_000) {
       test(
         stepName,
