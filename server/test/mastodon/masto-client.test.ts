@@ -14,14 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { streamingStats } from '../../src/modules/mastodon/streaming.routes.ts';
 import { seedTrio, until, useTestApp } from '../helpers/app.ts';
 import { photo } from '../media/fixtures.ts';
-import { expectValid, templateOf } from './openapi.ts';
-
-interface Seen {
-  method: string;
-  path: string;
-  status: number;
-  body: unknown;
-}
+import { expectValid, recordJsonAnswers, type SeenAnswer, templateOf } from './openapi.ts';
 
 describe('masto.js against Pipit', () => {
   // The instance's contact is the first admin's email (a real domain: the description wants an email).
@@ -30,28 +23,14 @@ describe('masto.js against Pipit', () => {
   writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit</title><div id="root"></div>');
   const ctx = useTestApp({ adminEmails: ['admin@pipit.example'], webDist });
   let base: string;
-  const seen: Seen[] = [];
+  const seen: SeenAnswer[] = [];
 
   beforeEach(async () => {
     if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     seen.length = 0;
     // Every answer the library receives, kept to be checked against the description.
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init);
-      const response = await realFetch(request);
-      const url = new URL(request.url);
-      if (url.origin === base && response.headers.get('content-type')?.includes('json')) {
-        seen.push({
-          method: request.method,
-          path: url.pathname,
-          status: response.status,
-          body: await response.clone().json(),
-        });
-      }
-      return response;
-    });
+    recordJsonAnswers(base, seen);
   });
   afterEach(() => {
     vi.restoreAllMocks();

@@ -12,14 +12,7 @@ import { createRestAPIClient } from 'masto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { html, type PageServer, startPageServer } from '../cards/page-server.ts';
 import { authorizeApp, seedTrio, testConfig, useTestApp } from '../helpers/app.ts';
-import { expectValid, templateOf } from './openapi.ts';
-
-interface Seen {
-  method: string;
-  path: string;
-  status: number;
-  body: unknown;
-}
+import { expectValid, recordJsonAnswers, type SeenAnswer, templateOf } from './openapi.ts';
 
 let pages: PageServer;
 beforeAll(async () => {
@@ -35,28 +28,14 @@ describe('masto.js writes to Pipit', () => {
     cards: { ...testConfig().cards, enabled: true, allowLoopback: true, timeoutMs: 2_000 },
   });
   let base: string;
-  const seen: Seen[] = [];
+  const seen: SeenAnswer[] = [];
 
   beforeEach(async () => {
     if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     seen.length = 0;
     pages.reset();
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const request = new Request(input, init);
-      const response = await realFetch(request);
-      const url = new URL(request.url);
-      if (url.origin === base && response.headers.get('content-type')?.includes('json')) {
-        seen.push({
-          method: request.method,
-          path: url.pathname,
-          status: response.status,
-          body: await response.clone().json(),
-        });
-      }
-      return response;
-    });
+    recordJsonAnswers(base, seen);
   });
   afterEach(() => {
     vi.restoreAllMocks();

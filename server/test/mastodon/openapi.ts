@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { inject } from '../helpers/app.ts';
 
@@ -161,4 +161,35 @@ export function expectEntity(name: string, value: unknown): void {
     ? []
     : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} (${e.schemaPath})`);
   expect(problems, name).toEqual([]);
+}
+
+/** An answer a client library received over HTTP (recordJsonAnswers). */
+export interface SeenAnswer {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Records into `seen` every JSON answer from `origin` that code in this test receives through the
+ * global fetch (a client library such as masto.js), to check them against the description after; the
+ * requests themselves go through unchanged. Undo with `vi.restoreAllMocks()`.
+ */
+export function recordJsonAnswers(origin: string, seen: SeenAnswer[]): void {
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const response = await realFetch(request);
+    const url = new URL(request.url);
+    if (url.origin === origin && response.headers.get('content-type')?.includes('json')) {
+      seen.push({
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        body: await response.clone().json(),
+      });
+    }
+    return response;
+  });
 }
