@@ -39,6 +39,9 @@ describe('answers apps can trust', () => {
     const refused: [object, string][] = [
       [{ status: 'for my circle', visibility: 'limited' }, 'visibility'],
       [{ status: 'for nobody', visibility: 'secret' }, 'visibility'],
+      // Names every object has are not words of the mapping.
+      [{ status: 'for the prototype', visibility: 'constructor' }, 'visibility'],
+      [{ status: 'quoted by strings', quote_approval_policy: 'toString' }, 'quote_approval_policy'],
       // Sooner than Mastodon's 5 minutes, in the past, or no time at all.
       [{ status: 'soon', scheduled_at: new Date(Date.now() + 60_000).toISOString() }, 'scheduled_at'],
       [{ status: 'yesterday', scheduled_at: new Date(Date.now() - 86_400_000).toISOString() }, 'scheduled_at'],

@@ -1,5 +1,6 @@
-import type { CurrentUser, User, Visibility } from '@pipit/contract';
+import type { CurrentUser, User } from '@pipit/contract';
 import { absolute, textToHtml } from './html.ts';
+import { MASTODON_VISIBILITY } from './visibility.ts';
 
 /** Mastodon's Account (docs.joinmastodon.org/entities/Account): a person, from their profile as the services answer it. */
 export function toAccount(publicUrl: string, user: User) {
@@ -40,13 +41,6 @@ export function toAccount(publicUrl: string, user: User) {
 }
 export type Account = ReturnType<typeof toAccount>;
 
-const MASTODON_PRIVACY = {
-  public: 'public',
-  unlisted: 'unlisted',
-  followers: 'private',
-  direct: 'direct',
-} as const satisfies Record<Visibility, string>;
-
 /** Mastodon's CredentialAccount: the person themselves, with what only they see (how many ask to follow them). */
 export function toCredentialAccount(publicUrl: string, user: CurrentUser, followRequestsCount: number) {
   return {
@@ -55,7 +49,7 @@ export function toCredentialAccount(publicUrl: string, user: CurrentUser, follow
       note: user.bio,
       fields: [],
       // The member's default visibility, as Mastodon names it (followers only: private).
-      privacy: MASTODON_PRIVACY[user.defaultVisibility],
+      privacy: MASTODON_VISIBILITY[user.defaultVisibility],
       sensitive: false,
       language: null,
       follow_requests_count: followRequestsCount,

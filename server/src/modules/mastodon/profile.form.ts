@@ -1,6 +1,7 @@
 import { type EditBody, editBody, LIMITS, type Visibility } from '@pipit/contract';
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../../lib/errors.ts';
+import { visibilityOf } from './visibility.ts';
 
 const MB = 1024 * 1024;
 
@@ -63,14 +64,6 @@ export async function readProfileForm(request: FastifyRequest): Promise<ProfileF
 const TRUE = new Set(['true', '1', 't', 'on']);
 const FALSE = new Set(['false', '0', 'f', 'off']);
 
-/** Mastodon's posting privacy as Pipit's visibilities (private is followers only). */
-const VISIBILITY_OF: Record<string, Visibility> = {
-  public: 'public',
-  unlisted: 'unlisted',
-  private: 'followers',
-  direct: 'direct',
-};
-
 /**
  * `source[privacy]` (the default visibility of new posts), as JSON (`source: {privacy}`), a form
  * (`source[privacy]`, nested by the form reader or not) or a multipart field; anything else is refused.
@@ -82,8 +75,7 @@ function privacyField(fields: Record<string, unknown>): { defaultVisibility?: Vi
       ? (source as { privacy: unknown }).privacy
       : fields['source[privacy]'];
   if (value === undefined || value === null || value === '') return {};
-  const visibility =
-    typeof value === 'string' && Object.hasOwn(VISIBILITY_OF, value) ? VISIBILITY_OF[value] : undefined;
+  const visibility = typeof value === 'string' ? visibilityOf(value) : undefined;
   if (!visibility)
     throw invalid('source[privacy]', 'source[privacy] must be one of public, unlisted, private, direct.');
   return { defaultVisibility: visibility };

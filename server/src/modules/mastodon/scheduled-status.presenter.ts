@@ -1,16 +1,6 @@
-import type { ScheduledPost, Visibility } from '@pipit/contract';
+import type { ScheduledPost } from '@pipit/contract';
 import { toMedia } from './media.presenter.ts';
-
-/** Pipit's visibilities as Mastodon's (followers only is `private`). */
-const MASTODON_VISIBILITY: Record<Visibility, string> = {
-  public: 'public',
-  unlisted: 'unlisted',
-  followers: 'private',
-  direct: 'direct',
-};
-
-/** Pipit's quote policies as Mastodon's quote approval policies. */
-const MASTODON_QUOTE_POLICY = { anyone: 'public', followers: 'followers', nobody: 'nobody' } as const;
+import { MASTODON_QUOTE_POLICY, MASTODON_VISIBILITY } from './visibility.ts';
 
 /**
  * Mastodon's ScheduledStatus: its id, time, images and `params`, the status as it will be posted, in

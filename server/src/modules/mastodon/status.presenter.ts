@@ -1,9 +1,10 @@
-import type { Post, Visibility } from '@pipit/contract';
+import type { Post } from '@pipit/contract';
 import type { Account } from './account.presenter.ts';
 import { toCard } from './card.presenter.ts';
 import { textToHtml } from './html.ts';
 import { toMedia } from './media.presenter.ts';
 import { toMastodonPoll } from './poll.presenter.ts';
+import { MASTODON_VISIBILITY } from './visibility.ts';
 
 /** What a Status is made of besides the post: its people as Accounts, and the quoted posts' statuses. */
 export interface StatusParts {
@@ -23,14 +24,6 @@ function toQuote(post: Post, parts: StatusParts): { state: string; quoted_status
   if (quoted) return { state: 'accepted', quoted_status: quoted };
   return { state: 'unauthorized', quoted_status: null };
 }
-
-/** Pipit's visibilities as Mastodon's (followers only is `private`). */
-const MASTODON_VISIBILITY = {
-  public: 'public',
-  unlisted: 'unlisted',
-  followers: 'private',
-  direct: 'direct',
-} as const satisfies Record<Visibility, string>;
 
 /**
  * Mastodon's QuoteApproval: who may quote it (`automatic`; Pipit never asks the author, so `manual`

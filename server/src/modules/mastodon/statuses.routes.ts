@@ -1,12 +1,4 @@
-import {
-  createPostBody,
-  editPostBody,
-  MAX_PAGE_SIZE,
-  type PollInputBody,
-  type Post,
-  type QuotePolicy,
-  type Visibility,
-} from '@pipit/contract';
+import { createPostBody, editPostBody, MAX_PAGE_SIZE, type PollInputBody, type Post } from '@pipit/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError, invalid } from '../../lib/errors.ts';
 import type { PostId } from '../../lib/ids.ts';
@@ -17,6 +9,7 @@ import { limitOf, postIdOf, route, userOf } from './mastodon.http.ts';
 import { pollField, type StatusBody } from './mastodon.schemas.ts';
 import { toScheduledStatus } from './scheduled-status.presenter.ts';
 import { asMastodonField, scheduledAtOf } from './scheduled-statuses.routes.ts';
+import { quotePolicyOf, visibilityOf } from './visibility.ts';
 
 /**
  * A status's poll (JSON, or a form's `poll[options][]`, `poll[expires_in]`…) in Pipit's shape, or
@@ -56,21 +49,13 @@ function refuseWhatCannotBeHonoured(body: StatusBody): void {
   const refuse = (field: string, message: string) => {
     throw invalid(field, `${field}: ${message}`);
   };
-  if (body.visibility != null && !(body.visibility in VISIBILITY_OF)) {
+  if (body.visibility != null && visibilityOf(body.visibility) === undefined) {
     refuse('visibility', `"${body.visibility}" is not one of public, unlisted, private, direct.`);
   }
-  if (body.quote_approval_policy != null && !(body.quote_approval_policy in QUOTE_POLICY_OF)) {
+  if (body.quote_approval_policy != null && quotePolicyOf(body.quote_approval_policy) === undefined) {
     refuse('quote_approval_policy', `"${body.quote_approval_policy}" is not one of public, followers, nobody.`);
   }
 }
-
-/** Mastodon's visibilities as Pipit's (`private` is followers only). */
-const VISIBILITY_OF: Record<string, Visibility> = {
-  public: 'public',
-  unlisted: 'unlisted',
-  private: 'followers',
-  direct: 'direct',
-};
 
 /** Pipit's names of the fields a status is refused for, as Mastodon names them. */
 const MASTODON_FIELD: Record<string, string> = {
@@ -92,9 +77,6 @@ function asMastodonError(error: unknown): unknown {
 const offCentre = (focus: string | null | undefined) =>
   focus != null && focus.trim() !== '' && focus.split(',').some((n) => Number(n.trim()) !== 0);
 
-/** Mastodon's quote approval policies as Pipit's quote policies. */
-const QUOTE_POLICY_OF: Record<string, QuotePolicy> = { public: 'anyone', followers: 'followers', nobody: 'nobody' };
-
 /** Statuses: write and delete one, read one and its thread, who liked or reposted it, and the actions on it. */
 export async function statusesRoutes(app: FastifyInstance, { present }: MastodonContext) {
   const { posts, postEdits, bookmarks, scheduledPosts } = app.services;
@@ -109,8 +91,8 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
       parentId: body.in_reply_to_id ?? null,
       media: (body.media_ids ?? []).map((id) => ({ id })),
       ...(quote ? { quoteOfId: quote } : {}),
-      ...(body.visibility ? { visibility: VISIBILITY_OF[body.visibility] } : {}),
-      ...(body.quote_approval_policy ? { quotePolicy: QUOTE_POLICY_OF[body.quote_approval_policy] } : {}),
+      ...(body.visibility ? { visibility: visibilityOf(body.visibility) } : {}),
+      ...(body.quote_approval_policy ? { quotePolicy: quotePolicyOf(body.quote_approval_policy) } : {}),
       ...(body.spoiler_text != null ? { spoilerText: body.spoiler_text } : {}),
       ...(body.sensitive != null ? { sensitive: body.sensitive } : {}),
       ...(poll ? { poll } : {}),
@@ -180,7 +162,7 @@ export async function statusesRoutes(app: FastifyInstance, { present }: Mastodon
     const refuse = (field: string, message: string) => invalid(field, `${field}: ${message}`);
     // 404 when the viewer cannot see it, before anything about its content is said.
     const post = await posts.get(viewer, id);
-    if (body.quote_approval_policy != null && QUOTE_POLICY_OF[body.quote_approval_policy] !== post.quotePolicy) {
+    if (body.quote_approval_policy != null && quotePolicyOf(body.quote_approval_policy) !== post.quotePolicy) {
       throw refuse('quote_approval_policy', 'Pipit cannot change who may quote a post after it is written.');
     }
     const mediaIds = body.media_ids ?? [];
