@@ -82,17 +82,8 @@ export async function unlinkPost(db: Executor, postId: number): Promise<void> {
   await db.delete(postCards).where(eq(postCards.postId, postId));
 }
 
-/** What a fetch found. */
-export interface CardContent {
-  title: string;
-  description: string;
-  siteName: string;
-  authorName: string;
-  imageKey: string | null;
-  imageWidth: number | null;
-  imageHeight: number | null;
-  blurhash: string | null;
-}
+/** What a fetch found: a card but for its URL. */
+export type CardContent = Omit<CardJson, 'url'>;
 
 /** The fetch's result: the card ready with `content`, or failed (no card); answers the picture it replaced. */
 export async function finishCard(

@@ -42,15 +42,7 @@ export class Notifier {
       tx,
       rows.filter((row) => !hiding.has(row.userId)),
     );
-    outbox.add(
-      ...written.map((row) => ({
-        type: 'notification.created' as const,
-        userId: row.userId,
-        actorId: row.actorId,
-        notificationType: row.type,
-        postId: row.postId,
-      })),
-    );
+    announce(outbox, written);
   }
 
   /**
@@ -74,15 +66,7 @@ export class Notifier {
       postId: poll.postId,
     }));
     const written = await insertNotifications(tx, rows);
-    outbox.add(
-      ...written.map((row) => ({
-        type: 'notification.created' as const,
-        userId: row.userId,
-        actorId: row.actorId,
-        notificationType: row.type,
-        postId: row.postId,
-      })),
-    );
+    announce(outbox, written);
   }
 
   /** Takes back the notification an undone action created (an unlike, an unfollow). */
@@ -100,4 +84,17 @@ export class Notifier {
       actorIds.filter((id) => id !== userId),
     );
   }
+}
+
+/** Tells the live streams of each notification written (`notification.created`, after the commit). */
+function announce(outbox: Outbox, written: Awaited<ReturnType<typeof insertNotifications>>): void {
+  outbox.add(
+    ...written.map((row) => ({
+      type: 'notification.created' as const,
+      userId: row.userId,
+      actorId: row.actorId,
+      notificationType: row.type,
+      postId: row.postId,
+    })),
+  );
 }
