@@ -62,15 +62,24 @@ export class TimedJobs {
   }
 
   /**
-   * Schedules (or reschedules) the job `kind`/`key` at `runAt` in the caller's transaction. Call
-   * `wake(runAt)` once it has committed, so this process does not wait for its next look.
+   * Schedules (or reschedules) the job `kind`/`key` at `runAt` in the caller's transaction, and has
+   * this process look for it at that time once the transaction has committed (`outbox`'s after-commit
+   * work: no caller has to remember to wake the runner).
    */
-  async scheduleIn(db: Executor, kind: string, key: string, runAt: Date, payload: Record<string, unknown>) {
+  async scheduleIn(
+    db: Executor,
+    outbox: Outbox,
+    kind: string,
+    key: string,
+    runAt: Date,
+    payload: Record<string, unknown>,
+  ) {
     await db.execute(sql`
       insert into timed_jobs (kind, key, run_at, payload)
       values (${kind}, ${key}, ${runAt.toISOString()}::timestamptz, ${JSON.stringify(payload)}::jsonb)
       on conflict (kind, key) do update set run_at = excluded.run_at, payload = excluded.payload, attempts = 0,
         last_error = null`);
+    outbox.afterCommit(() => this.wake(runAt));
   }
 
   /** Removes the job `kind`/`key` (nothing when there is none), in the caller's transaction. */
@@ -88,7 +97,7 @@ export class TimedJobs {
   }
 
   /** A job due at `runAt` was scheduled and committed: look for it then rather than at the next poll. */
-  wake(runAt: Date): void {
+  private wake(runAt: Date): void {
     if (!this.started || this.stopped) return;
     const at = runAt.getTime();
     if (at < this.timerAt) this.arm(Math.max(0, at - Date.now()));

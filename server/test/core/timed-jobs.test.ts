@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { executeRows } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
-import type { DomainEvent } from '../../src/lib/events.ts';
+import { type DomainEvent, Outbox } from '../../src/lib/events.ts';
 import { TimedJobs } from '../../src/lib/timed-jobs.ts';
 import { insertUser, useTestApp } from '../helpers/app.ts';
 
@@ -42,8 +42,11 @@ describe('timed jobs', () => {
     const jobs = runner();
     const runs: string[] = [];
     renamer(jobs, runs);
-    await jobs.scheduleIn(ctx.db.db, 'test.rename', 'due', past(), { userId: alice.id, name: 'Due' });
-    await jobs.scheduleIn(ctx.db.db, 'test.rename', 'later', future(), { userId: alice.id, name: 'Later' });
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.rename', 'due', past(), { userId: alice.id, name: 'Due' });
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.rename', 'later', future(), {
+      userId: alice.id,
+      name: 'Later',
+    });
 
     expect(await jobs.runDue()).toBe(1);
     expect(runs).toEqual(['Due']);
@@ -60,14 +63,14 @@ describe('timed jobs', () => {
     const jobs = runner();
     const runs: string[] = [];
     renamer(jobs, runs);
-    await jobs.scheduleIn(ctx.db.db, 'test.rename', 'k', past(), { userId: alice.id, name: 'First' });
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.rename', 'k', past(), { userId: alice.id, name: 'First' });
     const later = future();
-    await jobs.scheduleIn(ctx.db.db, 'test.rename', 'k', later, { userId: alice.id, name: 'Second' });
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.rename', 'k', later, { userId: alice.id, name: 'Second' });
     expect(await jobCount()).toBe(1);
     expect((await jobs.dueAt('test.rename', 'k'))?.getTime()).toBe(later.getTime());
     expect(await jobs.runDue()).toBe(0);
 
-    await jobs.scheduleIn(ctx.db.db, 'test.rename', 'k', past(), { userId: alice.id, name: 'Third' });
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.rename', 'k', past(), { userId: alice.id, name: 'Third' });
     await jobs.cancelIn(ctx.db.db, 'test.rename', 'k');
     expect(await jobs.runDue()).toBe(0);
     expect(runs).toEqual([]);
@@ -81,7 +84,7 @@ describe('timed jobs', () => {
     renamer(jobs, runs);
     await expect(
       ctx.db.db.transaction(async (tx) => {
-        await jobs.scheduleIn(tx, 'test.rename', 'k', past(), { userId: alice.id, name: 'Ghost' });
+        await jobs.scheduleIn(tx, new Outbox(), 'test.rename', 'k', past(), { userId: alice.id, name: 'Ghost' });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -98,7 +101,10 @@ describe('timed jobs', () => {
     renamer(one, runs);
     renamer(two, runs);
     for (const [i, person] of people.entries())
-      await one.scheduleIn(ctx.db.db, 'test.rename', `k${i}`, past(), { userId: person.id, name: `Name ${i}` });
+      await one.scheduleIn(ctx.db.db, new Outbox(), 'test.rename', `k${i}`, past(), {
+        userId: person.id,
+        name: `Name ${i}`,
+      });
 
     const [a, b] = await Promise.all([one.runDue(), two.runDue()]);
     expect(a + b).toBe(people.length);
@@ -118,7 +124,7 @@ describe('timed jobs', () => {
         .where(eq(users.id, Number(payload.userId)));
       throw new Error('the remote end said no');
     });
-    await jobs.scheduleIn(ctx.db.db, 'test.fail', 'k', past(), { userId: alice.id });
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.fail', 'k', past(), { userId: alice.id });
 
     expect(await jobs.runDue()).toBe(1);
     expect(calls).toBe(1);
@@ -140,7 +146,7 @@ describe('timed jobs', () => {
   it('leaves jobs of kinds this process does not know (another version) to the processes that do', async () => {
     const jobs = runner();
     jobs.register('test.known', async () => {});
-    await jobs.scheduleIn(ctx.db.db, 'test.unknown', 'k', past(), {});
+    await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.unknown', 'k', past(), {});
     expect(await jobs.runDue()).toBe(0);
     expect(await jobCount()).toBe(1);
   });
@@ -154,7 +160,7 @@ describe('timed jobs', () => {
       jobs.register('test.event', async (_tx, outbox) => {
         outbox.add({ type: 'user.updated', userId: alice.id } as DomainEvent);
       });
-      await jobs.scheduleIn(ctx.db.db, 'test.event', 'k', past(), {});
+      await jobs.scheduleIn(ctx.db.db, new Outbox(), 'test.event', 'k', past(), {});
       await jobs.runDue();
       expect(seen).toContainEqual(expect.objectContaining({ type: 'user.updated', userId: alice.id }));
     } finally {
@@ -162,7 +168,7 @@ describe('timed jobs', () => {
     }
   });
 
-  it('with a timer, runs a job when its time comes after a wake, without a poll in between', async () => {
+  it('with a timer, runs a job when its time comes once its change has committed, without a poll in between', async () => {
     const jobs = runner(3_600_000);
     let done: () => void = () => {};
     const ran = new Promise<void>((resolve) => {
@@ -174,8 +180,10 @@ describe('timed jobs', () => {
     });
     jobs.start();
     try {
-      await jobs.scheduleIn(ctx.db.db, 'test.timer', 'k', runAt, {});
-      jobs.wake(runAt);
+      // Scheduling asks the runner to look at the job's time once the change has committed.
+      const outbox = new Outbox();
+      await jobs.scheduleIn(ctx.db.db, outbox, 'test.timer', 'k', runAt, {});
+      await outbox.publishTo(ctx.app.services.events);
       await ran;
       // Never before its time (the database's clock decides; the two clocks are the same machine's).
       expect(Date.now()).toBeGreaterThanOrEqual(runAt.getTime() - 50);

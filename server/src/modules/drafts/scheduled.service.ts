@@ -1,7 +1,7 @@
 import { type CreatePostBody, createPostBody, type Post, type ScheduledPost, UNSENT_LIMITS } from '@pipit/contract';
 import type { Database, Tx } from '../../db/client.ts';
 import { AppError, invalid, notFound } from '../../lib/errors.ts';
-import { type EventBus, Outbox } from '../../lib/events.ts';
+import { commitThenPublish, type EventBus, Outbox } from '../../lib/events.ts';
 import { parseId } from '../../lib/ids.ts';
 import type { TimedJobs } from '../../lib/timed-jobs.ts';
 import { createInputOf, type PostAuthor, type PostsService } from '../posts/posts.service.ts';
@@ -69,7 +69,7 @@ export class ScheduledPostsService {
   async schedule(viewer: SessionUser, post: CreatePostBody, at: Date): Promise<ScheduledPost> {
     const me = viewer.userId;
     refuseTime(at, true);
-    const row = await this.db.transaction(async (tx) => {
+    const row = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if ((await repo.countScheduled(tx, me)) >= UNSENT_LIMITS.scheduled) {
         throw limitReached(
           `You can have at most ${UNSENT_LIMITS.scheduled} posts scheduled; cancel one to schedule another.`,
@@ -83,10 +83,9 @@ export class ScheduledPostsService {
         mediaIds: mediaIdsOf(body),
         scheduledAt: at,
       });
-      await this.timedJobs.scheduleIn(tx, PUBLISH_JOB, String(created.id), at, { id: created.id });
+      await this.timedJobs.scheduleIn(tx, outbox, PUBLISH_JOB, String(created.id), at, { id: created.id });
       return created;
     });
-    this.timedJobs.wake(at);
     return (await this.packed(me, [row]))[0]!;
   }
 
@@ -104,16 +103,15 @@ export class ScheduledPostsService {
     if (!current) throw scheduledNotFound();
     const at = change.scheduledAt ?? current.scheduledAt;
     refuseTime(at, change.scheduledAt !== undefined);
-    const row = await this.db.transaction(async (tx) => {
+    const row = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       // The job first (see the lock order above): a publication under way finishes before this goes on.
-      await this.timedJobs.scheduleIn(tx, PUBLISH_JOB, String(id), at, { id });
+      await this.timedJobs.scheduleIn(tx, outbox, PUBLISH_JOB, String(id), at, { id });
       const locked = await repo.lockScheduled(tx, id);
       if (!locked || locked.authorId !== me) throw scheduledNotFound();
       if (at.getTime() !== locked.scheduledAt.getTime()) await refuseDay(tx, me, at, id);
       const body = await this.checked(tx, viewer, change.post ?? (locked.body as CreatePostBody));
       return repo.updateScheduled(tx, id, { body, mediaIds: mediaIdsOf(body), scheduledAt: at });
     });
-    this.timedJobs.wake(at);
     return (await this.packed(me, [row]))[0]!;
   }
 

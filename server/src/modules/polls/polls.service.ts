@@ -29,19 +29,11 @@ export class PollsService {
     timedJobs.register(POLL_END, (tx, outbox, payload) => this.end(tx, outbox, Number(payload.postId)));
   }
 
-  /**
-   * Writes the post's poll inside the post's transaction and schedules its end there too; answers when
-   * it ends. Call `wake(expiresAt)` once that transaction has committed.
-   */
-  async createIn(tx: Tx, postId: number, input: PollInput): Promise<Date> {
+  /** Writes the post's poll inside the post's transaction and schedules its end there too; answers when it ends. */
+  async createIn(tx: Tx, outbox: Outbox, postId: number, input: PollInput): Promise<Date> {
     const expiresAt = await repo.insertPoll(tx, postId, input);
-    await this.timedJobs.scheduleIn(tx, POLL_END, String(postId), expiresAt, { postId });
+    await this.timedJobs.scheduleIn(tx, outbox, POLL_END, String(postId), expiresAt, { postId });
     return expiresAt;
-  }
-
-  /** Tells this process's runner of an end scheduled by a transaction that has committed. */
-  wake(expiresAt: Date): void {
-    this.timedJobs.wake(expiresAt);
   }
 
   /**
@@ -49,7 +41,7 @@ export class PollsService {
    * away (null). When the options or the kind of choice change, every vote and count goes (a vote for
    * other options would mean something else); the end moves to `expiresIn` from now either way, and
    * its job with it. Telling the voters of the edit is the edit's own business. Answers when the poll
-   * ends (wake the runner with it after the commit), or null when the post has no poll now.
+   * ends, or null when the post has no poll now.
    */
   async replacePollIn(tx: Tx, outbox: Outbox, postId: number, input: PollInput | null): Promise<Date | null> {
     const before = await repo.findPoll(tx, postId, { lock: true });
@@ -69,7 +61,7 @@ export class PollsService {
     } else {
       expiresAt = await repo.insertPoll(tx, postId, input);
     }
-    await this.timedJobs.scheduleIn(tx, POLL_END, String(postId), expiresAt, { postId });
+    await this.timedJobs.scheduleIn(tx, outbox, POLL_END, String(postId), expiresAt, { postId });
     const counts = await repo.findCounts(tx, postId);
     if (counts) {
       const authorId = before?.authorId ?? (await repo.findPoll(tx, postId))?.authorId ?? 0;
@@ -143,7 +135,7 @@ export class PollsService {
     const poll = await repo.findPoll(tx, postId, { lock: true });
     if (!poll) return;
     if (!poll.expired) {
-      await this.timedJobs.scheduleIn(tx, POLL_END, String(postId), poll.expiresAt, { postId });
+      await this.timedJobs.scheduleIn(tx, outbox, POLL_END, String(postId), poll.expiresAt, { postId });
       return;
     }
     const voters = await repo.findVoterIds(tx, postId);

@@ -65,9 +65,8 @@ export class PostEditsService {
     // A repost's row stands for the post it reposts (as replies and quotes of it do).
     const target = await posts.findRepostTarget(this.db, postId);
     if (target === null) throw postNotFound();
-    let done: EditDone = NOTHING_DONE;
     try {
-      done = await commitThenPublish(this.db, this.events, async (tx, outbox): Promise<EditDone> => {
+      await commitThenPublish(this.db, this.events, async (tx, outbox) => {
         const current = await repo.lockPostForEdit(tx, target);
         if (!current) throw postNotFound();
         if (current.authorId !== me) {
@@ -126,11 +125,11 @@ export class PostEditsService {
         );
         if (!anyChange(changes)) {
           // The same version; a poll sent again still moves its end (and may show its counts or hide them).
-          if (!body.poll || !this.polls) return NOTHING_DONE;
-          const pollEnds = await this.polls.replacePollIn(tx, outbox, target, body.poll);
+          if (!body.poll || !this.polls) return;
+          await this.polls.replacePollIn(tx, outbox, target, body.poll);
           const [same] = await posts.findPostViews(tx, null, [target]);
           if (same) outbox.add({ type: 'post.updated', postId: target, authorId: me, view: toPost(same) });
-          return { ...NOTHING_DONE, pollEnds };
+          return;
         }
 
         // The original version, kept at the first edit with the post's own time.
@@ -197,12 +196,11 @@ export class PostEditsService {
 
         // The poll: written by its module; when its options (or single/multiple) change, or it goes,
         // its votes go too, and whoever voted (but its author) is told below.
-        let pollEnds: Date | null = null;
         let votesGone: number[] = [];
         if (body.poll !== undefined) {
           if (!this.polls) throw new Error('PostEditsService: a poll needs the polls service');
           if (pollBefore !== null && changes.poll !== null) votesGone = await findVoterIds(tx, target);
-          pollEnds = await this.polls.replacePollIn(tx, outbox, target, body.poll);
+          await this.polls.replacePollIn(tx, outbox, target, body.poll);
         }
 
         // The link card follows the first link (none with pictures); a new one is fetched once committed.
@@ -252,19 +250,17 @@ export class PostEditsService {
         // As a visitor would see it (no viewer's own facts): the live streams send it as they send a new post.
         const [row] = await posts.findPostViews(tx, null, [target]);
         if (row) outbox.add({ type: 'post.updated', postId: target, authorId: me, view: toPost(row) });
-        return {
-          removedFiles: removed.flatMap((m) => [mediaUrl(m.key), mediaUrl(m.previewKey)]),
-          pollEnds,
-          cardUrl,
-        };
+        // Once committed: the removed pictures' files are collected, the new link's card fetched.
+        const removedFiles = removed.flatMap((m) => [mediaUrl(m.key), mediaUrl(m.previewKey)]);
+        outbox.afterCommit(() => {
+          this.posts.collect(removedFiles);
+          if (cardUrl) this.cards?.cardAfterEdit({ id: target, authorId: me }, cardUrl);
+        });
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
       throw error;
     }
-    this.posts.collect(done.removedFiles);
-    if (done.pollEnds) this.polls?.wake(done.pollEnds);
-    if (done.cardUrl) this.cards?.cardAfterEdit({ id: target, authorId: me }, done.cardUrl);
     return this.posts.get(viewer, target);
   }
 
@@ -322,11 +318,3 @@ export class PostEditsService {
     };
   }
 }
-
-/** What an edit leaves to do once committed: files to collect, a poll's end to wake for, a card to fetch. */
-interface EditDone {
-  removedFiles: string[];
-  pollEnds: Date | null;
-  cardUrl: string | null;
-}
-const NOTHING_DONE: EditDone = { removedFiles: [], pollEnds: null, cardUrl: null };

@@ -211,10 +211,9 @@ export class PostsService {
         let view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
         // The event carries the post as a visitor sees it: a poll's hidden counts hidden.
         let seen = view;
-        let pollEnds: Date | null = null;
         if (body.poll !== undefined) {
           if (!this.polls) throw new Error('PostsService: a poll needs the polls service');
-          pollEnds = await this.polls.createIn(tx, post.id, body.poll);
+          const pollEnds = await this.polls.createIn(tx, outbox, post.id, body.poll);
           view = { ...view, poll: newPoll(post.id, body.poll, pollEnds, true) };
           seen = { ...view, poll: newPoll(post.id, body.poll, pollEnds, false) };
         }
@@ -252,12 +251,10 @@ export class PostsService {
             reached.filter((id) => !hiding.has(id)),
           );
         }
-        // Once it is committed (here, or by the caller whose transaction this is): its link card is
-        // fetched, and this process's timer looks for the poll's end.
-        outbox.afterCommit(() => {
-          this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: media.length > 0 });
-          if (pollEnds) this.polls?.wake(pollEnds);
-        });
+        // Once it is committed (here, or by the caller whose transaction this is): its link card is fetched.
+        outbox.afterCommit(() =>
+          this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: media.length > 0 }),
+        );
         return view;
       };
       return await (within ? write(within.tx, within.outbox) : commitThenPublish(this.db, this.events, write));
