@@ -188,6 +188,15 @@ export class Outbox {
     this.committed.push(task);
   }
 
+  /**
+   * Takes over what `inner` gathered (a savepoint's work that was kept): its events and its after-commit
+   * work then wait for this outbox's transaction.
+   */
+  absorb(inner: Outbox): void {
+    this.events.push(...inner.events);
+    this.committed.push(...inner.committed);
+  }
+
   /** Publishes the events, then runs what waited for the commit: call it once the transaction has committed. */
   async publishTo(events: EventBus): Promise<void> {
     await events.publish(this.events);

@@ -157,6 +157,23 @@ describe('link cards', () => {
       expect((await cardOf(clients.visitor, p.id))?.title).toBe('Swifts & swallows');
   });
 
+  it('gives a scheduled post its card once the timed job has published it', async () => {
+    const { clients, alice } = await seedTrio(ctx);
+    const link = `${server.origin}/article`;
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const res = await clients.alice.post('/api/scheduled-posts', { post: { text: `later ${link}` }, scheduledAt: at });
+    expect(res.statusCode, res.body).toBe(201);
+    await drain();
+    expect(server.hits('/article')).toBe(0);
+    await ctx.db.db.execute(sql`update scheduled_posts set scheduled_at = now() - interval '1 second'`);
+    await ctx.db.db.execute(sql`update timed_jobs set run_at = now() - interval '1 second'`);
+    expect(await ctx.app.services.timedJobs.runDue()).toBe(1);
+    await drain();
+    expect(server.hits('/article')).toBe(1);
+    const mine = (await clients.visitor.get(`/api/users/${alice.id}/posts`)).json<{ items: Post[] }>().items;
+    expect(mine.map((p) => p.card?.title)).toEqual(['Swifts & swallows']);
+  });
+
   it('gives no card to a post with images (as Mastodon), and fetches nothing for it', async () => {
     const { clients } = await seedTrio(ctx);
     const uploaded = await clients.alice.upload(imageUpload(await photo(80, 60)));

@@ -149,7 +149,8 @@ export class ScheduledPostsService {
       if (error instanceof AppError) return fail(error.code, error.message);
       throw error;
     }
-    outbox.add(...written.events);
+    // Its events and its after-commit work (its card, its poll's timer) wait for the job's commit.
+    outbox.absorb(written);
     await repo.deleteScheduled(tx, null, id);
   }
 
