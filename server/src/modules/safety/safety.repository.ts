@@ -28,24 +28,19 @@ export async function isPostHiddenFrom(db: Executor, viewerId: number, postId: n
   return rows.length === 0;
 }
 
-/** Of `postIds`, those hidden from visitors (outside a visitor's audience, or a suspended person's), in one statement. */
-export async function hiddenFromVisitors(db: Executor, postIds: number[]): Promise<number[]> {
+/**
+ * Of `postIds`, those hidden from `viewerId` — or, null, from visitors (outside a visitor's audience,
+ * or a suspended person's) — in one statement: a reconnect's replay, quotes and polls on the live stream.
+ */
+export async function postsHiddenFrom(db: Executor, viewerId: number | null, postIds: number[]): Promise<number[]> {
   if (postIds.length === 0) return [];
+  const hidden =
+    viewerId === null
+      ? sql`not ${visiblePosts(null, 'all', sql`p`)}`
+      : postHiddenFrom(sql`${viewerId}::bigint`, sql`p`);
   const rows = await executeRows<{ id: string }>(
     db,
-    sql`select p.id::text as id from ${posts} p
-    where p.id = any(${bigintArray(postIds)}::bigint[]) and not ${visiblePosts(null, 'all', sql`p`)}`,
-  );
-  return rows.map((row) => Number(row.id));
-}
-
-/** Of `postIds`, those hidden from `viewerId` (a reconnect's replay), in one statement. */
-export async function postsHiddenFrom(db: Executor, viewerId: number, postIds: number[]): Promise<number[]> {
-  if (postIds.length === 0) return [];
-  const rows = await executeRows<{ id: string }>(
-    db,
-    sql`select p.id::text as id from ${posts} p
-    where p.id = any(${bigintArray(postIds)}::bigint[]) and ${postHiddenFrom(sql`${viewerId}::bigint`, sql`p`)}`,
+    sql`select p.id::text as id from ${posts} p where p.id = any(${bigintArray(postIds)}::bigint[]) and ${hidden}`,
   );
   return rows.map((row) => Number(row.id));
 }

@@ -9,7 +9,7 @@ import { followeeIdsAmong, followerIdsAmong } from '../follows/follows.repositor
 import { postsJoiningByTag, tagFollowersAmong } from '../hashtags/hashtags.repository.ts';
 import { findListsShowing } from '../lists/lists.repository.ts';
 import { countsFor, countsShown } from '../polls/polls.pack.ts';
-import { hiddenFromVisitors, postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
+import { postsHiddenFrom, readersHiding } from '../safety/safety.repository.ts';
 
 /** One open stream: who it is for, and how to write to it. */
 export interface StreamClient {
@@ -209,16 +209,15 @@ export class StreamHub {
     // A visitor is sent a poll's counts only for posts everyone may see.
     const pollsHiddenFromVisitors = new Set(
       userId === null
-        ? await hiddenFromVisitors(
+        ? await postsHiddenFrom(
             this.db,
+            null,
             missed.flatMap((e) => (e.kind === 'poll' ? [e.postId] : [])),
           )
         : [],
     );
     const quoted = missed.flatMap((e) => (e.kind === 'post' ? quotedIdOf(e.post) : []));
-    const quotesHidden = new Set(
-      userId === null ? await hiddenFromVisitors(this.db, quoted) : await postsHiddenFrom(this.db, userId, quoted),
-    );
+    const quotesHidden = new Set(await postsHiddenFrom(this.db, userId, quoted));
     const lists =
       userId === null
         ? new Map<number, string[]>()
@@ -297,12 +296,12 @@ export class StreamHub {
         const online = [...this.perMember.keys()].filter((id) => id !== entry.authorId);
         hiding = new Set(await readersHiding(this.db, entry.postId, online));
       }
-      pollHiddenFromVisitors = (await hiddenFromVisitors(this.db, [entry.postId])).length > 0;
+      pollHiddenFromVisitors = (await postsHiddenFrom(this.db, null, [entry.postId])).length > 0;
     }
     // Visitors get a quote of a post only they may see it (a followers-only one: unavailable).
     const [quotedId] = entry.kind === 'post' ? quotedIdOf(entry.post) : [];
     const quoteHiddenFromVisitors =
-      quotedId !== undefined && (await hiddenFromVisitors(this.db, [quotedId])).length > 0;
+      quotedId !== undefined && (await postsHiddenFrom(this.db, null, [quotedId])).length > 0;
     // Each distinct event is serialized once, however many streams it goes to (a post has two
     // variants: with and without Following), then written as it is to each.
     const id = this.id(entry.seq);
