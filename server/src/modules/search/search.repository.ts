@@ -2,7 +2,7 @@ import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, type Executor, executeRows, preparedOnce } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import type { Cursor } from '../../lib/cursor.ts';
-import { type PostRow, postViewColumns } from '../posts/posts.repository.ts';
+import { findPostViewsInOrder, type PostRow } from '../posts/posts.repository.ts';
 import { listed, postHiddenFrom, visiblePosts, visibleUsers } from '../safety/visibility.ts';
 import { type UserViewRow, userViewColumns } from '../users/users.repository.ts';
 
@@ -23,9 +23,11 @@ export type MatchPath = 'common' | 'rare';
  * Posts matching `q` (websearch syntax) newest first, keyed like every post list, by `path`. A query
  * of no words (only punctuation) matches nothing.
  *
- * Sent prepared (one statement per way, viewer kind and cursor, built once per database): planning the
- * page's view columns and visibility rules took ~5 ms, running it 0.4 ms (docs/performance.md). Each
- * way's generic plan is its own shape: the newest posts walked, or the matches' ids read first.
+ * Two prepared statements: the page's ids (the words, the audience and visibility rules, the order),
+ * then their views (posts.repository findPostViewsInOrder). One statement of both took ~5 ms to plan
+ * and 0.5 ms to run, planned again at each search: PostgreSQL keeps a custom plan for it, rightly —
+ * its generic plan read every match (4 s for a common word on 1M posts). The ids' statement is a third
+ * of that planning; the views' is planned once per connection (docs/performance.md).
  */
 export async function findPostMatches(
   db: Database,
@@ -38,7 +40,7 @@ export async function findPostMatches(
 ): Promise<PostRow[]> {
   const name = `search_posts_${path}_${viewerId === null ? 'visitor' : 'member'}_${cursor ? 'after' : 'first'}`;
   const statement = preparedOnce(db, name, () => prepareSearch(db, path, viewerId !== null, cursor !== null, name));
-  return statement.execute({
+  const found = await statement.execute({
     viewer: viewerId ?? 0,
     q,
     t: cursor?.t ?? null,
@@ -46,6 +48,11 @@ export async function findPostMatches(
     n: limit + 1,
     offset,
   });
+  return findPostViewsInOrder(
+    db,
+    viewerId,
+    found.map((row) => row.id),
+  );
 }
 
 function prepareSearch(db: Database, path: MatchPath, member: boolean, withCursor: boolean, name: string) {
@@ -65,9 +72,8 @@ function prepareSearch(db: Database, path: MatchPath, member: boolean, withCurso
     ? sql`(${posts.createdAt}, ${posts.id}) < (${sql.placeholder('t')}::timestamptz, ${sql.placeholder('id')}::bigint)`
     : undefined;
   return db
-    .select(postViewColumns(member ? viewer : null))
+    .select({ id: posts.id })
     .from(posts)
-    .innerJoin(users, eq(users.id, posts.authorId))
     .where(and(matches, searchable, visible, after))
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(sql.placeholder('n'))
