@@ -284,10 +284,7 @@ export async function findPostViewsInOrder(
       .from(posts)
       .innerJoin(users, eq(users.id, posts.authorId))
       .where(
-        and(
-          sql`${posts.id} = any(${sql.placeholder('ids')}::bigint[])`,
-          sql`not ${postOfSuspended(sql`"posts"`)}`,
-        ),
+        and(sql`${posts.id} = any(${sql.placeholder('ids')}::bigint[])`, sql`not ${postOfSuspended(sql`"posts"`)}`),
       )
       .prepare(`post_views_in_order_${member ? 'member' : 'visitor'}`),
   );

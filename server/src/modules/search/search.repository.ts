@@ -1,4 +1,4 @@
-import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, type Executor, executeRows, preparedOnce } from '../../db/client.ts';
 import { postHashtags, posts, users } from '../../db/schema.ts';
 import type { Cursor } from '../../lib/cursor.ts';
