@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, type ButtonProps } from './button.tsx';
 import { Modal } from './modal.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface ConfirmDialogProps {
   /** The question, e.g. "Delete post?": the dialog's name. */
@@ -34,7 +35,7 @@ export function ConfirmDialog({
           {confirm}
         </Button>
         <Button variant="secondary" size="lg" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('Cancel')}
         </Button>
       </div>
     </Modal>

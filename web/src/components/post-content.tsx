@@ -5,6 +5,7 @@ import { setRevealed, useRevealed } from '../lib/spoilers.ts';
 import { useViewer } from '../state/viewer.tsx';
 import { PostMedia } from './post-media.tsx';
 import { PostText } from './post-text.tsx';
+import { t } from '../i18n/i18n.ts';
 
 interface PostContentProps {
   post: { id: string; text: string; spoilerText: string; sensitive: boolean; media: readonly MediaAttachment[] };
@@ -39,7 +40,7 @@ export function PostContent({ post, textClassName, mediaClassName, children }: P
     <>
       <div className={cn('flex flex-wrap items-center gap-x-3 gap-y-1', textClassName)}>
         <p className="min-w-0 font-medium [overflow-wrap:anywhere]">
-          <span className="sr-only">Content warning: </span>
+          <span className="sr-only">{t('Content warning:')} </span>
           {post.spoilerText}
         </p>
         <button
@@ -52,7 +53,7 @@ export function PostContent({ post, textClassName, mediaClassName, children }: P
           }}
           className="rounded-full border border-line-strong px-3 py-0.5 text-[13px] font-bold text-fg hover:bg-fg/[0.06]"
         >
-          {open ? 'Show less' : 'Show more'}
+          {open ? t('Show less') : t('Show more')}
         </button>
       </div>
       {open && body}

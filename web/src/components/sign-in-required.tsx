@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { openModal } from '../lib/modals.ts';
 import { Button } from './button.tsx';
 import { EmptyState } from './states.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * The seed's "required session missing": the sign-in page with `error=SessionRequired` and the
@@ -25,7 +26,7 @@ export function SignInRequired({ title, children }: { title: string; children: R
   }, [navigate, location]);
 
   return (
-    <EmptyState title={title} action={<Button onClick={() => openModal('login')}>Sign in</Button>}>
+    <EmptyState title={title} action={<Button onClick={() => openModal('login')}>{t('Sign in')}</Button>}>
       {children}
     </EmptyState>
   );

@@ -3,6 +3,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchHashtags, useSearchPeople } from '../../../state/search.ts';
+import { t } from '../../../i18n/i18n.ts';
 
 /** The @name or #tag being typed right before the caret (not inside a word, an e-mail or an entity). */
 const MENTION = /(?:^|[^\p{L}\p{N}_@#&/])@([A-Za-z0-9_]{1,30})$/u;
@@ -71,7 +72,7 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
           node: (
             <span className="min-w-0 leading-5">
               <span className="block truncate font-bold">#{tag.tag}</span>
-              <span className="block text-[13px] text-muted">{`${tag.posts} ${tag.posts === 1 ? 'post' : 'posts'}`}</span>
+              <span className="block text-[13px] text-muted">{t('{count, plural, one {# post} other {# posts}}', { count: tag.posts })}</span>
             </span>
           ),
         }));
@@ -120,7 +121,7 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
     <div
       id={listId}
       role="listbox"
-      aria-label={typing?.sigil === '#' ? 'Hashtag suggestions' : 'People suggestions'}
+      aria-label={typing?.sigil === '#' ? t('Hashtag suggestions') : t('People suggestions')}
       hidden={!open}
       className="absolute inset-x-0 top-full z-40 max-w-sm overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-fg/10"
     >

@@ -4,6 +4,7 @@ import { EmptyState, ErrorState, PostSkeletons } from '../../../components/state
 import { useConversations } from '../../../state/conversations.ts';
 import { pageItems } from '../../../state/paged.ts';
 import { ConversationItem } from './conversation-item.tsx';
+import { t } from '../../../i18n/i18n.ts';
 
 /** The member's conversations, the latest first; the live stream brings new ones in (state/live.tsx). */
 export function ConversationList({ viewerId }: { viewerId: string }) {
@@ -12,17 +13,17 @@ export function ConversationList({ viewerId }: { viewerId: string }) {
 
   if (query.isPending) return <PostSkeletons />;
   if (query.isError && !query.data) {
-    return <ErrorState message="Couldn’t load your messages." onRetry={() => query.refetch()} />;
+    return <ErrorState message={t('Couldn’t load your messages.')} onRetry={() => query.refetch()} />;
   }
   if (items.length === 0) {
-    return <EmptyState title="No conversations yet">Posts you send to mentioned people only appear here.</EmptyState>;
+    return <EmptyState title={t('No conversations yet')}>{t('Posts you send to mentioned people only appear here.')}</EmptyState>;
   }
   return (
-    <section aria-label="Conversations">
+    <section aria-label={t('Conversations')}>
       {items.map((conversation) => (
         <ConversationItem key={conversation.id} conversation={conversation} viewerId={viewerId} />
       ))}
-      <ListFooter query={query} noun="conversations" />
+      <ListFooter query={query} noun={t('conversations')} />
     </section>
   );
 }

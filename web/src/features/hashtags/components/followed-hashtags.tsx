@@ -6,6 +6,7 @@ import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useFollowedHashtags } from '../../../state/hashtags.ts';
 import { FollowHashtagButton } from './follow-hashtag-button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 
 /**
  * Settings → Followed hashtags: the tags the member follows, newest first, each linking to its page
@@ -15,20 +16,20 @@ export function FollowedHashtags() {
   const query = useFollowedHashtags();
   const tags = query.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <SettingsSection id="followed-hashtags-heading" title="Followed hashtags">
+    <SettingsSection id="followed-hashtags-heading" title={t('Followed hashtags')}>
       <p className="px-4 pb-3 text-[15px] text-muted">
-        Public posts with a hashtag you follow show up in your Home, next to the posts of the people you follow.
+        {t('Public posts with a hashtag you follow show up in your Home, next to the posts of the people you follow.')}
       </p>
       {query.isPending ? (
-        <Spinner label="Loading followed hashtags" />
+        <Spinner label={t('Loading followed hashtags')} />
       ) : query.isError ? (
-        <ErrorState message="Couldn’t load the hashtags you follow." onRetry={() => query.refetch()} />
+        <ErrorState message={t('Couldn’t load the hashtags you follow.')} onRetry={() => query.refetch()} />
       ) : tags.length === 0 ? (
         <p className="px-4 pb-4 text-[15px] text-muted">
-          You don’t follow any hashtags yet. Open a hashtag and choose Follow to see its posts in your Home.
+          {t('You don’t follow any hashtags yet. Open a hashtag and choose Follow to see its posts in your Home.')}
         </p>
       ) : (
-        <ul aria-label="Followed hashtags">
+        <ul aria-label={t('Followed hashtags')}>
           {tags.map(({ tag, following }) => (
             <li key={tag} className="flex items-center gap-3 border-b border-line px-4 py-3">
               <span aria-hidden="true" className="grid size-10 shrink-0 place-items-center rounded-full bg-fg/10">
@@ -45,7 +46,7 @@ export function FollowedHashtags() {
           ))}
         </ul>
       )}
-      <ListFooter query={query} noun="followed hashtags" />
+      <ListFooter query={query} noun={t('followed hashtags')} />
     </SettingsSection>
   );
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { formatCount } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useTrending } from '../../../state/hashtags.ts';
+import { t } from '../../../i18n/i18n.ts';
 
 /** The right column's trending hashtags (last 24 hours); nothing at all when nobody used one. */
 export function Trending() {
@@ -12,7 +13,7 @@ export function Trending() {
   return (
     <section aria-labelledby={titleId} className="overflow-hidden rounded-2xl border border-line">
       <h2 id={titleId} className="px-4 py-3 text-xl font-extrabold">
-        Trending
+        {t('Trending')}
       </h2>
       <ol>
         {data.items.map((item) => (
@@ -23,7 +24,10 @@ export function Trending() {
             >
               <span className="block truncate font-bold">#{item.tag}</span>
               <span className="block text-[13px] text-muted">
-                {`${formatCount(item.people)} ${item.people === 1 ? 'person' : 'people'} posting`}
+                {t('{count, plural, one {{shown} person posting} other {{shown} people posting}}', {
+                  count: item.people,
+                  shown: formatCount(item.people),
+                })}
               </span>
             </Link>
           </li>

@@ -16,6 +16,7 @@ import { pageItems } from '../../../state/paged.ts';
 import { useAuditLog, useModeratedAccounts, useModerationReports, useSetRole } from '../api/moderation.ts';
 import { auditText } from '../labels.ts';
 import { ReportCard } from './report-card.tsx';
+import { t } from '../../../i18n/i18n.ts';
 
 /** The states of a paged list: loading, failed, empty, or its rows with the footer that loads more. */
 function Paged<T extends { id: string }>({
@@ -30,8 +31,8 @@ function Paged<T extends { id: string }>({
   children: (items: T[]) => ReactNode;
 }) {
   const items = pageItems(query.data);
-  if (query.isPending) return <Spinner label={`Loading ${noun}`} />;
-  if (query.isError) return <ErrorState message={`Couldn’t load the ${noun}.`} onRetry={() => query.refetch()} />;
+  if (query.isPending) return <Spinner label={t('Loading {noun}', { noun })} />;
+  if (query.isError) return <ErrorState message={t('Couldn’t load the {noun}.', { noun })} onRetry={() => query.refetch()} />;
   if (items.length === 0) return <>{empty}</>;
   return (
     <>
@@ -47,12 +48,12 @@ export function ReportList({ status }: { status: 'open' | 'closed' }) {
   return (
     <Paged
       query={query}
-      noun="reports"
+      noun={t('reports')}
       empty={
-        <EmptyState title={status === 'open' ? 'No open reports' : 'No closed reports yet'}>
+        <EmptyState title={status === 'open' ? t('No open reports') : t('No closed reports yet')}>
           {status === 'open'
-            ? 'When members report a post or an account, it shows here for a moderator to act on.'
-            : 'Reports that a moderator closed show here, with what came of them.'}
+            ? t('When members report a post or an account, it shows here for a moderator to act on.')
+            : t('Reports that a moderator closed show here, with what came of them.')}
         </EmptyState>
       }
     >
@@ -77,7 +78,7 @@ function AccountRow({ user, action }: { user: ModeratedUser | UserSummary; actio
         </Link>
         <p className="truncate text-[15px] text-muted">
           @{user.username}
-          {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? 'Admin' : 'Moderator'}`}
+          {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? t('Admin') : t('Moderator')}`}
         </p>
       </div>
       {action}
@@ -92,11 +93,11 @@ export function SuspendedList() {
   return (
     <Paged
       query={query}
-      noun="suspended accounts"
-      empty={<EmptyState title="No suspended accounts">Accounts a moderator suspends are listed here.</EmptyState>}
+      noun={t('suspended accounts')}
+      empty={<EmptyState title={t('No suspended accounts')}>{t('Accounts a moderator suspends are listed here.')}</EmptyState>}
     >
       {(people) => (
-        <ul aria-label="Suspended accounts">
+        <ul aria-label={t('Suspended accounts')}>
           {people.map((user) => (
             <AccountRow
               key={user.id}
@@ -110,13 +111,13 @@ export function SuspendedList() {
                     suspension.mutate(
                       { id: user.id, suspend: false },
                       {
-                        onSuccess: () => notify(`Lifted the suspension of @${user.username}`),
-                        onError: () => notifyError('Could not lift the suspension. Try again.'),
+                        onSuccess: () => notify(t('Lifted the suspension of @{username}', { username: user.username })),
+                        onError: () => notifyError(t('Could not lift the suspension. Try again.')),
                       },
                     )
                   }
                 >
-                  Lift suspension
+                  {t('Lift suspension')}
                 </Button>
               }
             />
@@ -138,7 +139,7 @@ export function TeamList({ admin }: { admin: boolean }) {
     event.preventDefault();
     const wanted = username.trim().replace(/^@/, '');
     if (!wanted) {
-      setProblem('Enter a username.');
+      setProblem(t('Enter a username.'));
       return;
     }
     try {
@@ -150,10 +151,10 @@ export function TeamList({ admin }: { admin: boolean }) {
     } catch (error) {
       setProblem(
         error instanceof ApiRequestError && error.code === 'NOT_FOUND'
-          ? `No one is called @${wanted}.`
+          ? t('No one is called @{wanted}.', { wanted })
           : error instanceof Error
             ? error.message
-            : 'Could not do that. Try again.',
+            : t('Could not do that. Try again.'),
       );
     }
   };
@@ -164,7 +165,7 @@ export function TeamList({ admin }: { admin: boolean }) {
         <form onSubmit={name} noValidate className="flex items-start gap-3 border-b border-line px-4 pt-4">
           <div className="flex-1">
             <TextField
-              label="Name a moderator (username)"
+              label={t('Name a moderator (username)')}
               value={username}
               onChange={(event) => setUsername(event.target.value)}
               error={problem}
@@ -172,13 +173,13 @@ export function TeamList({ admin }: { admin: boolean }) {
             />
           </div>
           <Button type="submit" className="mt-6" disabled={setRole.isPending}>
-            Make moderator
+            {t('Make moderator')}
           </Button>
         </form>
       )}
-      <Paged query={query} noun="team" empty={<EmptyState title="No moderators yet" />}>
+      <Paged query={query} noun={t('team')} empty={<EmptyState title={t('No moderators yet')} />}>
         {(people) => (
-          <ul aria-label="Moderators and admins">
+          <ul aria-label={t('Moderators and admins')}>
             {people.map((user) => (
               <AccountRow
                 key={user.id}
@@ -195,12 +196,12 @@ export function TeamList({ admin }: { admin: boolean }) {
                           { id: user.id, role: 'member' },
                           {
                             onSuccess: () => notify(`@${user.username} is a member again`),
-                            onError: () => notifyError('Could not do that. Try again.'),
+                            onError: () => notifyError(t('Could not do that. Try again.')),
                           },
                         )
                       }
                     >
-                      Remove moderator
+                      {t('Remove moderator')}
                     </Button>
                   )
                 }
@@ -219,15 +220,15 @@ export function AuditLogList() {
   return (
     <Paged
       query={query}
-      noun="audit log"
-      empty={<EmptyState title="Nothing yet">Every action a moderator takes is recorded here.</EmptyState>}
+      noun={t('audit log')}
+      empty={<EmptyState title={t('Nothing yet')}>{t('Every action a moderator takes is recorded here.')}</EmptyState>}
     >
       {(entries) => (
-        <ol aria-label="Audit log">
+        <ol aria-label={t('Audit log')}>
           {entries.map((entry) => (
             <li key={entry.id} className="border-b border-line px-4 py-3 text-[15px]">
               <p>
-                <strong>{entry.moderator ? `@${entry.moderator.username}` : 'A deleted account'}</strong>{' '}
+                <strong>{entry.moderator ? `@${entry.moderator.username}` : t('A deleted account')}</strong>{' '}
                 {auditText(entry)} <span className="text-muted">·</span>{' '}
                 <span className="text-muted">
                   <RelativeTime iso={entry.createdAt} />

@@ -4,6 +4,7 @@ import { notify } from '../../../lib/toast.tsx';
 import { shadowKeys } from '../../../state/keys.ts';
 import { bookmarkChanged } from '../../../state/posts.ts';
 import { type PostShadow, useToggle } from '../../../state/shadow.ts';
+import { t } from '../../../i18n/i18n.ts';
 
 /** Bookmark (PUT) or take out (DELETE) /api/posts/:id/bookmark: shown at once, then the server's answer. */
 export function useBookmarkPost(id: string) {
@@ -15,8 +16,8 @@ export function useBookmarkPost(id: string) {
     settled: (post) => {
       bookmarkChanged(queryClient, post);
       // Nothing on the post counts bookmarks: say where it went.
-      notify(post.bookmarkedByMe ? 'Added to your Bookmarks' : 'Removed from your Bookmarks');
+      notify(post.bookmarkedByMe ? t('Added to your Bookmarks') : t('Removed from your Bookmarks'));
     },
-    failure: (kept) => (kept ? 'Could not bookmark the post. Try again.' : 'Could not remove the bookmark. Try again.'),
+    failure: (kept) => (kept ? t('Could not bookmark the post. Try again.') : t('Could not remove the bookmark. Try again.')),
   });
 }

@@ -17,6 +17,8 @@ import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
 import { PostPoll } from './post-poll.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { countWords } from '../../../i18n/rich.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
 export function PostDetail({
@@ -33,7 +35,7 @@ export function PostDetail({
   return (
     <article
       ref={ref}
-      aria-label={`Post by ${post.author.name}`}
+      aria-label={t('Post by {name}', { name: post.author.name })}
       // The page header is sticky: scrolled into view, the post starts below it.
       className="scroll-mt-[53px] border-b border-line px-4 pt-3"
     >
@@ -77,12 +79,20 @@ export function PostDetail({
       </p>
       <div className="mt-3 flex gap-5 border-t border-line py-3 text-[15px]">
         <span>
-          <strong>{formatCount(post.replyCount)}</strong>{' '}
-          <span className="text-muted">{post.replyCount === 1 ? 'Reply' : 'Replies'}</span>
+          {countWords(
+            t('{count, plural, one {<0>{shown}</0> Reply} other {<0>{shown}</0> Replies}}', {
+              count: post.replyCount,
+              shown: formatCount(post.replyCount),
+            }),
+          )}
         </span>
         <span>
-          <strong>{formatCount(post.likeCount)}</strong>{' '}
-          <span className="text-muted">{post.likeCount === 1 ? 'Like' : 'Likes'}</span>
+          {countWords(
+            t('{count, plural, one {<0>{shown}</0> Like} other {<0>{shown}</0> Likes}}', {
+              count: post.likeCount,
+              shown: formatCount(post.likeCount),
+            }),
+          )}
         </span>
       </div>
       <PostActions post={post} showCounts={false} className="justify-around border-t border-line py-1" />

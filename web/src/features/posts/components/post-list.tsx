@@ -6,6 +6,7 @@ import { ErrorState, PostSkeletons } from '../../../components/states.tsx';
 import { pageItems } from '../../../state/paged.ts';
 import type { PostPages } from '../../../state/posts.ts';
 import { PostCard } from './post-card.tsx';
+import { t } from '../../../i18n/i18n.ts';
 
 interface PostListProps {
   query: UseInfiniteQueryResult<PostPages>;
@@ -28,7 +29,7 @@ export function PostList({ query, empty, label, replyContext = true }: PostListP
 
   if (query.isPending || (posts.length > 0 && !rowsReady)) return <PostSkeletons />;
   if (query.isError && !query.data) {
-    return <ErrorState message="Couldn’t load these posts." onRetry={() => query.refetch()} />;
+    return <ErrorState message={t('Couldn’t load these posts.')} onRetry={() => query.refetch()} />;
   }
   if (posts.length === 0) return <>{empty}</>;
 
@@ -37,7 +38,7 @@ export function PostList({ query, empty, label, replyContext = true }: PostListP
       {posts.map((post) => (
         <PostCard key={post.id} post={post} replyContext={replyContext} />
       ))}
-      <ListFooter query={query} noun="posts" />
+      <ListFooter query={query} noun={t('posts')} />
     </section>
   );
 }

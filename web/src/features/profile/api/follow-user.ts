@@ -3,6 +3,7 @@ import { call } from '../../../lib/api-client.ts';
 import { shadowKeys } from '../../../state/keys.ts';
 import { type UserShadow, useToggle } from '../../../state/shadow.ts';
 import { followChanged } from '../../../state/users.ts';
+import { t } from '../../../i18n/i18n.ts';
 
 /**
  * Follow (PUT) or unfollow (DELETE) /api/users/:id/follow: the button and their followers count
@@ -22,6 +23,6 @@ export function useFollowUser(id: string, locked = false) {
           : { isFollowing: false, followRequested: false },
     send: (follow) => call(follow ? 'follow' : 'unfollow', { params: { id } }),
     settled: (user) => followChanged(queryClient, user),
-    failure: (follow) => (follow ? 'Could not follow. Try again.' : 'Could not unfollow. Try again.'),
+    failure: (follow) => (follow ? t('Could not follow. Try again.') : t('Could not unfollow. Try again.')),
   });
 }

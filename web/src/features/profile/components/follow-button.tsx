@@ -8,6 +8,7 @@ import { useUserView } from '../../../state/shadow.ts';
 import { userQueryOptions } from '../../../state/users.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useFollowUser } from '../api/follow-user.ts';
+import { t } from '../../../i18n/i18n.ts';
 
 interface FollowButtonProps {
   user: Pick<UserSummary, 'id'> & { isFollowing?: boolean; locked?: boolean; followRequested?: boolean };
@@ -45,7 +46,7 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
       : 'Following'
     : requested
       ? undo
-        ? 'Cancel request'
+        ? t('Cancel request')
         : 'Requested'
       : 'Follow';
   return (

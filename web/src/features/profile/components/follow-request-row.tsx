@@ -7,11 +7,12 @@ import { isNotFound } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { type Decision, useDecideFollowRequest } from '../api/follow-requests.ts';
+import { m, t } from '../../../i18n/i18n.ts';
 
 const DONE: Record<Decision | 'gone', string> = {
-  approve: 'Approved: they follow you now',
-  reject: 'Rejected',
-  gone: 'This request was withdrawn',
+  approve: m('Approved: they follow you now'),
+  reject: m('Rejected'),
+  gone: m('This request was withdrawn'),
 };
 
 /** One person asking to follow the member: avatar, name, @username, bio, then Approve and Reject. */
@@ -27,7 +28,7 @@ export function FollowRequestRow({ person }: { person: User }) {
         onError: (error) => {
           // Withdrawn (or the account gone) since the list was read: nothing left to decide.
           if (isNotFound(error)) setDone('gone');
-          else notifyError(decision === 'approve' ? 'Could not approve. Try again.' : 'Could not reject. Try again.');
+          else notifyError(decision === 'approve' ? t('Could not approve. Try again.') : t('Could not reject. Try again.'));
         },
       },
     );
@@ -44,26 +45,26 @@ export function FollowRequestRow({ person }: { person: User }) {
           </div>
           {done ? (
             <p role="status" className="self-center text-[15px] text-muted">
-              {DONE[done]}
+              {t(DONE[done])}
             </p>
           ) : (
             <div className="flex gap-2">
               <Button
                 size="sm"
-                aria-label={`Approve @${person.username}`}
+                aria-label={t('Approve @{username}', { username: person.username })}
                 disabled={decide.isPending}
                 onClick={() => run('approve')}
               >
-                Approve
+                {t('Approve')}
               </Button>
               <Button
                 size="sm"
                 variant="secondary"
-                aria-label={`Reject @${person.username}`}
+                aria-label={t('Reject @{username}', { username: person.username })}
                 disabled={decide.isPending}
                 onClick={() => run('reject')}
               >
-                Reject
+                {t('Reject')}
               </Button>
             </div>
           )}

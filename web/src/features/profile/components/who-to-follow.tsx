@@ -4,6 +4,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useSuggestions } from '../../../state/users.ts';
 import { FollowButton } from './follow-button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 
 /** The right column's suggestions; nothing at all when there is nobody to suggest. */
 export function WhoToFollow() {
@@ -13,7 +14,7 @@ export function WhoToFollow() {
   return (
     <section aria-labelledby={titleId} className="overflow-hidden rounded-2xl border border-line">
       <h2 id={titleId} className="px-4 py-3 text-xl font-extrabold">
-        Who To Follow
+        {t('Who To Follow')}
       </h2>
       <ul>
         {people.map((person) => (

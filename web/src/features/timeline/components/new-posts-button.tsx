@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FeedKind } from '../../../state/keys.ts';
 import { showPendingPosts, usePendingPosts } from '../../../state/posts.ts';
+import { t } from '../../../i18n/i18n.ts';
 
 /**
  * "Show N new posts" above a timeline: posts pushed live wait here instead of moving what the
@@ -20,7 +21,7 @@ export function NewPostsButton({ kind }: { kind: FeedKind }) {
         }}
         className="h-9 rounded-full bg-accent-strong px-4 text-[15px] font-bold text-white shadow-md hover:bg-accent-hover"
       >
-        {count === 1 ? 'Show 1 new post' : `Show ${count} new posts`}
+        {t('{count, plural, one {Show # new post} other {Show # new posts}}', { count })}
       </button>
     </div>
   );
