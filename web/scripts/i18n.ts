@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { catalogs, LOCALES_DIR, messageIds, untranslatedIn, sourceFiles } from '../src/i18n/check.ts';
+import { catalogs, LOCALES_DIR, messageIds, sourceFiles, untranslatedIn } from '../src/i18n/check.ts';
 
 const [command, locale] = process.argv.slice(2);
 if (command === 'missing') {

@@ -79,7 +79,11 @@ describe('password reset by email', () => {
       const who = await member(`lang${index}`);
       const res = await new TestClient(ctx)
         .withCsrf()
-        .post('/api/password-reset', { email: who.email }, language ? { headers: { 'accept-language': language } } : {});
+        .post(
+          '/api/password-reset',
+          { email: who.email },
+          language ? { headers: { 'accept-language': language } } : {},
+        );
       expect(res.statusCode, res.body).toBe(204);
       const mail = await mailbox.next(who.email);
       expect(mail.subject, language).toBe(subject);

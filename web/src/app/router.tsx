@@ -1,7 +1,7 @@
 import { createBrowserRouter, isRouteErrorResponse, type RouteObject, useRouteError } from 'react-router';
+import { t } from '../i18n/i18n.ts';
 import { patterns } from '../lib/paths.ts';
 import { RootLayout } from './layout/root-layout.tsx';
-import { t } from '../i18n/i18n.ts';
 
 // One chunk per page (1–2 kB gzip each), loaded through React Router's own `lazy`: a first visit
 // loads only the shell and the page it asked for, and the others when someone goes there (the

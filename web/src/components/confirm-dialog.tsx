@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { Button, type ButtonProps } from './button.tsx';
 import { Modal } from './modal.tsx';
-import { t } from '../i18n/i18n.ts';
 
 interface ConfirmDialogProps {
   /** The question, e.g. "Delete post?": the dialog's name. */

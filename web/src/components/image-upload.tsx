@@ -2,8 +2,8 @@ import { LIMITS } from '@pipit/contract';
 import { Camera, X } from 'lucide-react';
 import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
-import { cn } from '../lib/cn.ts';
 import { t } from '../i18n/i18n.ts';
+import { cn } from '../lib/cn.ts';
 
 const ACCEPT = { 'image/jpeg': [], 'image/png': [] };
 
@@ -15,7 +15,9 @@ function rejectionMessages(rejections: FileRejection[], maxSize: number): string
   const messages = new Set<string>();
   for (const { errors } of rejections) {
     for (const error of errors) {
-      messages.add(error.code === 'file-too-large' ? t('File is larger than {maxSize} bytes', { maxSize }) : error.message);
+      messages.add(
+        error.code === 'file-too-large' ? t('File is larger than {maxSize} bytes', { maxSize }) : error.message,
+      );
     }
   }
   return [...messages];

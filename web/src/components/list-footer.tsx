@@ -1,7 +1,7 @@
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
+import { t } from '../i18n/i18n.ts';
 import { InfiniteSentinel } from './infinite-sentinel.tsx';
 import { ErrorState, Spinner } from './states.tsx';
-import { t } from '../i18n/i18n.ts';
 
 interface ListFooterProps {
   query: Pick<UseInfiniteQueryResult, 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError' | 'fetchNextPage'>;

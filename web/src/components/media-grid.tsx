@@ -1,8 +1,8 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { lazy, Suspense, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { Blurhash } from './blurhash.tsx';
-import { t } from '../i18n/i18n.ts';
 
 const MediaViewer = lazy(() => import('./media-viewer.tsx').then((m) => ({ default: m.MediaViewer })));
 
@@ -32,7 +32,8 @@ export function MediaGrid({ media }: { media: readonly MediaAttachment[] }) {
             onClick={() => setOpen(index)}
             aria-label={
               image.alt
-                ? t('Open image: {alt}', { alt: image.alt }) : t('Open image {index} of {count}', { index: index + 1, count: media.length })
+                ? t('Open image: {alt}', { alt: image.alt })
+                : t('Open image {index} of {count}', { index: index + 1, count: media.length })
             }
             className="absolute inset-0 size-full"
           >

@@ -1,8 +1,8 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Modal } from './modal.tsx';
 import { isRightToLeft, t } from '../i18n/i18n.ts';
+import { Modal } from './modal.tsx';
 
 const NAV =
   'pointer-events-auto fixed top-1/2 grid size-11 -translate-y-1/2 place-items-center rounded-full bg-black/60 text-white ring-1 ring-white/40 hover:bg-black/80';
@@ -38,7 +38,12 @@ export function MediaViewer({
 
   if (!image) return null;
   return (
-    <Modal title={count > 1 ? t('Image {index} of {count}', { index: index + 1, count }) : t('Image')} hideTitle layout="fill" onClose={onClose}>
+    <Modal
+      title={count > 1 ? t('Image {index} of {count}', { index: index + 1, count }) : t('Image')}
+      hideTitle
+      layout="fill"
+      onClose={onClose}
+    >
       <figure className="relative flex min-h-0 flex-1 flex-col items-center justify-center gap-3 px-4 pb-4">
         <img
           key={image.id}

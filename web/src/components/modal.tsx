@@ -1,8 +1,8 @@
 import { X } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { cn } from '../lib/cn.ts';
 import { t } from '../i18n/i18n.ts';
+import { cn } from '../lib/cn.ts';
 
 const FOCUSABLE = [
   'a[href]',

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
+import { t } from '../i18n/i18n.ts';
 import { paths } from '../lib/paths.ts';
 import { PageHeader } from './page-header.tsx';
 import { PageTitle } from './page-title.tsx';
-import { t } from '../i18n/i18n.ts';
 
 /** The 404 view, for unknown routes, users and posts. */
 export function NotFound({ message = t('This page doesn’t exist.') }: { message?: string }) {

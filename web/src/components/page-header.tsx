@@ -1,8 +1,8 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { paths } from '../lib/paths.ts';
 import { t } from '../i18n/i18n.ts';
+import { paths } from '../lib/paths.ts';
 
 interface PageHeaderProps {
   title: ReactNode;

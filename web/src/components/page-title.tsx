@@ -1,5 +1,5 @@
-import { useUnreadCount } from '../state/notifications.ts';
 import { t } from '../i18n/i18n.ts';
+import { useUnreadCount } from '../state/notifications.ts';
 
 /**
  * The document title of a page, "<what> / Pipit", led by the viewer's unread notifications as
@@ -8,5 +8,9 @@ import { t } from '../i18n/i18n.ts';
 export function PageTitle({ children }: { children: string }) {
   const unread = useUnreadCount();
   const count = unread > 99 ? '99+' : String(unread);
-  return <title>{unread > 0 ? t('({count}) {children} / Pipit', { count, children }) : t('{children} / Pipit', { children })}</title>;
+  return (
+    <title>
+      {unread > 0 ? t('({count}) {children} / Pipit', { count, children }) : t('{children} / Pipit', { children })}
+    </title>
+  );
 }

@@ -1,11 +1,11 @@
 import type { MediaAttachment } from '@pipit/contract';
 import type { ReactNode } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { setRevealed, useRevealed } from '../lib/spoilers.ts';
 import { useViewer } from '../state/viewer.tsx';
 import { PostMedia } from './post-media.tsx';
 import { PostText } from './post-text.tsx';
-import { t } from '../i18n/i18n.ts';
 
 interface PostContentProps {
   post: { id: string; text: string; spoilerText: string; sensitive: boolean; media: readonly MediaAttachment[] };

@@ -1,8 +1,8 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { lazy, type MouseEvent, type ReactNode, Suspense } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { setRevealed, useRevealed } from '../lib/spoilers.ts';
-import { t } from '../i18n/i18n.ts';
 
 // On demand: most posts have no images, and a first visit should not pay for the grid, the
 // blurhash decoder or the viewer. The frame below holds the grid's place meanwhile.

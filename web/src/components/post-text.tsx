@@ -47,5 +47,9 @@ export function PostText({ text, className }: { text: string; className?: string
     }
   });
   // dir="auto": a post reads in its own direction (a Hebrew post in an English page, and back).
-  return <div dir="auto" className={cn('whitespace-pre-wrap break-words [overflow-wrap:anywhere]', className)}>{parts}</div>;
+  return (
+    <div dir="auto" className={cn('whitespace-pre-wrap break-words [overflow-wrap:anywhere]', className)}>
+      {parts}
+    </div>
+  );
 }

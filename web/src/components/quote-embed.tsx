@@ -1,11 +1,11 @@
 import type { Post, QuotedPost } from '@pipit/contract';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { Avatar } from './avatar.tsx';
 import { Byline } from './byline.tsx';
 import { PostContent } from './post-content.tsx';
 import { useRowLink } from './use-row-link.ts';
-import { t } from '../i18n/i18n.ts';
 
 type Quote = NonNullable<Post['quote']>;
 

@@ -1,13 +1,13 @@
 import { REPORT_CATEGORIES, REPORT_COMMENT_MAX, type ReportCategory } from '@pipit/contract';
 import { type FormEvent, useId, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../lib/field-errors.ts';
+import { reportCategoryLabel } from '../lib/report-categories.ts';
 import { notify, notifyError } from '../lib/toast.tsx';
 import { useReport } from '../state/moderation.ts';
 import { Button } from './button.tsx';
 import { Modal } from './modal.tsx';
 import { TextAreaField } from './text-field.tsx';
-import { t } from '../i18n/i18n.ts';
-import { reportCategoryLabel } from '../lib/report-categories.ts';
 
 interface ReportDialogProps {
   /** A post (by its id) or a person. */

@@ -1,8 +1,8 @@
 import type { Post } from '@pipit/contract';
 import { Flag } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { cn } from '../lib/cn.ts';
 import { t } from '../i18n/i18n.ts';
+import { cn } from '../lib/cn.ts';
 
 const ReportDialog = lazy(() => import('./report-dialog.tsx').then((m) => ({ default: m.ReportDialog })));
 

@@ -1,7 +1,7 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { notify, notifyError } from '../lib/toast.tsx';
 import { t } from '../i18n/i18n.ts';
+import { notify, notifyError } from '../lib/toast.tsx';
 
 /**
  * One on/off setting of the account: a checkbox with its name and what it does, saved at once by

@@ -1,9 +1,9 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { t } from '../i18n/i18n.ts';
 import { openModal } from '../lib/modals.ts';
 import { Button } from './button.tsx';
 import { EmptyState } from './states.tsx';
-import { t } from '../i18n/i18n.ts';
 
 /**
  * The seed's "required session missing": the sign-in page with `error=SessionRequired` and the

@@ -1,7 +1,7 @@
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from './button.tsx';
 import { t } from '../i18n/i18n.ts';
+import { Button } from './button.tsx';
 
 export function Spinner({ label = t('Loading') }: { label?: string }) {
   return (

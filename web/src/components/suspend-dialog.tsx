@@ -1,6 +1,6 @@
 import type { User } from '@pipit/contract';
-import { ConfirmDialog } from './confirm-dialog.tsx';
 import { t } from '../i18n/i18n.ts';
+import { ConfirmDialog } from './confirm-dialog.tsx';
 
 /** What a suspension does, before a moderator confirms it (the Moderation page asks the same). */
 export function SuspendDialog({
@@ -24,7 +24,9 @@ export function SuspendDialog({
       onCancel={onCancel}
     >
       <p>
-        {t('They are signed out everywhere and cannot sign in; their posts and profile are hidden from everyone until a moderator lifts the suspension. The audit log records it.')}
+        {t(
+          'They are signed out everywhere and cannot sign in; their posts and profile are hidden from everyone until a moderator lifts the suspension. The audit log records it.',
+        )}
       </p>
     </ConfirmDialog>
   );

@@ -15,7 +15,8 @@ export const SRC = path.join(WEB, 'src');
 export const LOCALES_DIR = path.join(SRC, 'i18n/locales');
 
 /** Props whose string a person reads or hears. */
-const USER_PROP = /^(placeholder|title|alt|label|aria-label|aria-description|aria-roledescription|aria-valuetext|description|heading|subtitle|noun|hint|help|prompt|confirm|message|text|empty|[a-z]+(Label|Text|Title|Message|Hint|Description))$/;
+const USER_PROP =
+  /^(placeholder|title|alt|label|aria-label|aria-description|aria-roledescription|aria-valuetext|description|heading|subtitle|noun|hint|help|prompt|confirm|message|text|empty|[a-z]+(Label|Text|Title|Message|Hint|Description))$/;
 /** Calls whose literal arguments are not for people: developers' errors, logs, class names, ids. */
 const NOT_FOR_PEOPLE = new Set([
   't',
@@ -54,7 +55,8 @@ const SAME_IN_EVERY_LANGUAGE = new Set(['Pipit', 'OK']);
 
 const hasLetters = (text: string) => /\p{L}/u.test(text);
 /** A literal outside JSX that reads as a sentence or a label: capitalised and with a space, or ending in punctuation. */
-const looksLikeProse = (text: string) => /^[\p{Lu}][\p{Ll}’'-]*[\s,:;]/u.test(text) || /^\p{Lu}[^/_]*[.?!…]$/u.test(text);
+const looksLikeProse = (text: string) =>
+  /^[\p{Lu}][\p{Ll}’'-]*[\s,:;]/u.test(text) || /^\p{Lu}[^/_]*[.?!…]$/u.test(text);
 
 export interface Finding {
   file: string;
@@ -186,8 +188,10 @@ export function messageIds(files = sourceFiles()): Map<string, string> {
         const first = (node.arguments as Node[])[0];
         if (first && (first.type === 'Literal' || first.type === 'StringLiteral') && typeof first.value === 'string')
           ids.set(first.value, path.relative(SRC, file));
-        else if (first?.type === 'TemplateLiteral' && (first.expressions as Node[]).length === 0)
-          ids.set(((first.quasis as Node[])[0]?.value as { cooked: string }).cooked, path.relative(SRC, file));
+        else if (first?.type === 'TemplateLiteral' && (first.expressions as Node[]).length === 0) {
+          const [quasi] = first.quasis as Node[];
+          ids.set((quasi?.value as { cooked: string } | undefined)?.cooked ?? '', path.relative(SRC, file));
+        }
       }
       for (const value of Object.values(node)) {
         if (Array.isArray(value)) for (const child of value) isNode(child) && visit(child);

@@ -1,5 +1,5 @@
-import { type Messages, setupI18n } from '@lingui/core';
 import en from 'virtual:pipit-catalog/en';
+import { type Messages, setupI18n } from '@lingui/core';
 
 /**
  * Every text of the web app goes through Lingui's runtime (@lingui/core, ~2 kB gzip) with explicit ids:
@@ -40,7 +40,8 @@ export function t(id: string, values?: Record<string, unknown>): string {
 export const m = <T extends string>(id: T): T => id;
 
 /** Whether the current language has a translation of this exact text (the server's messages). */
-export const hasTranslation = (id: string): boolean => i18n.locale === DEFAULT_LOCALE || Object.hasOwn(i18n.messages, id);
+export const hasTranslation = (id: string): boolean =>
+  i18n.locale === DEFAULT_LOCALE || Object.hasOwn(i18n.messages, id);
 
 export const currentLocale = (): Locale => (isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE);
 export const isRightToLeft = (locale: Locale = currentLocale()): boolean => RIGHT_TO_LEFT.has(locale);

@@ -20,6 +20,7 @@ export function rich(
     last = match.index + match[0].length;
   }
   if (last < text.length) out.push(plain(text.slice(last)));
+  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one sentence, in its order, never reordered
   return out.map((node, i) => <Fragment key={i}>{node}</Fragment>);
 }
 

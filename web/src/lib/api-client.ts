@@ -9,10 +9,10 @@ import {
   type HttpMethod,
   routes,
 } from '@pipit/contract';
-import { getCsrfToken } from './csrf.ts';
-import { takeEarly } from './early.ts';
 import { currentLocale, DEFAULT_LOCALE, t } from '../i18n/i18n.ts';
 import { serverMessage } from '../i18n/server-messages.ts';
+import { getCsrfToken } from './csrf.ts';
+import { takeEarly } from './early.ts';
 
 /** An error answer of the API (the contract's `ApiError`: `{code, message, field?}`) with its HTTP status. */
 export class ApiRequestError extends Error {

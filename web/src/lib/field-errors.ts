@@ -1,7 +1,7 @@
 import { LIMITS } from '@pipit/contract';
+import { m, t } from '../i18n/i18n.ts';
 import { ApiRequestError } from './api-client.ts';
 import type { FieldErrors } from './field-rules.ts';
-import { m, t } from '../i18n/i18n.ts';
 
 /** What a coded answer means for the field it names, in plain words. */
 const CODE_MESSAGES: Record<string, string> = {

@@ -101,7 +101,8 @@ export function fullDate(iso: string): string {
 export function joinedDate(iso: string): string {
   const date = dateOf(iso);
   const locale = currentLocale();
-  if (locale !== DEFAULT_LOCALE) return dateFormat(locale, 'monthYear', { month: 'long', year: 'numeric' }).format(date);
+  if (locale !== DEFAULT_LOCALE)
+    return dateFormat(locale, 'monthYear', { month: 'long', year: 'numeric' }).format(date);
   return `${LONG_MONTHS[date.getMonth()]} ${date.getFullYear()}`;
 }
 

@@ -16,53 +16,55 @@ import { t } from '../i18n/i18n.ts';
  */
 
 /** In the reader's language: each word is read (getters) where it is shown, after the language is chosen. */
-export const VISIBILITY_WORDS: Record<Visibility, { readonly label: string; readonly mine: string; readonly theirs: string }> =
-  {
-    public: {
-      get label() {
-        return t('Public');
-      },
-      get mine() {
-        return t('Anyone can see this');
-      },
-      get theirs() {
-        return t('Anyone can see this');
-      },
+export const VISIBILITY_WORDS: Record<
+  Visibility,
+  { readonly label: string; readonly mine: string; readonly theirs: string }
+> = {
+  public: {
+    get label() {
+      return t('Public');
     },
-    unlisted: {
-      get label() {
-        return t('Unlisted');
-      },
-      get mine() {
-        return t('Anyone can see this, but not on Everyone, hashtags or search');
-      },
-      get theirs() {
-        return t('Not shown on Everyone, hashtags or search');
-      },
+    get mine() {
+      return t('Anyone can see this');
     },
-    followers: {
-      get label() {
-        return t('Followers only');
-      },
-      get mine() {
-        return t('Only your followers and people you mention');
-      },
-      get theirs() {
-        return t('Only the author’s followers and the people mentioned can see this');
-      },
+    get theirs() {
+      return t('Anyone can see this');
     },
-    direct: {
-      get label() {
-        return t('Mentioned people only');
-      },
-      get mine() {
-        return t('Only people you mention');
-      },
-      get theirs() {
-        return t('Only the people mentioned can see this');
-      },
+  },
+  unlisted: {
+    get label() {
+      return t('Unlisted');
     },
-  };
+    get mine() {
+      return t('Anyone can see this, but not on Everyone, hashtags or search');
+    },
+    get theirs() {
+      return t('Not shown on Everyone, hashtags or search');
+    },
+  },
+  followers: {
+    get label() {
+      return t('Followers only');
+    },
+    get mine() {
+      return t('Only your followers and people you mention');
+    },
+    get theirs() {
+      return t('Only the author’s followers and the people mentioned can see this');
+    },
+  },
+  direct: {
+    get label() {
+      return t('Mentioned people only');
+    },
+    get mine() {
+      return t('Only people you mention');
+    },
+    get theirs() {
+      return t('Only the people mentioned can see this');
+    },
+  },
+};
 
 export const QUOTE_WORDS: Record<QuotePolicy, string> = {
   get anyone() {
@@ -126,4 +128,6 @@ export const repostRefusal = (visibility: Visibility): string | null =>
 
 /** Why this viewer cannot quote a post (its author allows nobody else), or null; `followers` is left to the server. */
 export const quoteRefusal = (post: { quotePolicy: QuotePolicy; author: { id: string } }, viewerId?: string) =>
-  post.quotePolicy === 'nobody' && post.author.id !== viewerId ? t('The author doesn’t allow quotes of this post') : null;
+  post.quotePolicy === 'nobody' && post.author.id !== viewerId
+    ? t('The author doesn’t allow quotes of this post')
+    : null;

@@ -17,6 +17,7 @@ import {
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { callbackPath } from '../../lib/callback-url.ts';
 import { cn } from '../../lib/cn.ts';
 import { useMembersOnly } from '../../lib/members-only.ts';
@@ -26,7 +27,6 @@ import { signOut } from '../../lib/session.ts';
 import { notifyError } from '../../lib/toast.tsx';
 import { useUnreadConversations } from '../../state/conversations.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 const SignOutConfirm = lazy(() => import('./sign-out-confirm.tsx').then((m) => ({ default: m.SignOutConfirm })));
 
@@ -166,7 +166,9 @@ export function SideNav() {
         <span id="unread-messages" className="sr-only">
           {unreadMessages > 99
             ? t('99+ unread conversations')
-            : t('{count, plural, one {# unread conversation} other {# unread conversations}}', { count: unreadMessages })}
+            : t('{count, plural, one {# unread conversation} other {# unread conversations}}', {
+                count: unreadMessages,
+              })}
         </span>
       )}
       <NavLink to={paths.bookmarks} onClick={membersOnly} className={itemClass}>

@@ -10,7 +10,13 @@ interface SignOutConfirmProps {
 /** The phone's "Sign out of Pipit?" (its own chunk: the dialog code stays off a first visit). */
 export function SignOutConfirm({ busy, onConfirm, onCancel }: SignOutConfirmProps) {
   return (
-    <ConfirmDialog title={t('Sign out of Pipit?')} confirm={t('Sign out')} busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
+    <ConfirmDialog
+      title={t('Sign out of Pipit?')}
+      confirm={t('Sign out')}
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
       <p>{t('You can always sign back in.')}</p>
     </ConfirmDialog>
   );

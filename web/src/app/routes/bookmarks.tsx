@@ -3,9 +3,9 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useBookmarks } from '../../state/posts.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 function BookmarkList() {
   const bookmarks = useBookmarks();

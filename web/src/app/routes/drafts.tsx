@@ -3,8 +3,8 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { DraftsList } from '../../features/compose/components/drafts-list.tsx';
-import { useViewer } from '../../state/viewer.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 /** The viewer's drafts: resume (the composer opens filled) or delete; members only. */
 export function DraftsPage() {

@@ -7,11 +7,11 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { FollowRequestRow } from '../../features/profile/components/follow-request-row.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { paths } from '../../lib/paths.ts';
 import { pageItems } from '../../state/paged.ts';
 import { useFollowRequests } from '../../state/users.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 function RequestList({ locked }: { locked: boolean }) {
   const query = useFollowRequests();

@@ -6,8 +6,8 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { FollowHashtagButton } from '../../features/hashtags/components/follow-hashtag-button.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
-import { useHashtagPosts } from '../../state/posts.ts';
 import { t } from '../../i18n/i18n.ts';
+import { useHashtagPosts } from '../../state/posts.ts';
 
 function HashtagPosts({ tag }: { tag: string }) {
   const posts = useHashtagPosts(tag);
@@ -16,7 +16,9 @@ function HashtagPosts({ tag }: { tag: string }) {
       query={posts}
       label={t('Posts with #{tag}', { tag })}
       empty={
-        <EmptyState title={t('No posts with #{tag} yet', { tag })}>{t('When someone uses it, their posts show up here.')}</EmptyState>
+        <EmptyState title={t('No posts with #{tag} yet', { tag })}>
+          {t('When someone uses it, their posts show up here.')}
+        </EmptyState>
       }
     />
   );

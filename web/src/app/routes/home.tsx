@@ -7,11 +7,11 @@ import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { NewPostsButton } from '../../features/timeline/components/new-posts-button.tsx';
 import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useMembersOnly } from '../../lib/members-only.ts';
 import type { TimelineKind } from '../../state/keys.ts';
 import { useTimeline } from '../../state/posts.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 const TAB_KEY = 'pipit.timeline';
 

@@ -15,12 +15,12 @@ import { ListMembersEditor } from '../../features/lists/components/list-members-
 import { memberCount } from '../../features/lists/components/list-row.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { NewPostsButton } from '../../features/timeline/components/new-posts-button.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { paths } from '../../lib/paths.ts';
 import { notify, notifyError } from '../../lib/toast.tsx';
 import { useList, useListTimeline } from '../../state/lists.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { m, t } from '../../i18n/i18n.ts';
 
 type Tab = 'posts' | 'members';
 const TABS = [
@@ -91,7 +91,9 @@ function ListView({ list }: { list: List }) {
                     {t('Add people you follow, and their posts will show here.')}
                   </EmptyState>
                 ) : (
-                  <EmptyState title={t('No posts yet')}>{t('When people on this list post, it shows here.')}</EmptyState>
+                  <EmptyState title={t('No posts yet')}>
+                    {t('When people on this list post, it shows here.')}
+                  </EmptyState>
                 )
               }
             />
@@ -122,9 +124,12 @@ function ListView({ list }: { list: List }) {
           }
         >
           {list.exclusive
-            ? t('“{title}” and who is on it go for good. The people stay followed, and their posts come back to Home.', {
-                title: list.title,
-              })
+            ? t(
+                '“{title}” and who is on it go for good. The people stay followed, and their posts come back to Home.',
+                {
+                  title: list.title,
+                },
+              )
             : t('“{title}” and who is on it go for good. The people stay followed.', { title: list.title })}
         </ConfirmDialog>
       )}

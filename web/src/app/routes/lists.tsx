@@ -4,9 +4,9 @@ import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../components/states.tsx';
 import { CreateListForm } from '../../features/lists/components/create-list-form.tsx';
 import { ListRow } from '../../features/lists/components/list-row.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useMyLists } from '../../state/lists.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 function MyLists() {
   const lists = useMyLists();
@@ -15,7 +15,9 @@ function MyLists() {
   if (lists.data.length === 0) {
     return (
       <EmptyState title={t('No lists yet')}>
-        {t('Put people you follow into lists to read them apart from Home: a list of friends, of birders, of news. Only you see your lists.')}
+        {t(
+          'Put people you follow into lists to read them apart from Home: a list of friends, of birders, of news. Only you see your lists.',
+        )}
       </EmptyState>
     );
   }

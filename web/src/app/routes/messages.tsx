@@ -3,8 +3,8 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { PostSkeletons } from '../../components/states.tsx';
 import { ConversationList } from '../../features/conversations/components/conversation-list.tsx';
-import { useViewer } from '../../state/viewer.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 export function MessagesPage() {
   const { status, user } = useViewer();

@@ -11,8 +11,8 @@ import {
   SuspendedList,
   TeamList,
 } from '../../features/moderation/components/moderation-lists.tsx';
-import { useViewer } from '../../state/viewer.tsx';
 import { m, t } from '../../i18n/i18n.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 type Tab = 'open' | 'closed' | 'suspended' | 'team' | 'log';
 const TABS: Array<{ value: Tab; label: string }> = [
@@ -36,8 +36,13 @@ export function ModerationPage() {
   return (
     <>
       <PageTitle>{t('Moderation')}</PageTitle>
-      <PageHeader title={t('Moderation')} subtitle={allowed ? (user.role === 'admin' ? t('Admin') : t('Moderator')) : undefined}>
-        {allowed && <Tabs tabs={TABS} value={tab} onChange={setTab} label={t('Moderation')} tabId={tabId} panelId={PANEL} />}
+      <PageHeader
+        title={t('Moderation')}
+        subtitle={allowed ? (user.role === 'admin' ? t('Admin') : t('Moderator')) : undefined}
+      >
+        {allowed && (
+          <Tabs tabs={TABS} value={tab} onChange={setTab} label={t('Moderation')} tabId={tabId} panelId={PANEL} />
+        )}
       </PageHeader>
       {status === 'loading' ? (
         <Spinner />
@@ -47,7 +52,9 @@ export function ModerationPage() {
         </SignInRequired>
       ) : !allowed ? (
         <EmptyState title={t('For moderators only')}>
-          {t('This page is where moderators handle reports. To report a post or an account, use its flag or its More menu.')}
+          {t(
+            'This page is where moderators handle reports. To report a post or an account, use its flag or its More menu.',
+          )}
         </EmptyState>
       ) : (
         <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>

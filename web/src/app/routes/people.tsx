@@ -8,6 +8,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { TabLabel } from '../../components/tabs.tsx';
 import { PersonRow } from '../../features/profile/components/person-row.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
@@ -15,7 +16,6 @@ import type { PeopleKind } from '../../state/keys.ts';
 import { pageItems } from '../../state/paged.ts';
 import { usePeople, useUser } from '../../state/users.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { m, t } from '../../i18n/i18n.ts';
 
 const TABS: Array<{ which: PeopleKind; label: string; to: (id: string) => string }> = [
   { which: 'followers', label: m('Followers'), to: paths.followers },
@@ -65,7 +65,9 @@ function PeopleList({ id, which, name, own }: { id: string; which: PeopleKind; n
     );
   }
   return (
-    <section aria-label={which === 'followers' ? t('Followers of {name}', { name }) : t('People {name} follows', { name })}>
+    <section
+      aria-label={which === 'followers' ? t('Followers of {name}', { name }) : t('People {name} follows', { name })}
+    >
       <ul>
         {people.map((person) => (
           <PersonRow key={person.id} person={person} />

@@ -8,12 +8,12 @@ import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostCard } from '../../features/posts/components/post-card.tsx';
 import { PostDetail } from '../../features/posts/components/post-detail.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
 import { useAncestors, usePost, useReplies } from '../../state/posts.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 /**
  * The conversation above a reply, root first, each post joined to the next by a thread line.

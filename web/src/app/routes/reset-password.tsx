@@ -6,10 +6,10 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useResetPassword } from '../../features/auth/api/password-reset.ts';
+import { t } from '../../i18n/i18n.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { fieldErrorsOf } from '../../lib/field-errors.ts';
 import { openModal } from '../../lib/modals.ts';
-import { t } from '../../i18n/i18n.ts';
 
 /**
  * `/reset-password?token=…`, where the email's link leads: a new password, then "Sign in". A link
@@ -43,7 +43,9 @@ export function ResetPasswordPage() {
       {reset.isSuccess ? (
         <div role="status" className="px-4 py-6">
           <p className="text-xl font-bold">{t('Your password is set')}</p>
-          <p className="mt-2 text-[15px] text-muted">{t('You were signed out everywhere. Sign in with your new password.')}</p>
+          <p className="mt-2 text-[15px] text-muted">
+            {t('You were signed out everywhere. Sign in with your new password.')}
+          </p>
           <Button className="mt-4" onClick={() => openModal('login')}>
             {t('Sign in')}
           </Button>
@@ -62,14 +64,20 @@ export function ResetPasswordPage() {
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="flex flex-col gap-4 px-4 py-6">
-          <p className="text-[15px] text-muted">{t('Choose a new password for your account. It ends every session.')}</p>
+          <p className="text-[15px] text-muted">
+            {t('Choose a new password for your account. It ends every session.')}
+          </p>
           <TextField
             label={t('New password')}
             type="password"
             autoComplete="new-password"
             value={password}
             onChange={(event) => setPassword(event.target.value)}
-            error={tooShort ? t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin }) : errors.password}
+            error={
+              tooShort
+                ? t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin })
+                : errors.password
+            }
           />
           <div className="min-h-5 text-[15px] text-danger">{other && <p role="alert">{other}</p>}</div>
           <Button

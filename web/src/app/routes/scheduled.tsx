@@ -3,9 +3,9 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { ScheduledList } from '../../features/compose/components/scheduled-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { localTimeZone } from '../../lib/schedule-time.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 /** The viewer's scheduled posts: edit (text, time) or cancel; members only. */
 export function ScheduledPage() {

@@ -7,11 +7,11 @@ import { Tabs } from '../../components/tabs.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { PersonRow } from '../../features/profile/components/person-row.tsx';
 import { SearchBox } from '../../features/search/components/search-box.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { paths } from '../../lib/paths.ts';
 import { useSearchPosts } from '../../state/posts.ts';
 import { useSearchHashtags, useSearchPeople } from '../../state/search.ts';
-import { m, t } from '../../i18n/i18n.ts';
 
 type Tab = 'posts' | 'people' | 'hashtags';
 const TABS: Array<{ value: Tab; label: string }> = [
@@ -23,7 +23,9 @@ const tabId = (tab: Tab) => `search-tab-${tab}`;
 const PANEL = 'search-panel';
 
 function NoResults({ q }: { q: string }) {
-  return <EmptyState title={t('No results for “{q}”', { q })}>{t('Try other words, or check the spelling.')}</EmptyState>;
+  return (
+    <EmptyState title={t('No results for “{q}”', { q })}>{t('Try other words, or check the spelling.')}</EmptyState>
+  );
 }
 
 function PostResults({ q }: { q: string }) {
@@ -98,7 +100,9 @@ export function SearchPage() {
           <SearchBox initial={q} autoFocus={!q} />
         </div>
         {/* Kept in the address (?tab=). */}
-        {q && <Tabs tabs={TABS} value={tab} onChange={choose} label={t('Search results')} tabId={tabId} panelId={PANEL} />}
+        {q && (
+          <Tabs tabs={TABS} value={tab} onChange={choose} label={t('Search results')} tabId={tabId} panelId={PANEL} />
+        )}
       </PageHeader>
       {q ? (
         <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>

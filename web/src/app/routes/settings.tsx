@@ -17,15 +17,17 @@ import { PostDefaults } from '../../features/settings/components/post-defaults.t
 import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { Reading } from '../../features/settings/components/reading.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { paths } from '../../lib/paths.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 /** Where the posts not sent yet are: Drafts and Scheduled (also linked under the composer). */
 function UnsentPosts() {
   return (
     <SettingsSection id="unsent-heading" title={t('Drafts and scheduled posts')} padded>
-      <p className="text-[15px] text-muted">{t('Posts you saved to finish later, and posts waiting for their time.')}</p>
+      <p className="text-[15px] text-muted">
+        {t('Posts you saved to finish later, and posts waiting for their time.')}
+      </p>
       <div className="mt-3 flex gap-4 text-[15px] font-bold">
         <Link to={paths.drafts} className="text-accent hover:underline">
           {t('Drafts')}
@@ -52,7 +54,9 @@ export function SettingsPage() {
         <Spinner />
       ) : status === 'unauthenticated' ? (
         <SignInRequired title={t('Sign in to change your settings')}>
-          {t('Your password, your email, the browsers you are signed in on, and whom and what you muted or blocked are managed here.')}
+          {t(
+            'Your password, your email, the browsers you are signed in on, and whom and what you muted or blocked are managed here.',
+          )}
         </SignInRequired>
       ) : (
         <>

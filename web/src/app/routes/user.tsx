@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.t
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
 import { ProfileMenu } from '../../features/safety/components/profile-menu.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { isId } from '../../lib/ids.ts';
@@ -13,7 +14,6 @@ import { paths } from '../../lib/paths.ts';
 import { useUserPosts } from '../../state/posts.ts';
 import { useUser, useUserByUsername } from '../../state/users.ts';
 import { useViewer } from '../../state/viewer.tsx';
-import { t } from '../../i18n/i18n.ts';
 
 function UserPosts({ id, name, own }: { id: string; name: string; own: boolean }) {
   const posts = useUserPosts(id);

@@ -1,4 +1,5 @@
 import { m, t } from '../../i18n/i18n.ts';
+
 /** What each scope lets an app do, in the words the consent page and Settings use. */
 const TOP: Record<string, string> = {
   read: m('Read your timelines, posts, notifications, bookmarks, likes and whom you follow, mute and block'),

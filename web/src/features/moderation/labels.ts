@@ -32,8 +32,6 @@ export function auditText(entry: AuditEntry): string {
     case 'report.dismissed':
       return t('dismissed a report about {who}', { who });
     case 'role.changed':
-      return entry.detail === 'moderator'
-        ? t('made {who} a moderator', { who })
-        : t('made {who} a member', { who });
+      return entry.detail === 'moderator' ? t('made {who} a moderator', { who }) : t('made {who} a member', { who });
   }
 }

@@ -1,11 +1,11 @@
 import { Button } from '../../../components/button.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useAuthorizedApps, useRevokeApp } from '../api/apps.ts';
 import { scopeText } from '../scopes.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** Settings → Authorized apps: the Mastodon apps using the account, each with Revoke (their access ends at once). */
 export function AuthorizedApps() {
@@ -19,7 +19,9 @@ export function AuthorizedApps() {
         <ErrorState message={t('Couldn’t load your authorized apps.')} onRetry={() => apps.refetch()} />
       ) : apps.data.items.length === 0 ? (
         <p className="px-4 pb-4 text-[15px] text-muted">
-          {t('No app uses your account. Mastodon apps (Ivory, Ice Cubes, Tusky, Elk…) can: give them this server’s address.')}
+          {t(
+            'No app uses your account. Mastodon apps (Ivory, Ice Cubes, Tusky, Elk…) can: give them this server’s address.',
+          )}
         </p>
       ) : (
         <ul aria-label={t('Authorized apps')}>

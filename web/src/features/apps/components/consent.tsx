@@ -3,14 +3,14 @@ import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { EmptyState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useAuthorization, useDecideAuthorization } from '../api/apps.ts';
 import { scopeText } from '../scopes.ts';
-import { t } from '../../../i18n/i18n.ts';
-import { rich } from '../../../i18n/rich.tsx';
 
 /** The OAuth fields of the page's query (anything else, e.g. the sign-in's own, left out). */
 export function authorizationQueryOf(search: string): AuthorizationQuery {
@@ -45,15 +45,17 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
       </EmptyState>
     );
   }
-  if (request.isPending) return <Spinner label={t('Loading the app\'s request')} />;
+  if (request.isPending) return <Spinner label={t("Loading the app's request")} />;
   if (request.isError) {
     const message =
       request.error instanceof ApiRequestError && request.error.status < 500
         ? request.error.message
         : t('Couldn’t load the request. Try again.');
-    return <EmptyState title={t('This request doesn’t work')}>
+    return (
+      <EmptyState title={t('This request doesn’t work')}>
         {t('{message} Go back to the app and sign in again.', { message })}
-      </EmptyState>;
+      </EmptyState>
+    );
   }
   const { app, scopes } = request.data;
 
@@ -90,7 +92,9 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
         },
         onError: (error) =>
           notifyError(
-            error instanceof ApiRequestError && error.status < 500 ? error.message : t('Something went wrong. Try again.'),
+            error instanceof ApiRequestError && error.status < 500
+              ? error.message
+              : t('Something went wrong. Try again.'),
           ),
       },
     );

@@ -1,6 +1,6 @@
 import { TextField } from '../../../components/text-field.tsx';
-import { emailProblem } from '../../../lib/field-rules.ts';
 import { t } from '../../../i18n/i18n.ts';
+import { emailProblem } from '../../../lib/field-rules.ts';
 
 export const isValidEmail = (email: string) => emailProblem(email) === null;
 

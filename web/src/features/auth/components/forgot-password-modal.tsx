@@ -2,13 +2,13 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { useRequestPasswordReset } from '../api/password-reset.ts';
 import { EmailField, isValidEmail } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
-import { t } from '../../../i18n/i18n.ts';
-import { rich } from '../../../i18n/rich.tsx';
 
 /**
  * "Forgot password?" from the Login modal: asks for the account's email and sends a link. The answer
@@ -46,9 +46,12 @@ export function ForgotPasswordModal() {
           <h3 className="text-xl font-bold">{t('Check your email')}</h3>
           <p className="mt-2 text-[15px] text-muted">
             {rich(
-              t('If an account uses <0>{email}</0>, a link to set a new password is on its way. It works once, for an hour.', {
-                email: sentTo,
-              }),
+              t(
+                'If an account uses <0>{email}</0>, a link to set a new password is on its way. It works once, for an hour.',
+                {
+                  email: sentTo,
+                },
+              ),
               [(email) => <strong className="break-all text-fg">{email}</strong>],
             )}
           </p>

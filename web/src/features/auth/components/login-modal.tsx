@@ -5,12 +5,12 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
 import { type SignInResult, signIn } from '../../../lib/session.ts';
 import { EmailField, isValidEmail } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 /** "Try again in 30 seconds.", "… in 1 minute.", "… in 4 minutes." */
 function tryAgainIn(seconds: number): string {
@@ -26,9 +26,7 @@ function tryAgainIn(seconds: number): string {
 /** What a failed sign-in tells the person (docs/product-decisions.md: the seed shows nothing). */
 export function signInProblem(result: Pick<SignInResult, 'error' | 'status' | 'retryAfter'> | null): string {
   if (result?.status === 429 || result?.error === 'RateLimited') {
-    return result.retryAfter
-      ? tryAgainIn(result.retryAfter)
-      : t('Too many sign-in attempts. Try again later.');
+    return result.retryAfter ? tryAgainIn(result.retryAfter) : t('Too many sign-in attempts. Try again later.');
   }
   if (result?.error === 'CredentialsSignin') return t('Wrong email or password.');
   if (result?.error === 'AccountSuspended') return t('This account is suspended.');

@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import {
   checkFields,
@@ -19,7 +20,6 @@ import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useRegister } from '../api/register.ts';
 import { EmailField } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 const FIELDS = ['email', 'name', 'username', 'password'] as const;
 type Field = (typeof FIELDS)[number];

@@ -1,6 +1,6 @@
 import { Button } from '../../../components/button.tsx';
-import { openModal } from '../../../lib/modals.ts';
 import { t } from '../../../i18n/i18n.ts';
+import { openModal } from '../../../lib/modals.ts';
 
 /** Home's greeting for visitors: what Pipit is and the two ways in. */
 export function WelcomeBox() {

@@ -2,9 +2,9 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { Composer, type ComposerControls } from './composer.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * The 'Tweet' button's modal, and Quote's (the quoted post shown under the text box), a draft

@@ -1,10 +1,10 @@
 import { LIMITS, type MediaAttachment } from '@pipit/contract';
 import { ImagePlus, LoaderCircle, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { uploadMedia } from '../api/upload-media.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** What the server takes (checked again there, by the bytes). */
 const ACCEPTED = ['image/jpeg', 'image/png', 'image/webp'];
@@ -70,7 +70,8 @@ export function useComposerImages(initial: readonly MediaAttachment[] = []) {
 
   const add = (files: readonly File[]) => {
     const room = LIMITS.postImagesMax - live.current.length;
-    if (files.length > room) notifyError(t('You can add up to {postImagesMax} images to a post.', { postImagesMax: LIMITS.postImagesMax }));
+    if (files.length > room)
+      notifyError(t('You can add up to {postImagesMax} images to a post.', { postImagesMax: LIMITS.postImagesMax }));
     for (const file of files.slice(0, Math.max(0, room))) {
       const refused = refusal(file);
       if (refused) {
@@ -155,7 +156,10 @@ export function ComposerImageList({ images, disabled }: { images: ComposerImages
             <img src={image.localUrl} alt="" className="size-full object-cover" />
             {image.uploaded === null && (
               <div className="absolute inset-0 grid place-items-center bg-black/50">
-                <LoaderCircle aria-label={t('Uploading image {index}', { index: index + 1 })} className="size-6 animate-spin text-white" />
+                <LoaderCircle
+                  aria-label={t('Uploading image {index}', { index: index + 1 })}
+                  className="size-6 animate-spin text-white"
+                />
               </div>
             )}
             <button

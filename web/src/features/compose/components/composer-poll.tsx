@@ -109,7 +109,11 @@ export function AddPollButton({ poll, disabled }: { poll: ComposerPoll; disabled
       aria-label={poll.open ? t('Remove poll') : t('Add a poll')}
       aria-pressed={poll.open}
       title={
-        disabled && !poll.open ? t('A post with images cannot have a poll') : poll.open ? t('Remove poll') : t('Add a poll')
+        disabled && !poll.open
+          ? t('A post with images cannot have a poll')
+          : poll.open
+            ? t('Remove poll')
+            : t('Add a poll')
       }
       disabled={disabled}
       onClick={poll.toggle}

@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { QuoteEmbed } from '../../../components/quote-embed.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
@@ -37,7 +38,6 @@ import { AddImagesButton, ComposerImageList, useComposerImages } from './compose
 import { AddPollButton, ComposerPollEditor, useComposerPoll } from './composer-poll.tsx';
 import { useSuggestions } from './suggestions.tsx';
 import { VisibilityMenu } from './visibility-menu.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 interface ComposerProps {
   /** Set for a reply composer. */
@@ -86,7 +86,7 @@ export function Composer({
   parentVisibility,
   quote,
   editing,
-  label = t('What\'s happening?'),
+  label = t("What's happening?"),
   submitLabel = t('Tweet'),
   autoFocus,
   onPosted,
@@ -305,7 +305,10 @@ export function Composer({
         requestAnimationFrame(() => textareaRef.current?.focus());
       },
       onError: (error) =>
-        onFailure(error, parentId ? t('Couldn’t send your reply. Try again.') : t('Couldn’t send your post. Try again.')),
+        onFailure(
+          error,
+          parentId ? t('Couldn’t send your reply. Try again.') : t('Couldn’t send your post. Try again.'),
+        ),
     });
   };
 

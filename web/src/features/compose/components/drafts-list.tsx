@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { relativeTime } from '../../../lib/format-time.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useDrafts } from '../../../state/unsent.ts';
 import { useDeleteDraft } from '../api/unsent.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** One draft: its text (or that it has none), its images, when it was saved; Edit resumes it in the composer. */
 function DraftRow({ draft }: { draft: Draft }) {
@@ -77,7 +77,9 @@ export function DraftsList() {
   if (drafts.data.length === 0) {
     return (
       <EmptyState title={t('No drafts')}>
-        {t('Posts you save with “Save draft” wait here, on every device you sign in on, until you send or delete them.')}
+        {t(
+          'Posts you save with “Save draft” wait here, on every device you sign in on, until you send or delete them.',
+        )}
       </EmptyState>
     );
   }

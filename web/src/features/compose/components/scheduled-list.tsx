@@ -4,6 +4,8 @@ import { useId, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { serverMessage } from '../../../i18n/server-messages.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import {
   fromLocalInput,
@@ -16,8 +18,6 @@ import {
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useScheduledPosts } from '../../../state/unsent.ts';
 import { useCancelScheduledPost, useUpdateScheduledPost } from '../api/unsent.ts';
-import { t } from '../../../i18n/i18n.ts';
-import { serverMessage } from '../../../i18n/server-messages.ts';
 
 /** Edits a scheduled post's text and time in place; saving schedules it again (and clears a failure). */
 function EditScheduled({ post, onDone }: { post: ScheduledPost; onDone: () => void }) {

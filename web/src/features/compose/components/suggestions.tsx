@@ -1,9 +1,9 @@
 import { type KeyboardEvent, useId, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchHashtags, useSearchPeople } from '../../../state/search.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** The @name or #tag being typed right before the caret (not inside a word, an e-mail or an entity). */
 const MENTION = /(?:^|[^\p{L}\p{N}_@#&/])@([A-Za-z0-9_]{1,30})$/u;
@@ -72,7 +72,9 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
           node: (
             <span className="min-w-0 leading-5">
               <span className="block truncate font-bold">#{tag.tag}</span>
-              <span className="block text-[13px] text-muted">{t('{count, plural, one {# post} other {# posts}}', { count: tag.posts })}</span>
+              <span className="block text-[13px] text-muted">
+                {t('{count, plural, one {# post} other {# posts}}', { count: tag.posts })}
+              </span>
             </span>
           ),
         }));

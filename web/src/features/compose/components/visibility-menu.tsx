@@ -2,10 +2,10 @@ import type { QuotePolicy, Visibility } from '@pipit/contract';
 import { Check, ChevronDown } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { VisibilityIcon } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { menuKeyHandler } from '../../../lib/menu-keys.ts';
 import { QUOTE_WORDS, quotePolicyOptions, VISIBILITY_WORDS, visibilityOptions } from '../../../lib/visibility.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 interface VisibilityMenuProps {
   visibility: Visibility;

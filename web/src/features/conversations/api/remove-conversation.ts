@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { conversationEdited, conversationsChanged } from '../../../state/conversations.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** DELETE /api/conversations/:id: off the list at once; back if the server refuses. */
 export function useRemoveConversation() {

@@ -5,11 +5,11 @@ import { Link, useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useReadConversation } from '../api/read-conversation.ts';
 import { useRemoveConversation } from '../api/remove-conversation.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** "Bob", "Bob and Carol", "Bob, Carol and 2 others"; "Only you" for a note to oneself. */
 export function participantNames(c: Conversation): string {
@@ -50,7 +50,9 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
     // biome-ignore lint/a11y/useKeyWithClickEvents: the names' link is the keyboard path
     <article
       onClick={open}
-      aria-label={unread ? t('Conversation with {names}, unread', { names }) : t('Conversation with {names}', { names })}
+      aria-label={
+        unread ? t('Conversation with {names}, unread', { names }) : t('Conversation with {names}', { names })
+      }
       className={cn(
         'flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-fg/[0.03]',
         unread && 'bg-accent/[0.06]',
@@ -106,7 +108,9 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
         >
           {lastPost.author.id === viewerId ? <span className="text-muted">{t('You:')} </span> : null}
           {/* Behind a warning, the preview is the warning, never the text it hides. */}
-          {lastPost.spoilerText ? t('Content warning: {spoilerText}', { spoilerText: lastPost.spoilerText }) : lastPost.text}
+          {lastPost.spoilerText
+            ? t('Content warning: {spoilerText}', { spoilerText: lastPost.spoilerText })
+            : lastPost.text}
         </p>
       </div>
       <button

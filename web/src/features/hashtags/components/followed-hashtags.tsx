@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useFollowedHashtags } from '../../../state/hashtags.ts';
 import { FollowHashtagButton } from './follow-hashtag-button.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * Settings → Followed hashtags: the tags the member follows, newest first, each linking to its page

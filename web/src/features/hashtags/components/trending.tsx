@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { t } from '../../../i18n/i18n.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useTrending } from '../../../state/hashtags.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** The right column's trending hashtags (last 24 hours); nothing at all when nobody used one. */
 export function Trending() {

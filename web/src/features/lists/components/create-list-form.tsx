@@ -3,11 +3,11 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useCreateList } from '../api/lists.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** "New list": a title, then Create; the new list opens, to add people. */
 export function CreateListForm() {

@@ -3,10 +3,10 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { m, t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useUpdateList } from '../api/lists.ts';
-import { m, t } from '../../../i18n/i18n.ts';
 
 /** The replies policies in words, as the edit form offers them. */
 export const REPLIES_CHOICES: ReadonlyArray<{ value: ListRepliesPolicy; label: string; hint: string }> = [

@@ -5,12 +5,12 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { useListCandidates, useListMembers } from '../../../state/lists.ts';
 import { pageItems } from '../../../state/paged.ts';
 import { useListMember } from '../api/lists.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 function PersonLine({ person, action }: { person: User; action: React.ReactNode }) {
   return (
@@ -77,7 +77,9 @@ export function ListMembersEditor({ listId }: { listId: string }) {
           <ErrorState message={t('Couldn’t look for people.')} onRetry={() => candidates.refetch()} />
         ) : candidates.data.length === 0 ? (
           <p className="px-4 pb-4 text-[15px] text-muted">
-            {typed ? t('Nobody you follow matches “{typed}”.', { typed }) : t('Follow people to add them to your lists.')}
+            {typed
+              ? t('Nobody you follow matches “{typed}”.', { typed })
+              : t('Follow people to add them to your lists.')}
           </p>
         ) : (
           <ul aria-label={t('People you follow')}>

@@ -2,8 +2,8 @@ import type { List } from '@pipit/contract';
 import { ListIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { useRowLink } from '../../../components/use-row-link.ts';
-import { paths } from '../../../lib/paths.ts';
 import { t } from '../../../i18n/i18n.ts';
+import { paths } from '../../../lib/paths.ts';
 
 export const memberCount = (n: number) => t('{count, plural, one {# member} other {# members}}', { count: n });
 

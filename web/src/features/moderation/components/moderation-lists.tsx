@@ -8,6 +8,7 @@ import { ListFooter } from '../../../components/list-footer.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError, call } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -16,7 +17,6 @@ import { pageItems } from '../../../state/paged.ts';
 import { useAuditLog, useModeratedAccounts, useModerationReports, useSetRole } from '../api/moderation.ts';
 import { auditText } from '../labels.ts';
 import { ReportCard } from './report-card.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 /** The states of a paged list: loading, failed, empty, or its rows with the footer that loads more. */
 function Paged<T extends { id: string }>({
@@ -32,7 +32,8 @@ function Paged<T extends { id: string }>({
 }) {
   const items = pageItems(query.data);
   if (query.isPending) return <Spinner label={t('Loading {noun}', { noun })} />;
-  if (query.isError) return <ErrorState message={t('Couldn’t load the {noun}.', { noun })} onRetry={() => query.refetch()} />;
+  if (query.isError)
+    return <ErrorState message={t('Couldn’t load the {noun}.', { noun })} onRetry={() => query.refetch()} />;
   if (items.length === 0) return <>{empty}</>;
   return (
     <>
@@ -94,7 +95,11 @@ export function SuspendedList() {
     <Paged
       query={query}
       noun={t('suspended accounts')}
-      empty={<EmptyState title={t('No suspended accounts')}>{t('Accounts a moderator suspends are listed here.')}</EmptyState>}
+      empty={
+        <EmptyState title={t('No suspended accounts')}>
+          {t('Accounts a moderator suspends are listed here.')}
+        </EmptyState>
+      }
     >
       {(people) => (
         <ul aria-label={t('Suspended accounts')}>

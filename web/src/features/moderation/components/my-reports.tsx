@@ -4,13 +4,13 @@ import { ListFooter } from '../../../components/list-footer.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { pageItems } from '../../../state/paged.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useMyReports } from '../api/moderation.ts';
 import { categoryLabel, outcomeText } from '../labels.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** Settings → Your reports: what the member reported, newest first, and what came of each. */
 export function MyReports() {

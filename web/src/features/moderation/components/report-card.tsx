@@ -7,12 +7,12 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { SuspendDialog } from '../../../components/suspend-dialog.tsx';
+import { m, t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useResolveReport } from '../api/moderation.ts';
 import { categoryLabel, outcomeText } from '../labels.ts';
-import { m, t } from '../../../i18n/i18n.ts';
-import { rich } from '../../../i18n/rich.tsx';
 
 type Action = 'remove_post' | 'suspend' | 'dismiss';
 
@@ -77,8 +77,7 @@ export function ReportCard({ report }: { report: ModerationReport }) {
           {t('reported by {who}', {
             who: report.reporter ? `@${report.reporter.username}` : t('a deleted account'),
           })}{' '}
-          ·{' '}
-          <RelativeTime iso={report.createdAt} />
+          · <RelativeTime iso={report.createdAt} />
         </span>
       </header>
       {report.comment && <p className="mt-1 text-[15px] whitespace-pre-wrap text-muted">“{report.comment}”</p>}

@@ -5,11 +5,11 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
+import { m, t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useViewer } from '../../../state/viewer.tsx';
-import { m, t } from '../../../i18n/i18n.ts';
-import { rich } from '../../../i18n/rich.tsx';
 
 const kinds = {
   like: { icon: Heart, colour: 'text-like fill-current', text: m('<0>{name}</0> <1>liked your post</1>') },

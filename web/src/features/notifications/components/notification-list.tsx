@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { useNotifications } from '../../../state/notifications.ts';
 import { pageItems } from '../../../state/paged.ts';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
 import { NotificationItem } from './notification-item.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * The notifications, newest first. Once the first page has arrived everything is marked read

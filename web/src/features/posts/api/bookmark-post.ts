@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.tsx';
 import { shadowKeys } from '../../../state/keys.ts';
 import { bookmarkChanged } from '../../../state/posts.ts';
 import { type PostShadow, useToggle } from '../../../state/shadow.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** Bookmark (PUT) or take out (DELETE) /api/posts/:id/bookmark: shown at once, then the server's answer. */
 export function useBookmarkPost(id: string) {
@@ -18,6 +18,7 @@ export function useBookmarkPost(id: string) {
       // Nothing on the post counts bookmarks: say where it went.
       notify(post.bookmarkedByMe ? t('Added to your Bookmarks') : t('Removed from your Bookmarks'));
     },
-    failure: (kept) => (kept ? t('Could not bookmark the post. Try again.') : t('Could not remove the bookmark. Try again.')),
+    failure: (kept) =>
+      kept ? t('Could not bookmark the post. Try again.') : t('Could not remove the bookmark. Try again.'),
   });
 }

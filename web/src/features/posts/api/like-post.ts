@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { shadowKeys } from '../../../state/keys.ts';
 import { postChanged } from '../../../state/posts.ts';
 import { type PostShadow, useToggle } from '../../../state/shadow.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** Like (PUT) or unlike (DELETE) /api/posts/:id/like: shown at once wherever the post is, then the server's answer. */
 export function useLikePost(id: string) {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError, call } from '../../../lib/api-client.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { postChanged } from '../../../state/posts.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * POST /api/posts/:id/poll/votes; the answer (the post with the counts and the viewer's choices)

@@ -2,10 +2,10 @@ import type { Post } from '@pipit/contract';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useDeletePost } from '../api/delete-post.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 interface DeletePostButtonProps {
   post: Post;

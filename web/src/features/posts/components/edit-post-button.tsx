@@ -1,8 +1,8 @@
 import type { Post } from '@pipit/contract';
 import { Pencil } from 'lucide-react';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { openModal } from '../../../lib/modals.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** The pencil beside the bin on one's own posts: opens the composer with the post in it ("Edit post", "Save"). */
 export function EditPostButton({ post, className }: { post: Post; className?: string }) {

@@ -1,8 +1,8 @@
 import type { Post } from '@pipit/contract';
 import { lazy, Suspense, useState } from 'react';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fullDate } from '../../../lib/format-time.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 const PostHistoryDialog = lazy(() =>
   import('./post-history-dialog.tsx').then((m) => ({ default: m.PostHistoryDialog })),

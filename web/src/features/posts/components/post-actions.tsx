@@ -1,6 +1,7 @@
 import type { Post } from '@pipit/contract';
 import { Bookmark, Heart, MessageCircle, Quote, Repeat2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
@@ -11,7 +12,6 @@ import { useViewer } from '../../../state/viewer.tsx';
 import { useBookmarkPost } from '../api/bookmark-post.ts';
 import { useLikePost } from '../api/like-post.ts';
 import { useRepostPost } from '../api/repost-post.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 interface PostActionsProps {
   post: Post;
@@ -106,7 +106,10 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
           <Heart aria-hidden="true" className={cn('size-[18px]', liked && 'fill-current')} />
         </button>
         {showCounts && (
-          <Count value={post.likeCount} words={(count) => t('{count, plural, one {# like} other {# likes}}', { count })} />
+          <Count
+            value={post.likeCount}
+            words={(count) => t('{count, plural, one {# like} other {# likes}}', { count })}
+          />
         )}
       </div>
       <div className={cn('group ms-auto flex items-center hover:text-accent', kept && 'text-accent')}>

@@ -9,6 +9,8 @@ import { PostQuote } from '../../../components/post-quote.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -18,8 +20,6 @@ import { EditPostButton } from './edit-post-button.tsx';
 import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
 import { PostPoll } from './post-poll.tsx';
-import { t } from '../../../i18n/i18n.ts';
-import { rich } from '../../../i18n/rich.tsx';
 
 const REPLY_LINK = 'text-accent underline decoration-accent/40 underline-offset-2 hover:decoration-accent';
 

@@ -7,6 +7,8 @@ import { PostContent } from '../../../components/post-content.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { countWords } from '../../../i18n/rich.tsx';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -17,8 +19,6 @@ import { EditedLink } from './edited-link.tsx';
 import { PostActions } from './post-actions.tsx';
 import { ReplyingTo } from './post-card.tsx';
 import { PostPoll } from './post-poll.tsx';
-import { t } from '../../../i18n/i18n.ts';
-import { countWords } from '../../../i18n/rich.tsx';
 
 /** The post on its own page: larger text, the full date, the counts. */
 export function PostDetail({

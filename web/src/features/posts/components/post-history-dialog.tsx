@@ -3,9 +3,9 @@ import { ImageOff } from 'lucide-react';
 import { Modal } from '../../../components/modal.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { usePostHistory } from '../../../state/posts.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * Every version of a post, oldest first (GET /api/posts/:id/history): when it was written, what
@@ -62,7 +62,11 @@ function VersionItem({ version, index }: { version: PostVersion; index: number }
           {version.media.map((m, i) => (
             <li key={m.id} className="aspect-square overflow-hidden rounded-lg border border-line bg-surface">
               {m.previewUrl ? (
-                <img src={m.previewUrl} alt={m.alt || t('Picture {index}', { index: i + 1 })} className="size-full object-cover" />
+                <img
+                  src={m.previewUrl}
+                  alt={m.alt || t('Picture {index}', { index: i + 1 })}
+                  className="size-full object-cover"
+                />
               ) : (
                 <span
                   role="img"

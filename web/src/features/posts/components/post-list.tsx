@@ -3,10 +3,10 @@ import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useDeferredValue, useMemo } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { pageItems } from '../../../state/paged.ts';
 import type { PostPages } from '../../../state/posts.ts';
 import { PostCard } from './post-card.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 interface PostListProps {
   query: UseInfiniteQueryResult<PostPages>;

@@ -2,12 +2,12 @@ import type { Poll, Post } from '@pipit/contract';
 import { Check } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useVotePoll } from '../api/vote-poll.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** "3 days left", "5 hours left", "12 minutes left", "less than a minute left". */
 export function timeLeft(expiresAt: string, now: number): string {

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { shadowKeys } from '../../../state/keys.ts';
 import { type UserShadow, useToggle } from '../../../state/shadow.ts';
 import { followChanged } from '../../../state/users.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * Follow (PUT) or unfollow (DELETE) /api/users/:id/follow: the button and their followers count

@@ -7,13 +7,13 @@ import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/states.tsx';
 import { TextAreaField, TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import { bioProblem, checkFields, type FieldErrors, nameProblem, usernameProblem } from '../../../lib/field-rules.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useEditProfile } from '../api/edit-profile.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 const FIELDS = ['name', 'username', 'bio', 'profileImage', 'coverImage'] as const;
 type Field = (typeof FIELDS)[number];

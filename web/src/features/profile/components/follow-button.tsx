@@ -2,13 +2,13 @@ import type { UserSummary } from '@pipit/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useUserView } from '../../../state/shadow.ts';
 import { userQueryOptions } from '../../../state/users.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useFollowUser } from '../api/follow-user.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 interface FollowButtonProps {
   user: Pick<UserSummary, 'id'> & { isFollowing?: boolean; locked?: boolean; followRequested?: boolean };

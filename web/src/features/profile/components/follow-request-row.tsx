@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
+import { m, t } from '../../../i18n/i18n.ts';
 import { isNotFound } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { type Decision, useDecideFollowRequest } from '../api/follow-requests.ts';
-import { m, t } from '../../../i18n/i18n.ts';
 
 const DONE: Record<Decision | 'gone', string> = {
   approve: m('Approved: they follow you now'),
@@ -28,7 +28,10 @@ export function FollowRequestRow({ person }: { person: User }) {
         onError: (error) => {
           // Withdrawn (or the account gone) since the list was read: nothing left to decide.
           if (isNotFound(error)) setDone('gone');
-          else notifyError(decision === 'approve' ? t('Could not approve. Try again.') : t('Could not reject. Try again.'));
+          else
+            notifyError(
+              decision === 'approve' ? t('Could not approve. Try again.') : t('Could not reject. Try again.'),
+            );
         },
       },
     );

@@ -5,14 +5,14 @@ import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { PostText } from '../../../components/post-text.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { countWords } from '../../../i18n/rich.tsx';
 import { formatCount, joinedDate } from '../../../lib/format-time.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useUserView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { FollowButton } from './follow-button.tsx';
-import { t } from '../../../i18n/i18n.ts';
-import { countWords } from '../../../i18n/rich.tsx';
 
 /**
  * Cover, the large bordered avatar over its edge, name, bio, joined date, counts, Edit or Follow.

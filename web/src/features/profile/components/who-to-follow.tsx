@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSuggestions } from '../../../state/users.ts';
 import { FollowButton } from './follow-button.tsx';
-import { t } from '../../../i18n/i18n.ts';
 
 /** The right column's suggestions; nothing at all when there is nobody to suggest. */
 export function WhoToFollow() {

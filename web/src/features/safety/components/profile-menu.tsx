@@ -3,12 +3,12 @@ import { MoreHorizontal } from 'lucide-react';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SuspendDialog } from '../../../components/suspend-dialog.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { menuKeyHandler } from '../../../lib/menu-keys.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useSuspension } from '../../../state/moderation.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 import { useBlock, useMute } from '../api/safety.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 const ReportDialog = lazy(() =>
   import('../../../components/report-dialog.tsx').then((m) => ({ default: m.ReportDialog })),
@@ -109,7 +109,9 @@ export function ProfileMenu({ user }: { user: User }) {
           className="absolute end-0 z-20 mt-2 w-60 overflow-hidden rounded-xl border border-line bg-bg shadow-[0_0_15px] shadow-fg/20"
         >
           <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('mute')}>
-            {user.isMuting ? t('Unmute @{username}', { username: user.username }) : t('Mute @{username}', { username: user.username })}
+            {user.isMuting
+              ? t('Unmute @{username}', { username: user.username })
+              : t('Mute @{username}', { username: user.username })}
           </button>
           <button
             type="button"
@@ -118,7 +120,9 @@ export function ProfileMenu({ user }: { user: User }) {
             className={`${itemClass} text-danger`}
             onClick={() => choose('block')}
           >
-            {user.isBlocking ? t('Unblock @{username}', { username: user.username }) : t('Block @{username}', { username: user.username })}
+            {user.isBlocking
+              ? t('Unblock @{username}', { username: user.username })
+              : t('Block @{username}', { username: user.username })}
           </button>
           <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('report')}>
             {t('Report @{username}', { username: user.username })}
@@ -131,7 +135,9 @@ export function ProfileMenu({ user }: { user: User }) {
               className={`${itemClass} border-t border-line text-danger`}
               onClick={() => choose('suspend')}
             >
-              {user.suspended ? t('Lift suspension of @{username}', { username: user.username }) : t('Suspend @{username}', { username: user.username })}
+              {user.suspended
+                ? t('Lift suspension of @{username}', { username: user.username })
+                : t('Suspend @{username}', { username: user.username })}
             </button>
           )}
         </div>
@@ -220,7 +226,9 @@ function BlockDialog({ user, busy, onCancel, onConfirm }: DialogProps & { onConf
       onCancel={onCancel}
     >
       <p>
-        {t('You will not see each other’s posts, and neither of you can follow the other. Following between you ends now and is not restored if you unblock.')}
+        {t(
+          'You will not see each other’s posts, and neither of you can follow the other. Following between you ends now and is not restored if you unblock.',
+        )}
       </p>
     </ConfirmDialog>
   );

@@ -6,6 +6,7 @@ import { ListFooter } from '../../../components/list-footer.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -18,7 +19,6 @@ import {
   useMutedAccounts,
   useMutedWords,
 } from '../api/safety.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 function PersonRow({ user, detail, action }: { user: User; detail?: string; action: ReactNode }) {
   return (
@@ -176,7 +176,9 @@ export function MutedWords() {
   return (
     <SettingsSection id="muted-words-heading" title={t('Muted words')}>
       <p className="px-4 pb-3 text-[15px] text-muted">
-        {t('Posts with a muted word or phrase (as a whole word, in any case) leave your timelines, search and notifications. Your own posts are never hidden.')}
+        {t(
+          'Posts with a muted word or phrase (as a whole word, in any case) leave your timelines, search and notifications. Your own posts are never hidden.',
+        )}
       </p>
       <form onSubmit={submit} className="flex items-start gap-3 px-4 pb-2">
         <div className="min-w-0 flex-1">

@@ -3,11 +3,11 @@ import { Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchPeople } from '../../../state/search.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 interface SearchBoxProps {
   /** What the box starts with (the Search page's current search). */

@@ -5,19 +5,21 @@ import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { paths } from '../../../lib/paths.ts';
 import { signOut } from '../../../lib/session.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useDeleteAccount } from '../api/settings.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** "Your data": everything of the member's as a zip (archive.json and their images). */
 export function DataSection() {
   return (
     <SettingsSection id="data-heading" title={t('Your data')} padded>
       <p className="mt-2 text-[15px] text-muted">
-        {t('A zip of your profile, posts and their images, whom you follow and who follows you, your likes and bookmarks.')}
+        {t(
+          'A zip of your profile, posts and their images, whom you follow and who follows you, your likes and bookmarks.',
+        )}
       </p>
       <a
         href={api.accountExport}
@@ -71,7 +73,9 @@ export function DeleteAccountSection() {
         {t('Delete account')}
       </h2>
       <p className="text-[15px] text-muted">
-        {t('Your profile, posts, likes, follows, bookmarks and notifications are deleted for good. Download your data first if you want to keep it.')}
+        {t(
+          'Your profile, posts, likes, follows, bookmarks and notifications are deleted for good. Download your data first if you want to keep it.',
+        )}
       </p>
       <TextField
         label={t('Your password')}

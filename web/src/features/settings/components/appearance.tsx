@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { SettingsSection } from '../../../components/settings-section.tsx';
-import { currentTheme, setTheme, type ThemeChoice } from '../../../lib/theme.ts';
 import { chooseLocale, currentLocale, isLocale, LOCALES, type Locale, m, t } from '../../../i18n/i18n.ts';
+import { currentTheme, setTheme, type ThemeChoice } from '../../../lib/theme.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 
 const CHOICES: { value: ThemeChoice; label: string }[] = [

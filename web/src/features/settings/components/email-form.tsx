@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useChangeEmail } from '../api/settings.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** Change email: the new address and the password, as proof. */
 export function EmailForm({ current }: { current: string }) {

@@ -2,10 +2,10 @@ import { LIMITS } from '@pipit/contract';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useChangePassword } from '../api/settings.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /** Change password: the current one, the new one; every other browser is signed out after. */
 export function PasswordForm() {
@@ -57,7 +57,11 @@ export function PasswordForm() {
         autoComplete="new-password"
         value={newPassword}
         onChange={(event) => setNew(event.target.value)}
-        error={tooShort ? t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin }) : errors.newPassword}
+        error={
+          tooShort
+            ? t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin })
+            : errors.newPassword
+        }
         hint={t('Changing it signs you out everywhere else.')}
       />
       <Button

@@ -3,10 +3,10 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { VisibilityIcon } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { VISIBILITY_WORDS } from '../../../lib/visibility.ts';
 import { useSetDefaultVisibility } from '../api/settings.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * "Posts": the visibility the composer starts with (a reply still starts at its parent's when that is
@@ -21,7 +21,8 @@ export function PostDefaults({ current }: { current: Visibility }) {
     event.preventDefault();
     if (unchanged) return;
     save.mutate(choice, {
-      onSuccess: (me) => notify(t('Default visibility saved: {label}', { label: VISIBILITY_WORDS[me.defaultVisibility].label })),
+      onSuccess: (me) =>
+        notify(t('Default visibility saved: {label}', { label: VISIBILITY_WORDS[me.defaultVisibility].label })),
       onError: () => notifyError(t('Couldn’t save your default visibility. Try again.')),
     });
   };
@@ -62,7 +63,9 @@ export function PostDefaults({ current }: { current: Visibility }) {
               );
             })}
           </div>
-          <p className="mt-2 text-[13px] text-muted">{t('A reply starts as the post it answers when that is narrower.')}</p>
+          <p className="mt-2 text-[13px] text-muted">
+            {t('A reply starts as the post it answers when that is narrower.')}
+          </p>
         </fieldset>
         <Button type="submit" className="self-start" disabled={save.isPending || unchanged}>
           {t('Save')}

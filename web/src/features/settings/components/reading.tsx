@@ -1,7 +1,7 @@
 import { SettingToggle } from '../../../components/setting-toggle.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
-import { useExpandSpoilers } from '../api/settings.ts';
 import { t } from '../../../i18n/i18n.ts';
+import { useExpandSpoilers } from '../api/settings.ts';
 
 /**
  * "Reading": Always expand posts with content warnings. On, a post's text and pictures show at once
@@ -18,7 +18,9 @@ export function Reading({ expandSpoilers }: { expandSpoilers: boolean }) {
         help={t('Show the text and pictures of posts with a content warning without “Show more”.')}
         saved={expandSpoilers}
         save={save}
-        said={(on) => (on ? t('Posts with content warnings now open by themselves') : t('Content warnings stay closed'))}
+        said={(on) =>
+          on ? t('Posts with content warnings now open by themselves') : t('Content warnings stay closed')
+        }
       />
     </SettingsSection>
   );

@@ -2,10 +2,10 @@ import type { SessionInfo } from '@pipit/contract';
 import { Button } from '../../../components/button.tsx';
 
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useEndSessions, useSessions } from '../api/settings.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 const BROWSERS: [RegExp, string][] = [
   [/Edg\//, 'Edge'],

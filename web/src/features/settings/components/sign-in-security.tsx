@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { fullDate } from '../../../lib/format-time.ts';
@@ -17,7 +18,6 @@ import {
   useTwoFactorEnable,
   useTwoFactorSetup,
 } from '../api/sign-in-security.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * Settings' sign-in security: two-factor sign-in (an authenticator app's codes, recovery codes) and
@@ -87,7 +87,9 @@ function TurnOn({ onSetup }: { onSetup: (setup: TwoFactorSetup) => void }) {
   return (
     <form onSubmit={submit} className="mt-2 flex flex-col gap-4">
       <p className="text-[15px] text-muted">
-        {t('Off. Turn it on and signing in asks for a code from an authenticator app on your phone after your password.')}
+        {t(
+          'Off. Turn it on and signing in asks for a code from an authenticator app on your phone after your password.',
+        )}
       </p>
       <TextField
         label={t('Password')}
@@ -234,10 +236,14 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
       <p className="text-[15px]">
         {t('On. Signing in asks for a code from your authenticator app.')}{' '}
         <span className="text-muted">
-          {t('{count, plural, one {# recovery code left.} other {# recovery codes left.}}', { count: recoveryCodesLeft })}
+          {t('{count, plural, one {# recovery code left.} other {# recovery codes left.}}', {
+            count: recoveryCodesLeft,
+          })}
         </span>
       </p>
-      <p className="text-[15px] text-muted">{t('To turn it off, enter your password and a code (or a recovery code).')}</p>
+      <p className="text-[15px] text-muted">
+        {t('To turn it off, enter your password and a code (or a recovery code).')}
+      </p>
       <TextField
         label={t('Password')}
         type="password"

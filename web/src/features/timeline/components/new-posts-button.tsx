@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import type { FeedKind } from '../../../state/keys.ts';
 import { showPendingPosts, usePendingPosts } from '../../../state/posts.ts';
-import { t } from '../../../i18n/i18n.ts';
 
 /**
  * "Show N new posts" above a timeline: posts pushed live wait here instead of moving what the

@@ -1,6 +1,6 @@
 import { Tabs } from '../../../components/tabs.tsx';
-import type { TimelineKind } from '../../../state/keys.ts';
 import { m, t } from '../../../i18n/i18n.ts';
+import type { TimelineKind } from '../../../state/keys.ts';
 
 const TABS: Array<{ value: TimelineKind; label: string }> = [
   { value: 'following', label: m('Following') },
