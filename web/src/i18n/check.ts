@@ -84,7 +84,8 @@ function calleeName(node: Node): string | undefined {
 export function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test' || full === path.join(SRC, 'i18n') ? [] : sourceFiles(full);
+    if (entry.isDirectory()) return entry.name === 'test' || entry.name === 'fixtures' ? [] : sourceFiles(full);
+    if (full === path.join(SRC, 'i18n/check.ts')) return [];
     return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }

@@ -48,7 +48,7 @@ export const isRightToLeft = (locale: Locale = currentLocale()): boolean => RIGH
 
 /** Loads a language's catalog (once) and makes it the app's, with the page's `lang` and `dir`. */
 export async function activateLocale(locale: Locale): Promise<void> {
-  if (locale !== DEFAULT_LOCALE && !loaded.has(locale)) {
+  if (locale !== 'en' && !loaded.has(locale)) {
     i18n.load(locale, (await catalogs[locale]()).default);
     loaded.add(locale);
   }

@@ -6,6 +6,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
 import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { call } from '../../../lib/api-client.ts';
 import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
 import { type SignInResult, signIn } from '../../../lib/session.ts';
@@ -160,7 +161,10 @@ export function LoginModal() {
         {codeStep ? (
           <>
             <p className="text-[15px]">
-              {t('Enter the 6-digit code from your authenticator app for {email}.', { email: email.trim() })}
+              {rich(
+                t('Enter the 6-digit code from your authenticator app for <0>{email}</0>.', { email: email.trim() }),
+                [(shown) => <span className="font-bold">{shown}</span>],
+              )}
             </p>
             <p className="text-[15px] text-muted">{t('Lost your phone? Enter one of your recovery codes instead.')}</p>
             <TextField
