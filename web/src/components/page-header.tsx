@@ -34,7 +34,12 @@ export function PageHeader({ title, subtitle, back, action, children }: PageHead
         )}
         <div className="min-w-0 py-1">
           <h1 className="truncate text-xl font-bold leading-6">{title}</h1>
-          {subtitle && <p className="truncate text-[13px] text-muted">{subtitle}</p>}
+          {/* <bdi>: an "@username" keeps its @ in front on a right-to-left page. */}
+          {subtitle && (
+            <p className="truncate text-[13px] text-muted">
+              <bdi>{subtitle}</bdi>
+            </p>
+          )}
         </div>
         {action && <div className="ms-auto shrink-0">{action}</div>}
       </div>

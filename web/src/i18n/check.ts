@@ -144,16 +144,23 @@ export function untranslatedIn(file: string): Finding[] {
         for (const argument of node.arguments as Node[]) visit(argument, false, node);
         return;
       }
+      case 'VariableDeclarator': {
+        // A variable named as a text (`const label = open ? 'Hide' : 'Show'`) holds what is shown.
+        const id = node.id as Node;
+        const named = id.type === 'Identifier' && USER_PROP.test(id.name as string);
+        if (node.init) visit(node.init as Node, shown || named, node);
+        return;
+      }
       case 'BinaryExpression':
         // A comparison (`key === 'Escape'`) names a value, it shows nothing.
         if (['===', '!==', '==', '!=', 'in'].includes(node.operator as string)) return;
         break;
       case 'Property':
       case 'ObjectProperty': {
-        // A key is not shown; its value may be, and is when the key names a text (`label: 'Posts'`).
+        // A key is not shown; its value is when the key names a text (`label: 'Posts'`).
         const key = node.key as Node;
         const named = key.type === 'Identifier' && USER_PROP.test(key.name as string);
-        visit(node.value as Node, shown || named, node);
+        visit(node.value as Node, named, node);
         return;
       }
       case 'Literal':

@@ -217,7 +217,9 @@ export function SideNav() {
           <Avatar user={user} link={false} />
           <span className="min-w-0 leading-5">
             <span className="block truncate font-bold">{user.name}</span>
-            <span className="block truncate text-muted">@{user.username}</span>
+            <span className="block truncate text-muted">
+              <bdi>@{user.username}</bdi>
+            </span>
           </span>
         </Link>
       )}

@@ -18,7 +18,9 @@ function PersonLine({ person, action }: { person: User; action: React.ReactNode 
       <Avatar user={person} />
       <div className="min-w-0 flex-1 leading-5">
         <p className="truncate font-bold">{person.name}</p>
-        <p className="truncate text-[15px] text-muted">@{person.username}</p>
+        <p className="truncate text-[15px] text-muted">
+          <bdi>@{person.username}</bdi>
+        </p>
       </div>
       {action}
     </li>

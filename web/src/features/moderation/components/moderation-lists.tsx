@@ -78,7 +78,7 @@ function AccountRow({ user, action }: { user: ModeratedUser | UserSummary; actio
           {user.name}
         </Link>
         <p className="truncate text-[15px] text-muted">
-          @{user.username}
+          <bdi>@{user.username}</bdi>
           {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? t('Admin') : t('Moderator')}`}
         </p>
       </div>
@@ -152,7 +152,7 @@ export function TeamList({ admin }: { admin: boolean }) {
       await setRole.mutateAsync({ id: found.id, role: 'moderator' });
       setUsername('');
       setProblem(null);
-      notify(`@${found.username} is now a moderator`);
+      notify(t('@{username} is now a moderator', { username: found.username }));
     } catch (error) {
       setProblem(
         error instanceof ApiRequestError && error.code === 'NOT_FOUND'
@@ -200,7 +200,7 @@ export function TeamList({ admin }: { admin: boolean }) {
                         setRole.mutate(
                           { id: user.id, role: 'member' },
                           {
-                            onSuccess: () => notify(`@${user.username} is a member again`),
+                            onSuccess: () => notify(t('@{username} is a member again', { username: user.username })),
                             onError: () => notifyError(t('Could not do that. Try again.')),
                           },
                         )

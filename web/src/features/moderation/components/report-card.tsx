@@ -85,7 +85,10 @@ export function ReportCard({ report }: { report: ModerationReport }) {
         <Avatar user={who} />
         <div className="min-w-0 flex-1">
           <p className="truncate text-[15px]">
-            <strong>{who.name}</strong> <span className="text-muted">@{who.username}</span>
+            <strong>{who.name}</strong>{' '}
+            <span className="text-muted">
+              <bdi>@{who.username}</bdi>
+            </span>
             {who.suspended && <span className="ms-2 text-sm font-bold text-danger">{t('Suspended')}</span>}
           </p>
           {subject.inReplyTo && (

@@ -45,7 +45,9 @@ export function PostDetail({
           <Link to={paths.user(post.author.id)} className="block truncate font-bold hover:underline">
             {post.author.name}
           </Link>
-          <span className="block truncate text-muted">@{post.author.username}</span>
+          <span className="block truncate text-muted">
+            <bdi>@{post.author.username}</bdi>
+          </span>
         </div>
         {user?.id === post.author.id ? (
           <>

@@ -42,13 +42,13 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
   const undo = engaged && armed;
   const label = following
     ? undo
-      ? 'Unfollow'
-      : 'Following'
+      ? t('Unfollow')
+      : t('Following')
     : requested
       ? undo
         ? t('Cancel request')
-        : 'Requested'
-      : 'Follow';
+        : t('Requested')
+      : t('Follow');
   return (
     <Button
       size={size}

@@ -44,7 +44,9 @@ export function FollowRequestRow({ person }: { person: User }) {
             <Link to={to} className="block truncate font-bold hover:underline">
               {person.name}
             </Link>
-            <span className="block truncate text-muted">@{person.username}</span>
+            <span className="block truncate text-muted">
+              <bdi>@{person.username}</bdi>
+            </span>
           </div>
           {done ? (
             <p role="status" className="self-center text-[15px] text-muted">

@@ -63,7 +63,9 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
             />
           )}
         </h2>
-        <p className="break-all text-[15px] text-muted">@{user.username}</p>
+        <p className="break-all text-[15px] text-muted">
+          <bdi>@{user.username}</bdi>
+        </p>
         {user.suspended && (
           <p className="mt-3 inline-block rounded-md border border-danger/40 px-2 py-1 text-sm font-bold text-danger">
             {t('Suspended')}

@@ -24,7 +24,9 @@ export function WhoToFollow() {
               <Link to={paths.user(person.id)} className="block truncate font-bold hover:underline">
                 {person.name}
               </Link>
-              <span className="block truncate text-muted">@{person.username}</span>
+              <span className="block truncate text-muted">
+                <bdi>@{person.username}</bdi>
+              </span>
             </div>
             <FollowButton user={person} size="sm" />
           </li>

@@ -27,7 +27,7 @@ function PersonRow({ user, detail, action }: { user: User; detail?: string; acti
       <div className="min-w-0 flex-1">
         <p className="truncate font-bold">{user.name}</p>
         <p className="truncate text-[15px] text-muted">
-          @{user.username}
+          <bdi>@{user.username}</bdi>
           {detail && ` · ${detail}`}
         </p>
       </div>

@@ -112,7 +112,9 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             <Avatar user={person} link={false} />
             <span className="min-w-0 leading-5">
               <span className="block truncate font-bold">{person.name}</span>
-              <span className="block truncate text-muted">@{person.username}</span>
+              <span className="block truncate text-muted">
+                <bdi>@{person.username}</bdi>
+              </span>
             </span>
           </div>
         ))}
