@@ -33,7 +33,9 @@ export function PageHeader({ title, subtitle, back, action, children }: PageHead
           </button>
         )}
         <div className="min-w-0 py-1">
-          <h1 className="truncate text-xl font-bold leading-6">{title}</h1>
+          <h1 className="truncate text-xl font-bold leading-6">
+            <bdi>{title}</bdi>
+          </h1>
           {/* <bdi>: an "@username" keeps its @ in front on a right-to-left page. */}
           {subtitle && (
             <p className="truncate text-[13px] text-muted">

@@ -60,7 +60,9 @@ function HashtagResults({ q }: { q: string }) {
         {tags.data.items.map((item) => (
           <li key={item.tag} className="border-b border-line">
             <Link to={paths.hashtag(item.tag)} className="block px-4 py-3 leading-5 hover:bg-fg/[0.03]">
-              <span className="block truncate font-bold">#{item.tag}</span>
+              <span className="block truncate font-bold">
+                <bdi>#{item.tag}</bdi>
+              </span>
               <span className="block text-[13px] text-muted">
                 {t('{count, plural, one {{shown} post} other {{shown} posts}}', {
                   count: item.posts,

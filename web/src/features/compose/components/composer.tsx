@@ -494,7 +494,7 @@ export function Composer({
           </Button>
         </div>
         {unsent && (
-          <div className="flex items-center gap-1 pb-2 text-[14px]">
+          <div className="flex flex-wrap items-center gap-1 pb-2 text-[14px]">
             {(['drafts', 'scheduled'] as const).map((page) => (
               <Link
                 key={page}
@@ -504,7 +504,7 @@ export function Composer({
                   event.preventDefault();
                   onLeave(paths[page]);
                 }}
-                className="rounded-full px-2 py-1 font-bold text-accent hover:bg-accent/10"
+                className="whitespace-nowrap rounded-full px-2 py-1 font-bold text-accent hover:bg-accent/10"
               >
                 {page === 'drafts' ? t('Drafts') : t('Scheduled')}
               </Link>
@@ -519,7 +519,7 @@ export function Composer({
                 )
               }
               disabled={busy || images.uploading || !(trimmed.length > 0 || images.images.length > 0)}
-              className="rounded-full px-3 py-1 font-bold text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
+              className="whitespace-nowrap rounded-full px-3 py-1 font-bold text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
             >
               {t('Save draft')}
             </button>

@@ -73,7 +73,9 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
           insert: `#${tag.tag}`,
           node: (
             <span className="min-w-0 leading-5">
-              <span className="block truncate font-bold">#{tag.tag}</span>
+              <span className="block truncate font-bold">
+                <bdi>#{tag.tag}</bdi>
+              </span>
               <span className="block text-[13px] text-muted">
                 {t('{count, plural, one {# post} other {# posts}}', { count: tag.posts })}
               </span>

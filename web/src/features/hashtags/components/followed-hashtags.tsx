@@ -39,7 +39,7 @@ export function FollowedHashtags() {
                 to={paths.hashtag(tag)}
                 className="min-w-0 flex-1 truncate font-bold hover:underline [overflow-wrap:anywhere]"
               >
-                #{tag}
+                <bdi>#{tag}</bdi>
               </Link>
               <FollowHashtagButton tag={tag} following={following} size="sm" />
             </li>

@@ -22,7 +22,9 @@ export function Trending() {
               to={paths.hashtag(item.tag)}
               className="block px-4 py-3 leading-5 transition-colors hover:bg-fg/[0.03]"
             >
-              <span className="block truncate font-bold">#{item.tag}</span>
+              <span className="block truncate font-bold">
+                <bdi>#{item.tag}</bdi>
+              </span>
               <span className="block text-[13px] text-muted">
                 {t('{count, plural, one {{shown} person posting} other {{shown} people posting}}', {
                   count: item.people,
