@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { minify, type Plugin, parseSync, type Rolldown, transformWithOxc } from 'vite';
@@ -112,6 +113,50 @@ function bootScript(): Plugin {
   };
 }
 
+/**
+ * The message catalogs (src/i18n/locales/<locale>.json: English text → translation, ICU MessageFormat),
+ * compiled for Lingui's runtime at build time, so the page carries no message parser: `import messages
+ * from 'virtual:pipit-catalog/es'`. The ids are the English texts themselves; English's own catalog holds
+ * only the ids with a placeholder or a plural (compiled from the ids), a plain text is its own translation.
+ * A message that does not parse fails the build.
+ */
+function messageCatalogs(): Plugin {
+  const PREFIX = 'virtual:pipit-catalog/';
+  const dir = path.join(import.meta.dirname, 'src/i18n/locales');
+  const read = (file: string): Record<string, string> => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+  return {
+    name: 'pipit:message-catalogs',
+    resolveId(id) {
+      return id.startsWith(PREFIX) ? `\0${id}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return null;
+      const locale = id.slice(PREFIX.length + 1);
+      const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+      for (const file of files) this.addWatchFile(path.join(dir, file));
+      const messages: Record<string, string> =
+        locale === 'en'
+          ? Object.fromEntries(
+              files
+                .flatMap((file) => Object.keys(read(file)))
+                .filter((text) => text.includes('{'))
+                .map((text) => [text, text]),
+            )
+          : read(`${locale}.json`);
+      const compiled = Object.fromEntries(
+        Object.entries(messages).map(([key, text]) => {
+          try {
+            return [key, compileMessageOrThrow(text)];
+          } catch (error) {
+            throw new Error(`${locale}.json: the message for "${key}" does not parse: ${(error as Error).message}`);
+          }
+        }),
+      );
+      return `export default ${JSON.stringify(compiled)};`;
+    },
+  };
+}
+
 const api = 'http://localhost:3000';
 const BUDGET_TEST = 'src/**/*.budget.test.ts';
 
@@ -121,7 +166,7 @@ export default defineConfig(({ command }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     root: import.meta.dirname,
-    plugins: [pureContractSchemas(), react(), tailwindcss(), bootScript(), precompress()],
+    plugins: [pureContractSchemas(), messageCatalogs(), react(), tailwindcss(), bootScript(), precompress()],
     server: {
       // OAuth's token and revoke endpoints and its metadata are the server's; /oauth/authorize is the web's page.
       proxy: {

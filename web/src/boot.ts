@@ -38,6 +38,18 @@ interface EarlyWindow {
   applyTheme();
   system.addEventListener('change', applyTheme);
 
+  // The language (src/i18n/i18n.ts): the one chosen in Settings, else the first of the browser's own
+  // (what it sends as Accept-Language) that the app speaks, on <html lang dir> before the first paint so a
+  // right-to-left page is laid out so from the start. The app loads its catalog before its first render.
+  const spoken = ['en', 'es', 'ar'];
+  const chosen = read(() => localStorage, 'pipit.locale');
+  const lang =
+    (chosen && spoken.includes(chosen) ? chosen : null) ??
+    navigator.languages.map((tag) => tag.toLowerCase().split('-')[0] ?? '').find((tag) => spoken.includes(tag)) ??
+    'en';
+  document.documentElement.lang = lang;
+  document.documentElement.dir = lang === 'ar' ? 'rtl' : 'ltr';
+
   if (typeof fetch !== 'function') return;
   const early: Record<string, Promise<Response>> = {};
   (window as EarlyWindow).__pipitEarly = early;

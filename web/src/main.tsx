@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router';
 import { prefetchModals } from './app/modal-host.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
+import { activateLocale, DEFAULT_LOCALE, initialLocale } from './i18n/i18n.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import './index.css';
 
@@ -23,14 +24,23 @@ function Router() {
 
 // In a transition, the first render runs in slices instead of one long task (a slow phone's main thread
 // stays free for input); nothing is on screen before it either way.
-startTransition(() =>
-  createRoot(root).render(
-    <StrictMode>
-      <AppProviders queryClient={createQueryClient()} sessionRefetchInterval={5 * 60}>
-        <Router />
-      </AppProviders>
-    </StrictMode>,
-  ),
-);
+const render = () =>
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <AppProviders queryClient={createQueryClient()} sessionRefetchInterval={5 * 60}>
+          <Router />
+        </AppProviders>
+      </StrictMode>,
+    ),
+  );
+
+// English is in the bundle; another language's catalog arrives first (a small chunk of its own).
+const locale = initialLocale();
+if (locale === DEFAULT_LOCALE) render();
+else
+  void activateLocale(locale)
+    .catch(() => activateLocale(DEFAULT_LOCALE))
+    .then(render);
 
 prefetchModals();

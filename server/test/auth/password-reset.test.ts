@@ -67,6 +67,31 @@ describe('password reset by email', () => {
     expect(again.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'token' });
   });
 
+  it("writes the email in the asker's language (Accept-Language, as the web app sends it), else in English", async () => {
+    const cases: [string | undefined, string, string][] = [
+      ['es-MX,es;q=0.9,en;q=0.8', 'Establece una contraseña nueva para Pipit', 'Abre este enlace'],
+      ['ar', 'تعيين كلمة مرور جديدة لـ Pipit', 'افتح هذا الرابط'],
+      ['fr-FR,fr;q=0.9,es;q=0.5', 'Establece una contraseña nueva para Pipit', 'Abre este enlace'],
+      ['de, ar;q=0', 'Set a new password for Pipit', 'Open this link within'],
+      [undefined, 'Set a new password for Pipit', 'Open this link within'],
+    ];
+    for (const [index, [language, subject, line]] of cases.entries()) {
+      const who = await member(`lang${index}`);
+      const res = await new TestClient(ctx)
+        .withCsrf()
+        .post(
+          '/api/password-reset',
+          { email: who.email },
+          language ? { headers: { 'accept-language': language } } : {},
+        );
+      expect(res.statusCode, res.body).toBe(204);
+      const mail = await mailbox.next(who.email);
+      expect(mail.subject, language).toBe(subject);
+      expect(mail.text, language).toContain(line);
+      expect(mail.text).toContain(`${ctx.config.publicUrl}/reset-password?token=${tokenOf(mail)}`);
+    }
+  });
+
   it('answers the same for an email without an account, and sends nothing', async () => {
     await member();
     const known = await askFor('rosa@example.com');

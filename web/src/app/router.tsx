@@ -1,4 +1,5 @@
 import { createBrowserRouter, isRouteErrorResponse, type RouteObject, useRouteError } from 'react-router';
+import { t } from '../i18n/i18n.ts';
 import { patterns } from '../lib/paths.ts';
 import { RootLayout } from './layout/root-layout.tsx';
 
@@ -14,17 +15,17 @@ const page =
 function AppError() {
   const error = useRouteError();
   console.error(error);
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong.';
+  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : t('Something went wrong.');
   return (
     <div role="alert" className="mx-auto max-w-sm px-8 py-16">
       <p className="text-[31px] font-extrabold leading-9">{message}</p>
-      <p className="mt-2 text-[15px] text-muted">Reloading the page usually helps.</p>
+      <p className="mt-2 text-[15px] text-muted">{t('Reloading the page usually helps.')}</p>
       <button
         type="button"
         onClick={() => window.location.reload()}
         className="mt-6 h-9 rounded-full bg-accent-strong px-4 font-bold text-white hover:bg-accent-hover"
       >
-        Reload
+        {t('Reload')}
       </button>
     </div>
   );

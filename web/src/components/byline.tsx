@@ -31,7 +31,9 @@ export function Byline({
       ) : (
         <span className={name}>{author.name}</span>
       )}
-      <span className="min-w-0 truncate text-muted">@{author.username}</span>
+      <span className="min-w-0 truncate text-muted">
+        <bdi>@{author.username}</bdi>
+      </span>
       <span aria-hidden="true" className="text-muted">
         ·
       </span>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { Button, type ButtonProps } from './button.tsx';
 import { Modal } from './modal.tsx';
 
@@ -34,7 +35,7 @@ export function ConfirmDialog({
           {confirm}
         </Button>
         <Button variant="secondary" size="lg" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('Cancel')}
         </Button>
       </div>
     </Modal>

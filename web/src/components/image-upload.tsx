@@ -2,6 +2,7 @@ import { LIMITS } from '@pipit/contract';
 import { Camera, X } from 'lucide-react';
 import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 
 const ACCEPT = { 'image/jpeg': [], 'image/png': [] };
@@ -14,7 +15,9 @@ function rejectionMessages(rejections: FileRejection[], maxSize: number): string
   const messages = new Set<string>();
   for (const { errors } of rejections) {
     for (const error of errors) {
-      messages.add(error.code === 'file-too-large' ? `File is larger than ${maxSize} bytes` : error.message);
+      messages.add(
+        error.code === 'file-too-large' ? t('File is larger than {maxSize} bytes', { maxSize }) : error.message,
+      );
     }
   }
   return [...messages];
@@ -26,7 +29,7 @@ const buttonClass = (variant: 'avatar' | 'cover') =>
     variant === 'cover' ? 'size-11' : 'size-9',
   );
 
-const TYPE_MESSAGE = `File type must be one of ${Object.keys(ACCEPT).join(', ')}`;
+const typeMessage = () => t('File type must be one of {types}', { types: Object.keys(ACCEPT).join(', ') });
 
 /** The first bytes of a JPEG (FF D8 FF) and of a PNG (89 'PNG' CR LF 1A LF). */
 const SIGNATURES = [
@@ -91,7 +94,7 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
       if (!file || rejections.length > 0) return;
       // A file named .png that is something else is refused here, before any preview.
       if (!(await isJpegOrPng(file))) {
-        setErrors([TYPE_MESSAGE]);
+        setErrors([typeMessage()]);
         return;
       }
       onChange(await readAsDataUrl(file));
@@ -122,7 +125,7 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
             type="button"
             onClick={open}
             disabled={disabled}
-            aria-label={`Upload ${label.toLowerCase()}`}
+            aria-label={t('Upload {what}', { what: label.toLowerCase() })}
             className={buttonClass(variant)}
           >
             <Camera aria-hidden="true" className="size-5" />
@@ -135,7 +138,7 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
                 onChange(null);
               }}
               disabled={disabled}
-              aria-label={`Remove ${label.toLowerCase()}`}
+              aria-label={t('Remove {what}', { what: label.toLowerCase() })}
               className={buttonClass(variant)}
             >
               <X aria-hidden="true" className="size-5" />
@@ -146,7 +149,7 @@ export function ImageUpload({ label, value, onChange, disabled, variant, placeho
       {(errors.length > 0 || error) && (
         <ul
           role="alert"
-          aria-label={`${label} problems`}
+          aria-label={t('{label} problems', { label })}
           className={cn(
             'space-y-0.5 text-sm text-danger',
             // Under the cover sits the overlapping avatar: the cover's messages go on a band inside it.

@@ -43,7 +43,7 @@ export function LinkCard({ card, className }: { card: PreviewCard | null; classN
           height={image.height}
           className={cn(
             'shrink-0 bg-surface object-cover',
-            wide ? 'aspect-[2/1] w-full border-b border-line' : 'w-24 self-stretch border-r border-line sm:w-32',
+            wide ? 'aspect-[2/1] w-full border-b border-line' : 'w-24 self-stretch border-e border-line sm:w-32',
           )}
         />
       )}

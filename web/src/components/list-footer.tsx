@@ -1,4 +1,5 @@
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
+import { t } from '../i18n/i18n.ts';
 import { InfiniteSentinel } from './infinite-sentinel.tsx';
 import { ErrorState, Spinner } from './states.tsx';
 
@@ -19,9 +20,9 @@ export function ListFooter({ query, noun }: ListFooterProps) {
         enabled={query.hasNextPage && !query.isFetchingNextPage && !query.isFetchNextPageError}
         onVisible={() => query.fetchNextPage()}
       />
-      {query.isFetchingNextPage && <Spinner label={`Loading more ${noun}`} />}
+      {query.isFetchingNextPage && <Spinner label={t('Loading more {noun}', { noun })} />}
       {query.isFetchNextPageError && (
-        <ErrorState message={`Couldn’t load more ${noun}.`} onRetry={() => query.fetchNextPage()} />
+        <ErrorState message={t('Couldn’t load more {noun}.', { noun })} onRetry={() => query.fetchNextPage()} />
       )}
     </>
   );

@@ -1,5 +1,6 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { lazy, Suspense, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { Blurhash } from './blurhash.tsx';
 
@@ -29,7 +30,11 @@ export function MediaGrid({ media }: { media: readonly MediaAttachment[] }) {
           <button
             type="button"
             onClick={() => setOpen(index)}
-            aria-label={image.alt ? `Open image: ${image.alt}` : `Open image ${index + 1} of ${media.length}`}
+            aria-label={
+              image.alt
+                ? t('Open image: {alt}', { alt: image.alt })
+                : t('Open image {index} of {count}', { index: index + 1, count: media.length })
+            }
             className="absolute inset-0 size-full"
           >
             {!loaded.has(image.id) && <Blurhash hash={image.blurhash} className="absolute inset-0 size-full" />}
@@ -48,9 +53,9 @@ export function MediaGrid({ media }: { media: readonly MediaAttachment[] }) {
           {image.alt && (
             <span
               aria-hidden="true"
-              className="pointer-events-none absolute bottom-2 left-2 rounded bg-black/75 px-1.5 py-0.5 text-[11px] font-bold leading-4 text-white"
+              className="pointer-events-none absolute bottom-2 start-2 rounded bg-black/75 px-1.5 py-0.5 text-[11px] font-bold leading-4 text-white"
             >
-              ALT
+              {t('ALT')}
             </span>
           )}
         </div>

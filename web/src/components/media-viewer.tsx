@@ -1,6 +1,7 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { isRightToLeft, t } from '../i18n/i18n.ts';
 import { Modal } from './modal.tsx';
 
 const NAV =
@@ -26,8 +27,10 @@ export function MediaViewer({
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'ArrowRight') setIndex((i) => Math.min(count - 1, i + 1));
-      else if (event.key === 'ArrowLeft') setIndex((i) => Math.max(0, i - 1));
+      // The next image is the way the page reads: to the left in a right-to-left language.
+      const [next, previous] = isRightToLeft() ? ['ArrowLeft', 'ArrowRight'] : ['ArrowRight', 'ArrowLeft'];
+      if (event.key === next) setIndex((i) => Math.min(count - 1, i + 1));
+      else if (event.key === previous) setIndex((i) => Math.max(0, i - 1));
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -35,7 +38,12 @@ export function MediaViewer({
 
   if (!image) return null;
   return (
-    <Modal title={count > 1 ? `Image ${index + 1} of ${count}` : 'Image'} hideTitle layout="fill" onClose={onClose}>
+    <Modal
+      title={count > 1 ? t('Image {index} of {count}', { index: index + 1, count }) : t('Image')}
+      hideTitle
+      layout="fill"
+      onClose={onClose}
+    >
       <figure className="relative flex min-h-0 flex-1 flex-col items-center justify-center gap-3 px-4 pb-4">
         <img
           key={image.id}
@@ -58,21 +66,21 @@ export function MediaViewer({
             {index > 0 && (
               <button
                 type="button"
-                aria-label="Previous image"
+                aria-label={t('Previous image')}
                 onClick={() => setIndex(index - 1)}
-                className={`${NAV} left-4`}
+                className={`${NAV} start-4`}
               >
-                <ChevronLeft aria-hidden="true" className="size-6" />
+                <ChevronLeft aria-hidden="true" className="size-6 rtl:-scale-x-100" />
               </button>
             )}
             {index < count - 1 && (
               <button
                 type="button"
-                aria-label="Next image"
+                aria-label={t('Next image')}
                 onClick={() => setIndex(index + 1)}
-                className={`${NAV} right-4`}
+                className={`${NAV} end-4`}
               >
-                <ChevronRight aria-hidden="true" className="size-6" />
+                <ChevronRight aria-hidden="true" className="size-6 rtl:-scale-x-100" />
               </button>
             )}
           </>

@@ -1,6 +1,7 @@
 import { X } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 
 const FOCUSABLE = [
@@ -159,7 +160,7 @@ export function Modal({ title, onClose, children, returnFocus, hideTitle, layout
           <button
             type="button"
             onClick={() => onCloseRef.current()}
-            aria-label="Close"
+            aria-label={t('Close')}
             className="grid size-9 place-items-center rounded-full text-fg hover:bg-fg/10"
           >
             <X aria-hidden="true" className="size-5" />

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { t } from '../i18n/i18n.ts';
 import { paths } from '../lib/paths.ts';
 
 interface PageHeaderProps {
@@ -23,19 +24,26 @@ export function PageHeader({ title, subtitle, back, action, children }: PageHead
         {back && (
           <button
             type="button"
-            aria-label="Back"
+            aria-label={t('Back')}
             // A deep link has no history inside the app: go home instead of leaving.
             onClick={() => (location.key === 'default' ? navigate(paths.home) : navigate(-1))}
-            className="-ml-2 grid size-9 shrink-0 place-items-center rounded-full hover:bg-fg/10"
+            className="-ms-2 grid size-9 shrink-0 place-items-center rounded-full hover:bg-fg/10"
           >
-            <ArrowLeft aria-hidden="true" className="size-5" />
+            <ArrowLeft aria-hidden="true" className="size-5 rtl:-scale-x-100" />
           </button>
         )}
         <div className="min-w-0 py-1">
-          <h1 className="truncate text-xl font-bold leading-6">{title}</h1>
-          {subtitle && <p className="truncate text-[13px] text-muted">{subtitle}</p>}
+          <h1 className="truncate text-xl font-bold leading-6">
+            <bdi>{title}</bdi>
+          </h1>
+          {/* <bdi>: an "@username" keeps its @ in front on a right-to-left page. */}
+          {subtitle && (
+            <p className="truncate text-[13px] text-muted">
+              <bdi>{subtitle}</bdi>
+            </p>
+          )}
         </div>
-        {action && <div className="ml-auto shrink-0">{action}</div>}
+        {action && <div className="ms-auto shrink-0">{action}</div>}
       </div>
       {children}
     </header>

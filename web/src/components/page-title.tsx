@@ -1,3 +1,4 @@
+import { t } from '../i18n/i18n.ts';
 import { useUnreadCount } from '../state/notifications.ts';
 
 /**
@@ -7,5 +8,9 @@ import { useUnreadCount } from '../state/notifications.ts';
 export function PageTitle({ children }: { children: string }) {
   const unread = useUnreadCount();
   const count = unread > 99 ? '99+' : String(unread);
-  return <title>{unread > 0 ? `(${count}) ${children} / Pipit` : `${children} / Pipit`}</title>;
+  return (
+    <title>
+      {unread > 0 ? t('({count}) {children} / Pipit', { count, children }) : t('{children} / Pipit', { children })}
+    </title>
+  );
 }

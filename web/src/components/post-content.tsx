@@ -1,5 +1,6 @@
 import type { MediaAttachment } from '@pipit/contract';
 import type { ReactNode } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { setRevealed, useRevealed } from '../lib/spoilers.ts';
 import { useViewer } from '../state/viewer.tsx';
@@ -39,7 +40,7 @@ export function PostContent({ post, textClassName, mediaClassName, children }: P
     <>
       <div className={cn('flex flex-wrap items-center gap-x-3 gap-y-1', textClassName)}>
         <p className="min-w-0 font-medium [overflow-wrap:anywhere]">
-          <span className="sr-only">Content warning: </span>
+          <span className="sr-only">{t('Content warning:')} </span>
           {post.spoilerText}
         </p>
         <button
@@ -52,7 +53,7 @@ export function PostContent({ post, textClassName, mediaClassName, children }: P
           }}
           className="rounded-full border border-line-strong px-3 py-0.5 text-[13px] font-bold text-fg hover:bg-fg/[0.06]"
         >
-          {open ? 'Show less' : 'Show more'}
+          {open ? t('Show less') : t('Show more')}
         </button>
       </div>
       {open && body}

@@ -1,5 +1,6 @@
 import type { MediaAttachment } from '@pipit/contract';
 import { lazy, type MouseEvent, type ReactNode, Suspense } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { setRevealed, useRevealed } from '../lib/spoilers.ts';
 
@@ -66,9 +67,9 @@ function SensitiveCover({ postId, className, children }: { postId: string; class
             stop(event);
             setRevealed('media', postId, false);
           }}
-          className="absolute top-2 left-2 rounded-full bg-black/70 px-3 py-1 text-[13px] font-bold text-white hover:bg-black/85"
+          className="absolute top-2 start-2 rounded-full bg-black/70 px-3 py-1 text-[13px] font-bold text-white hover:bg-black/85"
         >
-          Hide
+          {t('Hide')}
         </button>
       ) : (
         <div className="absolute inset-0 grid place-items-center rounded-2xl bg-neutral-800/60 backdrop-blur-2xl">
@@ -80,7 +81,7 @@ function SensitiveCover({ postId, className, children }: { postId: string; class
             }}
             className="rounded-full bg-black/75 px-4 py-2 text-[15px] font-bold text-white hover:bg-black/90"
           >
-            Sensitive content — show
+            {t('Sensitive content — show')}
           </button>
         </div>
       )}

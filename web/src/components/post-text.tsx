@@ -46,5 +46,10 @@ export function PostText({ text, className }: { text: string; className?: string
         return <span key={key}>{token.value}</span>;
     }
   });
-  return <div className={cn('whitespace-pre-wrap break-words [overflow-wrap:anywhere]', className)}>{parts}</div>;
+  // dir="auto": a post reads in its own direction (a Hebrew post in an English page, and back).
+  return (
+    <div dir="auto" className={cn('whitespace-pre-wrap break-words [overflow-wrap:anywhere]', className)}>
+      {parts}
+    </div>
+  );
 }

@@ -1,4 +1,5 @@
 import type { Post, QuotedPost } from '@pipit/contract';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { Avatar } from './avatar.tsx';
@@ -17,7 +18,7 @@ export function QuoteEmbed({ quote, className }: { quote: Quote; className?: str
   if (quote.state === 'unavailable') {
     return (
       <p className={cn('rounded-2xl border border-line bg-surface px-3 py-3 text-[15px] text-muted', className)}>
-        This post is unavailable
+        {t('This post is unavailable')}
       </p>
     );
   }
@@ -39,7 +40,7 @@ function QuotedBox({ quoted, className }: { quoted: QuotedPost; className?: stri
     >
       <div className="flex items-center gap-1 text-[15px] leading-5">
         <Avatar user={quoted.author} size="small" link={false} />
-        <Byline author={quoted.author} href={href} createdAt={quoted.createdAt} linkName={false} className="ml-1" />
+        <Byline author={quoted.author} href={href} createdAt={quoted.createdAt} linkName={false} className="ms-1" />
       </div>
       <PostContent post={quoted} textClassName="mt-1 text-[15px] leading-5" mediaClassName="mt-2" />
     </blockquote>

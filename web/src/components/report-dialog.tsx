@@ -1,6 +1,8 @@
 import { REPORT_CATEGORIES, REPORT_COMMENT_MAX, type ReportCategory } from '@pipit/contract';
 import { type FormEvent, useId, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../lib/field-errors.ts';
+import { reportCategoryLabel } from '../lib/report-categories.ts';
 import { notify, notifyError } from '../lib/toast.tsx';
 import { useReport } from '../state/moderation.ts';
 import { Button } from './button.tsx';
@@ -40,11 +42,11 @@ export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps)
       { kind, id, body: { category, comment } },
       {
         onSuccess: () => {
-          notify('Thanks. A moderator will look at it; Settings shows what came of it.');
+          notify(t('Thanks. A moderator will look at it; Settings shows what came of it.'));
           onClose();
         },
         onError: (error) => {
-          const problem = formProblem(error, 'Could not send the report. Try again.');
+          const problem = formProblem(error, t('Could not send the report. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -53,14 +55,14 @@ export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps)
 
   return (
     <Modal
-      title={kind === 'post' ? `Report @${username}’s post` : `Report @${username}`}
+      title={kind === 'post' ? t('Report @{username}’s post', { username }) : t('Report @{username}', { username })}
       onClose={() => !report.isPending && onClose()}
       className="sm:max-w-[440px]"
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <fieldset aria-labelledby={legendId} aria-describedby={missing ? `${legendId}-error` : undefined}>
           <legend id={legendId} className="mb-2 font-bold">
-            What is wrong with it?
+            {t('What is wrong with it?')}
           </legend>
           {REPORT_CATEGORIES.map((option) => (
             <label key={option.value} className="flex items-center gap-3 py-1.5 text-[15px]">
@@ -75,15 +77,15 @@ export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps)
                 }}
                 className="size-4 accent-[var(--color-accent)]"
               />
-              {option.label}
+              {reportCategoryLabel(option.value)}
             </label>
           ))}
           <p id={`${legendId}-error`} aria-live="polite" className="mt-1 min-h-5 text-sm text-danger">
-            {missing ? 'Choose what is wrong.' : (errors.category ?? null)}
+            {missing ? t('Choose what is wrong.') : (errors.category ?? null)}
           </p>
         </fieldset>
         <TextAreaField
-          label="Anything moderators should know (optional)"
+          label={t('Anything moderators should know (optional)')}
           value={comment}
           onChange={(event) => setComment(event.target.value)}
           maxLength={REPORT_COMMENT_MAX}
@@ -93,10 +95,10 @@ export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps)
         />
         <div className="flex flex-col gap-3">
           <Button type="submit" variant="danger" size="lg" disabled={report.isPending}>
-            Report
+            {t('Report')}
           </Button>
           <Button variant="secondary" size="lg" onClick={onClose} disabled={report.isPending}>
-            Cancel
+            {t('Cancel')}
           </Button>
         </div>
       </form>

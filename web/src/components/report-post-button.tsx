@@ -1,6 +1,7 @@
 import type { Post } from '@pipit/contract';
 import { Flag } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 
 const ReportDialog = lazy(() => import('./report-dialog.tsx').then((m) => ({ default: m.ReportDialog })));
@@ -12,10 +13,10 @@ export function ReportPostButton({ post, className }: { post: Post; className?: 
     <>
       <button
         type="button"
-        aria-label="Report post"
+        aria-label={t('Report post')}
         onClick={() => setOpen(true)}
         className={cn(
-          '-my-2 -mr-2 grid size-9 place-items-center rounded-full text-muted hover:bg-danger/10 hover:text-danger',
+          '-my-2 -me-2 grid size-9 place-items-center rounded-full text-muted hover:bg-danger/10 hover:text-danger',
           className,
         )}
       >

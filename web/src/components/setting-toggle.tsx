@@ -1,5 +1,6 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { notify, notifyError } from '../lib/toast.tsx';
 
 /**
@@ -35,7 +36,7 @@ export function SettingToggle({
           const next = event.target.checked;
           save.mutate(next, {
             onSuccess: () => notify(said(next)),
-            onError: () => notifyError('Could not save. Try again.'),
+            onError: () => notifyError(t('Could not save. Try again.')),
           });
         }}
         className="mt-0.5 size-4 shrink-0 accent-[var(--color-accent)]"

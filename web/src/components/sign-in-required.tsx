@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { t } from '../i18n/i18n.ts';
 import { openModal } from '../lib/modals.ts';
 import { Button } from './button.tsx';
 import { EmptyState } from './states.tsx';
@@ -25,7 +26,7 @@ export function SignInRequired({ title, children }: { title: string; children: R
   }, [navigate, location]);
 
   return (
-    <EmptyState title={title} action={<Button onClick={() => openModal('login')}>Sign in</Button>}>
+    <EmptyState title={title} action={<Button onClick={() => openModal('login')}>{t('Sign in')}</Button>}>
       {children}
     </EmptyState>
   );

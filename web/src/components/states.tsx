@@ -1,8 +1,9 @@
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { Button } from './button.tsx';
 
-export function Spinner({ label = 'Loading' }: { label?: string }) {
+export function Spinner({ label = t('Loading') }: { label?: string }) {
   return (
     <div role="status" className="flex justify-center p-6">
       <Loader2 aria-hidden="true" className="size-6 animate-spin text-accent" />
@@ -14,7 +15,7 @@ export function Spinner({ label = 'Loading' }: { label?: string }) {
 /** Grey rows in the shape of posts, while the first page loads. */
 export function PostSkeletons({ count = 3 }: { count?: number }) {
   return (
-    <div role="status" aria-label="Loading" className="animate-pulse">
+    <div role="status" aria-label={t('Loading')} className="animate-pulse">
       {Array.from({ length: count }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders
         <div key={i} className="flex gap-3 border-b border-line px-4 py-3">
@@ -54,7 +55,7 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry: () 
     <div role="alert" className="flex flex-col items-center gap-3 px-4 py-8 text-center">
       <p className="text-[15px] text-muted">{message}</p>
       <Button onClick={onRetry} size="sm">
-        Retry
+        {t('Retry')}
       </Button>
     </div>
   );

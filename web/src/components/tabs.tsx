@@ -1,13 +1,17 @@
 import { type KeyboardEvent, useRef } from 'react';
+import { t } from '../i18n/i18n.ts';
 import { cn } from '../lib/cn.ts';
 
-/** A tab's text, bold and underlined in the accent when it is the current one (tabs and tab-like links). */
+/**
+ * A tab's text, bold and underlined in the accent when it is the current one (tabs and tab-like links). `label` is
+ * a message id (`m('Posts')` in a constant of tabs), read in the current language here.
+ */
 export function TabLabel({ label, current }: { label: string; current: boolean }) {
   return (
     <span
       className={cn('relative flex items-center text-[15px]', current ? 'font-bold text-fg' : 'font-medium text-muted')}
     >
-      {label}
+      {t(label)}
       {current && <span className="absolute inset-x-0 bottom-0 h-1 rounded-full bg-accent" />}
     </span>
   );

@@ -9,6 +9,8 @@ import {
   type HttpMethod,
   routes,
 } from '@pipit/contract';
+import { currentLocale, DEFAULT_LOCALE, t } from '../i18n/i18n.ts';
+import { serverMessage } from '../i18n/server-messages.ts';
 import { getCsrfToken } from './csrf.ts';
 import { takeEarly } from './early.ts';
 
@@ -20,13 +22,14 @@ export class ApiRequestError extends Error {
   /** For INVALID_INPUT: every problem the server found, one per field. */
   readonly issues: { field: string; message: string }[];
 
+  /** `message` and the issues' are shown in the reader's language (i18n/server-messages.ts); English as sent. */
   constructor(status: number, code: string, message: string, field?: string, issues: ApiError['issues'] = []) {
-    super(message);
+    super(serverMessage(code, message));
     this.name = 'ApiRequestError';
     this.status = status;
     this.code = code;
     this.field = field;
-    this.issues = issues;
+    this.issues = issues.map((issue) => ({ ...issue, message: serverMessage('', issue.message) }));
   }
 }
 
@@ -62,7 +65,7 @@ async function readError(res: Response): Promise<ApiRequestError> {
   return new ApiRequestError(
     res.status,
     res.status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN',
-    res.statusText || 'Request failed',
+    res.statusText || t('Request failed'),
   );
 }
 
@@ -90,6 +93,8 @@ export async function apiFetch<T>(
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (unsafe) headers[CSRF_HEADER] = await getCsrfToken({ fresh: freshToken });
+    // What the server writes to the person (the password-reset email) follows the language they read.
+    if (unsafe && currentLocale() !== DEFAULT_LOCALE) headers['Accept-Language'] = currentLocale();
     return fetch(url, {
       method,
       headers,

@@ -1,13 +1,17 @@
 import { LIMITS } from '@pipit/contract';
+import { m, t } from '../i18n/i18n.ts';
 import { ApiRequestError } from './api-client.ts';
 import type { FieldErrors } from './field-rules.ts';
 
 /** What a coded answer means for the field it names, in plain words. */
 const CODE_MESSAGES: Record<string, string> = {
-  EMAIL_TAKEN: 'An account with this email already exists.',
-  USERNAME_TAKEN: 'This username is taken.',
-  UNSUPPORTED_IMAGE: 'This file isn’t a JPEG or PNG image. Choose another one.',
-  IMAGE_TOO_LARGE: `This image is too large: at most ${LIMITS.imageMaxBytes} bytes and ${LIMITS.imageMaxPixels} pixels.`,
+  EMAIL_TAKEN: m('An account with this email already exists.'),
+  USERNAME_TAKEN: m('This username is taken.'),
+  UNSUPPORTED_IMAGE: m('This file isn’t a JPEG or PNG image. Choose another one.'),
+  IMAGE_TOO_LARGE: m('This image is too large: at most {bytes} bytes and {pixels} pixels.'),
+};
+const CODE_VALUES: Record<string, Record<string, number>> = {
+  IMAGE_TOO_LARGE: { bytes: LIMITS.imageMaxBytes, pixels: LIMITS.imageMaxPixels },
 };
 
 /** Codes that name their field even when the answer does not. */
@@ -37,7 +41,8 @@ export function fieldErrorsOf<F extends string>(error: unknown, fields: readonly
   }
   const field = known(error.field ?? CODE_FIELDS[error.code]);
   if (field && !errors[field]) {
-    errors[field] = CODE_MESSAGES[error.code] ?? withoutFieldPrefix(error.message, error.field ?? field);
+    const coded = CODE_MESSAGES[error.code];
+    errors[field] = coded ? t(coded, CODE_VALUES[error.code]) : withoutFieldPrefix(error.message, error.field ?? field);
   }
   return errors;
 }

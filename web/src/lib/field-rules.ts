@@ -10,6 +10,7 @@ import {
   RESERVED_USERNAMES,
   USERNAME_PATTERN,
 } from '@pipit/contract';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * The contract's rules for the account fields (packages/contract/src/users.ts), with its messages,
@@ -21,44 +22,52 @@ import {
 /** null when the email is fine; the value is checked as typed (see EmailField). */
 export function emailProblem(email: string): string | null {
   const value = email.trim();
-  if (!EMAIL_PATTERN.test(value)) return 'Invalid email';
-  if (value.length > LIMITS.emailMax) return `Email must be at most ${LIMITS.emailMax} characters`;
+  if (!EMAIL_PATTERN.test(value)) return t('Invalid email');
+  if (value.length > LIMITS.emailMax)
+    return t('Email must be at most {emailMax} characters', { emailMax: LIMITS.emailMax });
   return null;
 }
 
 export function nameProblem(name: string): string | null {
   const value = name.trim();
-  if (value.length === 0) return 'Name is required';
-  if (value.length > LIMITS.nameMax) return `Name must be at most ${LIMITS.nameMax} characters`;
-  if (CONTROL_CHARS_NO_NEWLINE.test(value)) return 'Name must not contain control characters';
-  if (!hasVisibleContent(value)) return 'Name must have letters you can see, not only invisible ones';
-  if (hasTooManyMarks(value)) return `Name has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`;
+  if (value.length === 0) return t('Name is required');
+  if (value.length > LIMITS.nameMax) return t('Name must be at most {nameMax} characters', { nameMax: LIMITS.nameMax });
+  if (CONTROL_CHARS_NO_NEWLINE.test(value)) return t('Name must not contain control characters');
+  if (!hasVisibleContent(value)) return t('Name must have letters you can see, not only invisible ones');
+  if (hasTooManyMarks(value))
+    return t('Name has too many accent marks on one character (at most {MAX_COMBINING_MARKS})', {
+      MAX_COMBINING_MARKS,
+    });
   return null;
 }
 
 export function usernameProblem(username: string): string | null {
   const value = username.trim();
-  if (value.length === 0) return 'Username is required';
-  if (value.length > LIMITS.usernameMax) return `Username must be at most ${LIMITS.usernameMax} characters`;
-  if (!USERNAME_PATTERN.test(value)) return 'Username may only contain letters, digits and _';
-  if (RESERVED_USERNAMES.has(value.toLowerCase())) return 'This username is reserved';
+  if (value.length === 0) return t('Username is required');
+  if (value.length > LIMITS.usernameMax)
+    return t('Username must be at most {usernameMax} characters', { usernameMax: LIMITS.usernameMax });
+  if (!USERNAME_PATTERN.test(value)) return t('Username may only contain letters, digits and _');
+  if (RESERVED_USERNAMES.has(value.toLowerCase())) return t('This username is reserved');
   return null;
 }
 
 /** The password on its own; with `email`, also the contract's "not your email" rule. */
 export function passwordProblem(password: string, email?: string): string | null {
-  if (password.length < LIMITS.passwordMin) return `Password must be at least ${LIMITS.passwordMin} characters`;
-  if (password.length > LIMITS.passwordMax) return `Password must be at most ${LIMITS.passwordMax} characters`;
-  if (password.trim().length === 0) return 'Password must not be only spaces';
+  if (password.length < LIMITS.passwordMin)
+    return t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin });
+  if (password.length > LIMITS.passwordMax)
+    return t('Password must be at most {passwordMax} characters', { passwordMax: LIMITS.passwordMax });
+  if (password.trim().length === 0) return t('Password must not be only spaces');
   if (email !== undefined && passwordIsEmail(password, email)) return PASSWORD_IS_EMAIL;
   return null;
 }
 
 export function bioProblem(bio: string): string | null {
   const value = bio.trim();
-  if (value.length > LIMITS.bioMax) return `Bio must be at most ${LIMITS.bioMax} characters`;
-  if (CONTROL_CHARS_NO_NEWLINE.test(value.replace(/\n/g, ''))) return 'Bio must not contain control characters';
-  if (hasTooManyMarks(value)) return `Bio has too many accent marks on one character (at most ${MAX_COMBINING_MARKS})`;
+  if (value.length > LIMITS.bioMax) return t('Bio must be at most {bioMax} characters', { bioMax: LIMITS.bioMax });
+  if (CONTROL_CHARS_NO_NEWLINE.test(value.replace(/\n/g, ''))) return t('Bio must not contain control characters');
+  if (hasTooManyMarks(value))
+    return t('Bio has too many accent marks on one character (at most {MAX_COMBINING_MARKS})', { MAX_COMBINING_MARKS });
   return null;
 }
 

@@ -1,10 +1,32 @@
+import { currentLocale, DEFAULT_LOCALE, type Locale } from '../i18n/i18n.ts';
+
 /**
  * Dates and counts in English, written by hand rather than with Intl: the first Intl.DateTimeFormat a
  * page builds loads ICU's calendar data (~40 ms of a desktop CPU in Chromium, ~160 ms on the throttled
  * phone Lighthouse simulates), and the timeline needs one for its first row, so every first visit paid
  * it in one long task. The output is exactly Intl's for 'en-US' in the local time zone, as before:
  * format-time.test.ts compares them over many dates and numbers.
+ *
+ * In another language (src/i18n), Intl writes them in that language's way: each formatter is made the
+ * first time it is needed, never while the module loads, and kept for the page's life.
  */
+
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+function intl<F extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => F): F {
+  let formatter = formatters.get(key) as F | undefined;
+  if (!formatter) {
+    formatter = make();
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+const dateFormat = (locale: Locale, name: string, options: Intl.DateTimeFormatOptions) =>
+  intl(`${locale}:date:${name}`, () => new Intl.DateTimeFormat(locale, options));
+const numberFormat = (locale: Locale, name: string, options: Intl.NumberFormatOptions) =>
+  intl(`${locale}:number:${name}`, () => new Intl.NumberFormat(locale, options));
+/** "5 min", "3 h" in the language's narrow units (Spanish "5 min", Arabic "٥ د"). */
+const unit = (locale: Locale, value: number, name: 'second' | 'minute' | 'hour') =>
+  numberFormat(locale, name, { style: 'unit', unit: name, unitDisplay: 'narrow' }).format(value);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const LONG_MONTHS = [
@@ -43,6 +65,16 @@ function clock(date: Date): string {
 export function relativeTime(iso: string, now: number = Date.now()): string {
   const date = dateOf(iso);
   const seconds = Math.max(0, Math.floor((now - date.getTime()) / 1000));
+  const locale = currentLocale();
+  if (locale !== DEFAULT_LOCALE) {
+    if (seconds < 60) return unit(locale, seconds, 'second');
+    if (seconds < 3600) return unit(locale, Math.floor(seconds / 60), 'minute');
+    if (seconds < 86_400) return unit(locale, Math.floor(seconds / 3600), 'hour');
+    const sameYear = date.getFullYear() === new Date(now).getFullYear();
+    return sameYear
+      ? dateFormat(locale, 'monthDay', { month: 'short', day: 'numeric' }).format(date)
+      : dateFormat(locale, 'monthDayYear', { month: 'short', day: 'numeric', year: 'numeric' }).format(date);
+  }
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
@@ -52,12 +84,25 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
 /** "3:04 PM · Nov 3, 2026": the full date shown on hover and on a post's own page. */
 export function fullDate(iso: string): string {
   const date = dateOf(iso);
+  const locale = currentLocale();
+  if (locale !== DEFAULT_LOCALE) {
+    return dateFormat(locale, 'full', {
+      hour: 'numeric',
+      minute: '2-digit',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+    }).format(date);
+  }
   return `${clock(date)} · ${monthDayYear(date)}`;
 }
 
 /** "November 2026", for "Joined …" (Intl: month 'long', year 'numeric'). */
 export function joinedDate(iso: string): string {
   const date = dateOf(iso);
+  const locale = currentLocale();
+  if (locale !== DEFAULT_LOCALE)
+    return dateFormat(locale, 'monthYear', { month: 'long', year: 'numeric' }).format(date);
   return `${LONG_MONTHS[date.getMonth()]} ${date.getFullYear()}`;
 }
 
@@ -71,6 +116,9 @@ const UNITS = ['', 'K', 'M', 'B', 'T'];
  */
 export function formatCount(count: number): string {
   const n = Math.max(0, count);
+  const locale = currentLocale();
+  if (locale !== DEFAULT_LOCALE)
+    return numberFormat(locale, 'compact', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
   let unit = 0;
   while (unit < UNITS.length - 1 && n >= 1000 ** (unit + 1)) unit++;
   let tenths = Math.round((n * 10) / 1000 ** unit);

@@ -1,4 +1,5 @@
 import { UNSENT_LIMITS } from '@pipit/contract';
+import { currentLocale, t } from '../i18n/i18n.ts';
 
 /**
  * Times of scheduled posts in the person's own time zone: what a `datetime-local` field holds
@@ -24,14 +25,14 @@ export const soonestSchedule = (now = Date.now()) => new Date(now + UNSENT_LIMIT
 
 /** Why this time cannot be chosen, or null. */
 export function scheduleProblem(date: Date, now = Date.now()): string | null {
-  if (date.getTime() < now + UNSENT_LIMITS.minLeadMs) return 'Choose a time at least 5 minutes from now.';
-  if (date.getTime() > now + UNSENT_LIMITS.maxLeadMs) return 'Choose a time within a year.';
+  if (date.getTime() < now + UNSENT_LIMITS.minLeadMs) return t('Choose a time at least 5 minutes from now.');
+  if (date.getTime() > now + UNSENT_LIMITS.maxLeadMs) return t('Choose a time within a year.');
   return null;
 }
 
 /** "Tue, Dec 1, 2026, 9:30 AM", in the person's language and time zone. */
 export function scheduleLabel(iso: string | Date): string {
-  return new Intl.DateTimeFormat(undefined, {
+  return new Intl.DateTimeFormat(currentLocale(), {
     weekday: 'short',
     year: 'numeric',
     month: 'short',

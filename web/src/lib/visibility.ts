@@ -7,6 +7,7 @@ import {
   widerThan,
   widestQuotePolicy,
 } from '@pipit/contract';
+import { t } from '../i18n/i18n.ts';
 
 /**
  * The words for who sees a post and who may quote it, and the rules the composer offers them by
@@ -14,29 +15,67 @@ import {
  * followers-only post can be quoted by followers at most, a mentioned-only one by nobody.
  */
 
-export const VISIBILITY_WORDS: Record<Visibility, { label: string; mine: string; theirs: string }> = {
-  public: { label: 'Public', mine: 'Anyone can see this', theirs: 'Anyone can see this' },
+/** In the reader's language: each word is read (getters) where it is shown, after the language is chosen. */
+export const VISIBILITY_WORDS: Record<
+  Visibility,
+  { readonly label: string; readonly mine: string; readonly theirs: string }
+> = {
+  public: {
+    get label() {
+      return t('Public');
+    },
+    get mine() {
+      return t('Anyone can see this');
+    },
+    get theirs() {
+      return t('Anyone can see this');
+    },
+  },
   unlisted: {
-    label: 'Unlisted',
-    mine: 'Anyone can see this, but not on Everyone, hashtags or search',
-    theirs: 'Not shown on Everyone, hashtags or search',
+    get label() {
+      return t('Unlisted');
+    },
+    get mine() {
+      return t('Anyone can see this, but not on Everyone, hashtags or search');
+    },
+    get theirs() {
+      return t('Not shown on Everyone, hashtags or search');
+    },
   },
   followers: {
-    label: 'Followers only',
-    mine: 'Only your followers and people you mention',
-    theirs: 'Only the author’s followers and the people mentioned can see this',
+    get label() {
+      return t('Followers only');
+    },
+    get mine() {
+      return t('Only your followers and people you mention');
+    },
+    get theirs() {
+      return t('Only the author’s followers and the people mentioned can see this');
+    },
   },
   direct: {
-    label: 'Mentioned people only',
-    mine: 'Only people you mention',
-    theirs: 'Only the people mentioned can see this',
+    get label() {
+      return t('Mentioned people only');
+    },
+    get mine() {
+      return t('Only people you mention');
+    },
+    get theirs() {
+      return t('Only the people mentioned can see this');
+    },
   },
 };
 
 export const QUOTE_WORDS: Record<QuotePolicy, string> = {
-  anyone: 'Anyone',
-  followers: 'Your followers',
-  nobody: 'Nobody',
+  get anyone() {
+    return t('Anyone');
+  },
+  get followers() {
+    return t('Your followers');
+  },
+  get nobody() {
+    return t('Nobody');
+  },
 };
 
 /** The narrower of two visibilities. */
@@ -58,7 +97,9 @@ export const visibilityOptions = (parent?: Visibility): VisibilityOption[] =>
     value,
     refused:
       parent && widerThan(value, parent)
-        ? `A reply can’t be seen by more people than the post it answers (${VISIBILITY_WORDS[parent].label.toLowerCase()})`
+        ? t('A reply can’t be seen by more people than the post it answers ({visibility})', {
+            visibility: VISIBILITY_WORDS[parent].label.toLowerCase(),
+          })
         : null,
   }));
 
@@ -73,18 +114,20 @@ export const quotePolicyOptions = (visibility: Visibility): { value: QuotePolicy
   QUOTE_POLICIES.map((value) => ({
     value,
     refused: quotesWider(value, widestQuotePolicy(visibility))
-      ? `Not for a ${VISIBILITY_WORDS[visibility].label.toLowerCase()} post`
+      ? t('Not for a {visibility} post', { visibility: VISIBILITY_WORDS[visibility].label.toLowerCase() })
       : null,
   }));
 
 /** Why a post cannot be reposted (only public and unlisted ones can), or null. */
 export const repostRefusal = (visibility: Visibility): string | null =>
   visibility === 'followers'
-    ? 'Followers-only posts can’t be reposted'
+    ? t('Followers-only posts can’t be reposted')
     : visibility === 'direct'
-      ? 'Posts for mentioned people only can’t be reposted'
+      ? t('Posts for mentioned people only can’t be reposted')
       : null;
 
 /** Why this viewer cannot quote a post (its author allows nobody else), or null; `followers` is left to the server. */
 export const quoteRefusal = (post: { quotePolicy: QuotePolicy; author: { id: string } }, viewerId?: string) =>
-  post.quotePolicy === 'nobody' && post.author.id !== viewerId ? 'The author doesn’t allow quotes of this post' : null;
+  post.quotePolicy === 'nobody' && post.author.id !== viewerId
+    ? t('The author doesn’t allow quotes of this post')
+    : null;

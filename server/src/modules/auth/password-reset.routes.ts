@@ -1,6 +1,7 @@
 import { endpoints as e } from '@pipit/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../lib/endpoint.ts';
+import { mailLanguage } from './password-reset.mail.ts';
 
 /**
  * Forgotten passwords (errors: the contract's endpoint table). Asking for a link is limited per IP
@@ -16,7 +17,7 @@ export const passwordResetRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, e.requestPasswordReset, { preHandler: [perIp, perEmail] }, async (request) => {
-    passwordReset.request(request.body.email);
+    passwordReset.request(request.body.email, mailLanguage(request.headers['accept-language']));
     return null;
   });
   route(app, e.resetPassword, { preHandler: perIp }, async (request) => {

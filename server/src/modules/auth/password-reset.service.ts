@@ -8,6 +8,7 @@ import type { Mailer } from '../../lib/mailer.ts';
 import type { SessionsService } from '../sessions/sessions.service.ts';
 import { hashPassword, isCommonPassword } from '../users/users.passwords.ts';
 import * as repo from './auth.repository.ts';
+import { type MailLanguage, passwordResetMail } from './password-reset.mail.ts';
 
 const TTL_MS = PASSWORD_RESET_TTL_MINUTES * 60_000;
 /** Spent and expired resets are kept this long after expiring (a support question may need them), then removed. */
@@ -36,8 +37,9 @@ export class PasswordResetService {
   /**
    * Sends a link when an account uses `email`, and nothing otherwise. Done in the background: the
    * answer (and its timing) is the same either way, so it tells nobody which emails have accounts.
+   * The email is written in `language` (the asker's, from Accept-Language).
    */
-  request(email: string): void {
+  request(email: string, language: MailLanguage = 'en'): void {
     this.jobs.run('password-reset.mail', async () => {
       const account = await repo.findCredentialsByEmail(this.db, email);
       if (!account) return;
@@ -45,18 +47,8 @@ export class PasswordResetService {
       await repo.insertPasswordReset(this.db, account.id, sha256Hex(token), new Date(Date.now() + TTL_MS));
       await repo.deleteOldPasswordResets(this.db, new Date(Date.now() - KEEP_MS));
       const link = `${this.publicUrl}/reset-password?token=${token}`;
-      await this.mailer.send({
-        to: account.email,
-        subject: 'Set a new password for Pipit',
-        text: [
-          'Someone (we hope you) asked to set a new password for your Pipit account.',
-          '',
-          `Open this link within ${PASSWORD_RESET_TTL_MINUTES} minutes to choose one:`,
-          link,
-          '',
-          'The link works once. If you did not ask for it, ignore this email: your password stays as it is.',
-        ].join('\n'),
-      });
+      const mail = passwordResetMail(language, link, PASSWORD_RESET_TTL_MINUTES);
+      await this.mailer.send({ to: account.email, subject: mail.subject, text: mail.text });
     });
   }
 

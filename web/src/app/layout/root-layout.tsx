@@ -26,7 +26,7 @@ export function RootLayout({ pending = false }: { pending?: boolean }) {
         <main className="w-full min-w-0 max-w-[600px] pb-[148px] sm:border-x sm:border-line sm:pb-0">
           {pending ? <PostSkeletons /> : <Outlet />}
         </main>
-        <aside className="hidden w-[290px] shrink-0 pl-6 lg:block xl:w-[350px] xl:pl-8">
+        <aside className="hidden w-[290px] shrink-0 ps-6 lg:block xl:w-[350px] xl:ps-8">
           {wide && (
             <Suspense fallback={null}>
               <RightColumn />

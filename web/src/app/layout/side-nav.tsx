@@ -17,6 +17,7 @@ import {
 import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/avatar.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { callbackPath } from '../../lib/callback-url.ts';
 import { cn } from '../../lib/cn.ts';
 import { useMembersOnly } from '../../lib/members-only.ts';
@@ -35,7 +36,7 @@ const onPhone = () => typeof window.matchMedia === 'function' && window.matchMed
 
 // On the phone's bottom bar the items share its width (nine of them fit 320 px); a column from sm up.
 const itemClass =
-  'group flex min-w-0 flex-1 items-center justify-center rounded-full p-2 text-fg transition-colors hover:bg-fg/10 sm:flex-none sm:p-3 xl:justify-start xl:gap-5 xl:pr-6';
+  'group flex min-w-0 flex-1 items-center justify-center rounded-full p-2 text-fg transition-colors hover:bg-fg/10 sm:flex-none sm:p-3 xl:justify-start xl:gap-5 xl:pe-6';
 
 function ItemContent({
   icon: Icon,
@@ -58,7 +59,7 @@ function ItemContent({
           <span
             data-testid={dotTestId}
             aria-hidden="true"
-            className="absolute -top-0.5 -right-0.5 size-2.5 rounded-full bg-accent ring-2 ring-bg"
+            className="absolute -top-0.5 -end-0.5 size-2.5 rounded-full bg-accent ring-2 ring-bg"
           />
         )}
       </span>
@@ -103,7 +104,7 @@ export function SideNav() {
       }
     } catch (error) {
       console.error('Sign-out failed:', error);
-      notifyError('Couldn’t sign out. Try again.');
+      notifyError(t('Couldn’t sign out. Try again.'));
     } finally {
       setSigningOut(false);
     }
@@ -114,7 +115,7 @@ export function SideNav() {
 
   return (
     <nav
-      aria-label="Main"
+      aria-label={t('Main')}
       className="fixed inset-x-0 bottom-0 z-30 flex h-[60px] items-center justify-around border-t border-line bg-bg/95 pb-[env(safe-area-inset-bottom)] backdrop-blur sm:sticky sm:top-0 sm:h-dvh sm:w-[88px] sm:flex-col sm:items-center sm:justify-start sm:gap-1 sm:border-t-0 sm:bg-bg sm:px-2 sm:py-1 xl:w-[275px] xl:items-stretch xl:px-3"
     >
       <Link
@@ -125,10 +126,10 @@ export function SideNav() {
         <Bird aria-hidden="true" className="size-8" />
       </Link>
       <NavLink to={paths.home} end className={itemClass}>
-        {({ isActive }) => <ItemContent icon={Home} label="Home" active={isActive} />}
+        {({ isActive }) => <ItemContent icon={Home} label={t('Home')} active={isActive} />}
       </NavLink>
       <NavLink to={paths.search()} className={itemClass}>
-        {({ isActive }) => <ItemContent icon={Search} label="Search" active={isActive} />}
+        {({ isActive }) => <ItemContent icon={Search} label={t('Search')} active={isActive} />}
       </NavLink>
       <NavLink
         to={paths.notifications}
@@ -137,12 +138,12 @@ export function SideNav() {
         aria-describedby={user?.hasNotification ? 'new-notifications' : undefined}
       >
         {({ isActive }) => (
-          <ItemContent icon={Bell} label="Notifications" active={isActive} dot={Boolean(user?.hasNotification)} />
+          <ItemContent icon={Bell} label={t('Notifications')} active={isActive} dot={Boolean(user?.hasNotification)} />
         )}
       </NavLink>
       {user?.hasNotification && (
         <span id="new-notifications" className="sr-only">
-          You have new notifications
+          {t('You have new notifications')}
         </span>
       )}
       <NavLink
@@ -154,7 +155,7 @@ export function SideNav() {
         {({ isActive }) => (
           <ItemContent
             icon={Mail}
-            label="Messages"
+            label={t('Messages')}
             active={isActive}
             dot={unreadMessages > 0}
             dotTestId="messages-dot"
@@ -163,43 +164,45 @@ export function SideNav() {
       </NavLink>
       {unreadMessages > 0 && (
         <span id="unread-messages" className="sr-only">
-          {unreadMessages === 1
-            ? '1 unread conversation'
-            : `${Math.min(unreadMessages, 99)}${unreadMessages > 99 ? '+' : ''} unread conversations`}
+          {unreadMessages > 99
+            ? t('99+ unread conversations')
+            : t('{count, plural, one {# unread conversation} other {# unread conversations}}', {
+                count: unreadMessages,
+              })}
         </span>
       )}
       <NavLink to={paths.bookmarks} onClick={membersOnly} className={itemClass}>
-        {({ isActive }) => <ItemContent icon={Bookmark} label="Bookmarks" active={isActive} />}
+        {({ isActive }) => <ItemContent icon={Bookmark} label={t('Bookmarks')} active={isActive} />}
       </NavLink>
       <NavLink to={paths.lists} onClick={membersOnly} className={itemClass}>
-        {({ isActive }) => <ItemContent icon={List} label="Lists" active={isActive} />}
+        {({ isActive }) => <ItemContent icon={List} label={t('Lists')} active={isActive} />}
       </NavLink>
       <Link to={profilePath} onClick={membersOnly} aria-current={onProfile ? 'page' : undefined} className={itemClass}>
-        <ItemContent icon={User} label="Profile" active={onProfile} />
+        <ItemContent icon={User} label={t('Profile')} active={onProfile} />
       </Link>
       {user && canModerate(user.role) && (
         // Not on the phone's bottom bar (no room): Settings links to it there.
         <NavLink to={paths.moderation} className={cn(itemClass, 'hidden sm:flex')}>
-          {({ isActive }) => <ItemContent icon={Shield} label="Moderation" active={isActive} />}
+          {({ isActive }) => <ItemContent icon={Shield} label={t('Moderation')} active={isActive} />}
         </NavLink>
       )}
       {signedIn && (
         <NavLink to={paths.settings} className={itemClass}>
-          {({ isActive }) => <ItemContent icon={Settings} label="Settings" active={isActive} />}
+          {({ isActive }) => <ItemContent icon={Settings} label={t('Settings')} active={isActive} />}
         </NavLink>
       )}
       {signedIn && (
         <button type="button" onClick={() => (onPhone() ? setConfirming(true) : logout())} className={itemClass}>
-          <ItemContent icon={LogOut} label="Logout" />
+          <ItemContent icon={LogOut} label={t('Logout')} />
         </button>
       )}
       <button
         type="button"
         onClick={() => ifMember(() => openModal('compose'))}
-        className="absolute right-4 bottom-[calc(100%+16px)] flex size-14 items-center justify-center rounded-full bg-accent-strong text-white shadow-lg shadow-black/50 transition-colors hover:bg-accent-hover sm:static sm:mt-3 sm:size-[52px] sm:shadow-none xl:h-[52px] xl:w-full"
+        className="absolute end-4 bottom-[calc(100%+16px)] flex size-14 items-center justify-center rounded-full bg-accent-strong text-white shadow-lg shadow-black/50 transition-colors hover:bg-accent-hover sm:static sm:mt-3 sm:size-[52px] sm:shadow-none xl:h-[52px] xl:w-full"
       >
         <Feather aria-hidden="true" className="size-6 xl:hidden" />
-        <span className="sr-only text-[17px] font-bold xl:not-sr-only">Tweet</span>
+        <span className="sr-only text-[17px] font-bold xl:not-sr-only">{t('Tweet')}</span>
       </button>
       {confirming && (
         <Suspense fallback={null}>
@@ -214,7 +217,9 @@ export function SideNav() {
           <Avatar user={user} link={false} />
           <span className="min-w-0 leading-5">
             <span className="block truncate font-bold">{user.name}</span>
-            <span className="block truncate text-muted">@{user.username}</span>
+            <span className="block truncate text-muted">
+              <bdi>@{user.username}</bdi>
+            </span>
           </span>
         </Link>
       )}

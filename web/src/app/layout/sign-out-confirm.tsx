@@ -1,4 +1,5 @@
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { t } from '../../i18n/i18n.ts';
 
 interface SignOutConfirmProps {
   busy: boolean;
@@ -9,8 +10,14 @@ interface SignOutConfirmProps {
 /** The phone's "Sign out of Pipit?" (its own chunk: the dialog code stays off a first visit). */
 export function SignOutConfirm({ busy, onConfirm, onCancel }: SignOutConfirmProps) {
   return (
-    <ConfirmDialog title="Sign out of Pipit?" confirm="Sign out" busy={busy} onConfirm={onConfirm} onCancel={onCancel}>
-      <p>You can always sign back in.</p>
+    <ConfirmDialog
+      title={t('Sign out of Pipit?')}
+      confirm={t('Sign out')}
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>{t('You can always sign back in.')}</p>
     </ConfirmDialog>
   );
 }

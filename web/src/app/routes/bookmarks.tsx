@@ -3,6 +3,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { EmptyState, PostSkeletons } from '../../components/states.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useBookmarks } from '../../state/posts.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
@@ -11,10 +12,10 @@ function BookmarkList() {
   return (
     <PostList
       query={bookmarks}
-      label="Bookmarks"
+      label={t('Bookmarks')}
       empty={
-        <EmptyState title="Save posts for later">
-          Bookmark posts to easily find them again here. Only you can see your bookmarks.
+        <EmptyState title={t('Save posts for later')}>
+          {t('Bookmark posts to easily find them again here. Only you can see your bookmarks.')}
         </EmptyState>
       }
     />
@@ -26,13 +27,13 @@ export function BookmarksPage() {
   const { status, user } = useViewer();
   return (
     <>
-      <PageTitle>Bookmarks</PageTitle>
-      <PageHeader title="Bookmarks" subtitle={user ? `@${user.username}` : undefined} />
+      <PageTitle>{t('Bookmarks')}</PageTitle>
+      <PageHeader title={t('Bookmarks')} subtitle={user ? `@${user.username}` : undefined} />
       {status === 'loading' ? (
         <PostSkeletons />
       ) : status === 'unauthenticated' ? (
-        <SignInRequired title="Sign in to see your bookmarks">
-          Posts you bookmark are kept here, for you alone, once you’re signed in.
+        <SignInRequired title={t('Sign in to see your bookmarks')}>
+          {t('Posts you bookmark are kept here, for you alone, once you’re signed in.')}
         </SignInRequired>
       ) : (
         <BookmarkList />

@@ -6,6 +6,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { FollowHashtagButton } from '../../features/hashtags/components/follow-hashtag-button.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useHashtagPosts } from '../../state/posts.ts';
 
 function HashtagPosts({ tag }: { tag: string }) {
@@ -13,9 +14,11 @@ function HashtagPosts({ tag }: { tag: string }) {
   return (
     <PostList
       query={posts}
-      label={`Posts with #${tag}`}
+      label={t('Posts with #{tag}', { tag })}
       empty={
-        <EmptyState title={`No posts with #${tag} yet`}>When someone uses it, their posts show up here.</EmptyState>
+        <EmptyState title={t('No posts with #{tag} yet', { tag })}>
+          {t('When someone uses it, their posts show up here.')}
+        </EmptyState>
       }
     />
   );
@@ -26,7 +29,7 @@ export function HashtagPage() {
   const { tag: written = '' } = useParams();
   // One page per tag, whatever its case or form in the link: #Pipit and #pipit are the same.
   const tag = hashtagOf(written);
-  if (tag === null) return <NotFound message="This isn’t a hashtag." />;
+  if (tag === null) return <NotFound message={t('This isn’t a hashtag.')} />;
   return (
     <>
       <PageTitle>{`#${tag}`}</PageTitle>

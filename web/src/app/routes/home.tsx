@@ -7,6 +7,7 @@ import { WelcomeBox } from '../../features/auth/components/welcome-box.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { NewPostsButton } from '../../features/timeline/components/new-posts-button.tsx';
 import { panelId, TimelineTabs, tabId } from '../../features/timeline/components/timeline-tabs.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useMembersOnly } from '../../lib/members-only.ts';
 import type { TimelineKind } from '../../state/keys.ts';
 import { useTimeline } from '../../state/posts.ts';
@@ -43,8 +44,8 @@ export function HomePage() {
 
   return (
     <>
-      <PageTitle>Home</PageTitle>
-      <PageHeader title="Home">
+      <PageTitle>{t('Home')}</PageTitle>
+      <PageHeader title={t('Home')}>
         <TimelineTabs value={kind} onChange={onTab} />
       </PageHeader>
       {status === 'unauthenticated' && <WelcomeBox />}
@@ -62,17 +63,17 @@ export function HomePage() {
           <PostList
             key={kind}
             query={timeline}
-            label={kind === 'following' ? 'Following timeline' : 'Everyone timeline'}
+            label={kind === 'following' ? t('Following timeline') : t('Everyone timeline')}
             empty={
               kind === 'following' ? (
                 <EmptyState
-                  title="Nothing to see here yet"
-                  action={<Button onClick={() => setTab('everyone')}>See Everyone</Button>}
+                  title={t('Nothing to see here yet')}
+                  action={<Button onClick={() => setTab('everyone')}>{t('See Everyone')}</Button>}
                 >
-                  Follow people to fill your Following timeline.
+                  {t('Follow people to fill your Following timeline.')}
                 </EmptyState>
               ) : (
-                <EmptyState title="No posts yet">Be the first to say something.</EmptyState>
+                <EmptyState title={t('No posts yet')}>{t('Be the first to say something.')}</EmptyState>
               )
             }
           />

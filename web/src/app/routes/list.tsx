@@ -15,6 +15,7 @@ import { ListMembersEditor } from '../../features/lists/components/list-members-
 import { memberCount } from '../../features/lists/components/list-row.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { NewPostsButton } from '../../features/timeline/components/new-posts-button.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { paths } from '../../lib/paths.ts';
 import { notify, notifyError } from '../../lib/toast.tsx';
@@ -23,8 +24,8 @@ import { useViewer } from '../../state/viewer.tsx';
 
 type Tab = 'posts' | 'members';
 const TABS = [
-  { value: 'posts', label: 'Posts' },
-  { value: 'members', label: 'Members' },
+  { value: 'posts', label: m('Posts') },
+  { value: 'members', label: m('Members') },
 ] as const;
 const tabId = (tab: Tab) => `list-tab-${tab}`;
 const PANEL = 'list-panel';
@@ -45,12 +46,16 @@ function ListView({ list }: { list: List }) {
       <PageHeader
         back
         title={<span className="[overflow-wrap:anywhere]">{list.title}</span>}
-        subtitle={`${memberCount(list.memberCount)}${list.exclusive ? ' · Exclusive' : ''}`}
+        subtitle={
+          list.exclusive
+            ? t('{members} · Exclusive', { members: memberCount(list.memberCount) })
+            : memberCount(list.memberCount)
+        }
       >
         <div className="flex flex-wrap items-center gap-2 px-4 pb-3">
-          <p className="min-w-0 flex-1 text-[13px] text-muted">Replies to: {replies}</p>
+          <p className="min-w-0 flex-1 text-[13px] text-muted">{t('Replies to: {replies}', { replies: t(replies) })}</p>
           <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
-            Edit list
+            {t('Edit list')}
           </Button>
           <Button
             variant="secondary"
@@ -58,14 +63,14 @@ function ListView({ list }: { list: List }) {
             className="border-danger/60 text-danger! hover:bg-danger/10"
             onClick={() => setDeleting(true)}
           >
-            Delete list
+            {t('Delete list')}
           </Button>
         </div>
         <Tabs
           tabs={TABS}
           value={tab}
           onChange={(next) => setParams(next === 'members' ? { tab: 'members' } : {}, { replace: true })}
-          label="List"
+          label={t('List')}
           tabId={tabId}
           panelId={PANEL}
         />
@@ -76,17 +81,19 @@ function ListView({ list }: { list: List }) {
             <NewPostsButton kind={`list:${list.id}`} />
             <PostList
               query={timeline}
-              label={`${list.title} timeline`}
+              label={t('{title} timeline', { title: list.title })}
               empty={
                 list.memberCount === 0 ? (
                   <EmptyState
-                    title="This list is empty"
-                    action={<Button onClick={() => setParams({ tab: 'members' })}>Add people</Button>}
+                    title={t('This list is empty')}
+                    action={<Button onClick={() => setParams({ tab: 'members' })}>{t('Add people')}</Button>}
                   >
-                    Add people you follow, and their posts will show here.
+                    {t('Add people you follow, and their posts will show here.')}
                   </EmptyState>
                 ) : (
-                  <EmptyState title="No posts yet">When people on this list post, it shows here.</EmptyState>
+                  <EmptyState title={t('No posts yet')}>
+                    {t('When people on this list post, it shows here.')}
+                  </EmptyState>
                 )
               }
             />
@@ -98,26 +105,32 @@ function ListView({ list }: { list: List }) {
       {editing && <EditListModal list={list} onClose={() => setEditing(false)} />}
       {deleting && (
         <ConfirmDialog
-          title="Delete list?"
-          confirm="Delete"
+          title={t('Delete list?')}
+          confirm={t('Delete')}
           variant="danger"
           busy={remove.isPending}
           onCancel={() => setDeleting(false)}
           onConfirm={() =>
             remove.mutate(undefined, {
               onSuccess: () => {
-                notify(`Deleted “${list.title}”`);
+                notify(t('Deleted “{title}”', { title: list.title }));
                 navigate(paths.lists, { replace: true });
               },
               onError: () => {
                 setDeleting(false);
-                notifyError('Couldn’t delete the list. Try again.');
+                notifyError(t('Couldn’t delete the list. Try again.'));
               },
             })
           }
         >
-          “{list.title}” and who is on it go for good. The people stay followed
-          {list.exclusive ? ', and their posts come back to Home' : ''}.
+          {list.exclusive
+            ? t(
+                '“{title}” and who is on it go for good. The people stay followed, and their posts come back to Home.',
+                {
+                  title: list.title,
+                },
+              )
+            : t('“{title}” and who is on it go for good. The people stay followed.', { title: list.title })}
         </ConfirmDialog>
       )}
     </>
@@ -130,8 +143,8 @@ function OwnList({ id }: { id: string }) {
   if (list.isError) {
     // Someone else's list answers as one that does not exist.
     if (list.error instanceof ApiRequestError && list.error.status === 404)
-      return <NotFound message="This list doesn’t exist." />;
-    return <ErrorState message="Couldn’t load this list." onRetry={() => list.refetch()} />;
+      return <NotFound message={t('This list doesn’t exist.')} />;
+    return <ErrorState message={t('Couldn’t load this list.')} onRetry={() => list.refetch()} />;
   }
   return <ListView list={list.data} />;
 }
@@ -144,10 +157,10 @@ export function ListPage() {
   if (status === 'unauthenticated') {
     return (
       <>
-        <PageTitle>List</PageTitle>
-        <PageHeader back title="List" />
-        <SignInRequired title="Sign in to see your lists">
-          Lists are yours alone: sign in to read this one.
+        <PageTitle>{t('List')}</PageTitle>
+        <PageHeader back title={t('List')} />
+        <SignInRequired title={t('Sign in to see your lists')}>
+          {t('Lists are yours alone: sign in to read this one.')}
         </SignInRequired>
       </>
     );

@@ -4,23 +4,25 @@ import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../components/states.tsx';
 import { CreateListForm } from '../../features/lists/components/create-list-form.tsx';
 import { ListRow } from '../../features/lists/components/list-row.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { useMyLists } from '../../state/lists.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
 function MyLists() {
   const lists = useMyLists();
-  if (lists.isPending) return <Spinner label="Loading your lists" />;
-  if (lists.isError) return <ErrorState message="Couldn’t load your lists." onRetry={() => lists.refetch()} />;
+  if (lists.isPending) return <Spinner label={t('Loading your lists')} />;
+  if (lists.isError) return <ErrorState message={t('Couldn’t load your lists.')} onRetry={() => lists.refetch()} />;
   if (lists.data.length === 0) {
     return (
-      <EmptyState title="No lists yet">
-        Put people you follow into lists to read them apart from Home: a list of friends, of birders, of news. Only you
-        see your lists.
+      <EmptyState title={t('No lists yet')}>
+        {t(
+          'Put people you follow into lists to read them apart from Home: a list of friends, of birders, of news. Only you see your lists.',
+        )}
       </EmptyState>
     );
   }
   return (
-    <ul aria-label="Your lists">
+    <ul aria-label={t('Your lists')}>
       {lists.data.map((list) => (
         <ListRow key={list.id} list={list} />
       ))}
@@ -33,13 +35,13 @@ export function ListsPage() {
   const { status, user } = useViewer();
   return (
     <>
-      <PageTitle>Lists</PageTitle>
-      <PageHeader title="Lists" subtitle={user ? `@${user.username}` : undefined} />
+      <PageTitle>{t('Lists')}</PageTitle>
+      <PageHeader title={t('Lists')} subtitle={user ? `@${user.username}` : undefined} />
       {status === 'loading' ? (
-        <Spinner label="Loading your lists" />
+        <Spinner label={t('Loading your lists')} />
       ) : status === 'unauthenticated' ? (
-        <SignInRequired title="Sign in to see your lists">
-          Lists keep the people you follow in groups, each with its own timeline.
+        <SignInRequired title={t('Sign in to see your lists')}>
+          {t('Lists keep the people you follow in groups, each with its own timeline.')}
         </SignInRequired>
       ) : (
         <>

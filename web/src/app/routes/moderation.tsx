@@ -11,15 +11,16 @@ import {
   SuspendedList,
   TeamList,
 } from '../../features/moderation/components/moderation-lists.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
 type Tab = 'open' | 'closed' | 'suspended' | 'team' | 'log';
 const TABS: Array<{ value: Tab; label: string }> = [
-  { value: 'open', label: 'Reports' },
-  { value: 'closed', label: 'Closed' },
-  { value: 'suspended', label: 'Suspended' },
-  { value: 'team', label: 'Team' },
-  { value: 'log', label: 'Log' },
+  { value: 'open', label: m('Reports') },
+  { value: 'closed', label: m('Closed') },
+  { value: 'suspended', label: m('Suspended') },
+  { value: 'team', label: m('Team') },
+  { value: 'log', label: m('Log') },
 ];
 const PANEL = 'moderation-panel';
 const tabId = (tab: Tab) => `moderation-tab-${tab}`;
@@ -34,19 +35,26 @@ export function ModerationPage() {
   const allowed = user !== null && canModerate(user.role);
   return (
     <>
-      <PageTitle>Moderation</PageTitle>
-      <PageHeader title="Moderation" subtitle={allowed ? (user.role === 'admin' ? 'Admin' : 'Moderator') : undefined}>
-        {allowed && <Tabs tabs={TABS} value={tab} onChange={setTab} label="Moderation" tabId={tabId} panelId={PANEL} />}
+      <PageTitle>{t('Moderation')}</PageTitle>
+      <PageHeader
+        title={t('Moderation')}
+        subtitle={allowed ? (user.role === 'admin' ? t('Admin') : t('Moderator')) : undefined}
+      >
+        {allowed && (
+          <Tabs tabs={TABS} value={tab} onChange={setTab} label={t('Moderation')} tabId={tabId} panelId={PANEL} />
+        )}
       </PageHeader>
       {status === 'loading' ? (
         <Spinner />
       ) : status === 'unauthenticated' ? (
-        <SignInRequired title="Sign in to moderate">
-          Reports and moderation tools are here for moderators.
+        <SignInRequired title={t('Sign in to moderate')}>
+          {t('Reports and moderation tools are here for moderators.')}
         </SignInRequired>
       ) : !allowed ? (
-        <EmptyState title="For moderators only">
-          This page is where moderators handle reports. To report a post or an account, use its flag or its More menu.
+        <EmptyState title={t('For moderators only')}>
+          {t(
+            'This page is where moderators handle reports. To report a post or an account, use its flag or its More menu.',
+          )}
         </EmptyState>
       ) : (
         <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>

@@ -8,6 +8,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.tsx';
 import { TabLabel } from '../../components/tabs.tsx';
 import { PersonRow } from '../../features/profile/components/person-row.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
@@ -17,14 +18,14 @@ import { usePeople, useUser } from '../../state/users.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
 const TABS: Array<{ which: PeopleKind; label: string; to: (id: string) => string }> = [
-  { which: 'followers', label: 'Followers', to: paths.followers },
-  { which: 'following', label: 'Following', to: paths.following },
+  { which: 'followers', label: m('Followers'), to: paths.followers },
+  { which: 'following', label: m('Following'), to: paths.following },
 ];
 
 /** Followers and Following of one person: links to the two pages, styled as the timeline's tabs. */
 function PeopleTabs({ id }: { id: string }) {
   return (
-    <nav aria-label="People" className="flex">
+    <nav aria-label={t('People')} className="flex">
       {TABS.map((tab) => (
         <NavLink
           key={tab.which}
@@ -46,31 +47,33 @@ function PeopleList({ id, which, name, own }: { id: string; which: PeopleKind; n
 
   if (query.isPending) return <PostSkeletons />;
   if (query.isError && !query.data) {
-    return <ErrorState message="Couldn’t load these people." onRetry={() => query.refetch()} />;
+    return <ErrorState message={t('Couldn’t load these people.')} onRetry={() => query.refetch()} />;
   }
   if (people.length === 0) {
     return which === 'followers' ? (
-      <EmptyState title={own ? 'You don’t have followers yet' : 'No followers yet'}>
+      <EmptyState title={own ? t('You don’t have followers yet') : t('No followers yet')}>
         {own
-          ? 'When someone follows you, they’ll be listed here.'
-          : `When someone follows ${name}, they’ll be listed here.`}
+          ? t('When someone follows you, they’ll be listed here.')
+          : t('When someone follows {name}, they’ll be listed here.', { name })}
       </EmptyState>
     ) : (
-      <EmptyState title={own ? 'You aren’t following anyone yet' : 'Not following anyone yet'}>
+      <EmptyState title={own ? t('You aren’t following anyone yet') : t('Not following anyone yet')}>
         {own
-          ? 'When you follow someone, they’ll be listed here.'
-          : `When ${name} follows someone, they’ll be listed here.`}
+          ? t('When you follow someone, they’ll be listed here.')
+          : t('When {name} follows someone, they’ll be listed here.', { name })}
       </EmptyState>
     );
   }
   return (
-    <section aria-label={which === 'followers' ? `Followers of ${name}` : `People ${name} follows`}>
+    <section
+      aria-label={which === 'followers' ? t('Followers of {name}', { name }) : t('People {name} follows', { name })}
+    >
       <ul>
         {people.map((person) => (
           <PersonRow key={person.id} person={person} />
         ))}
       </ul>
-      <ListFooter query={query} noun="people" />
+      <ListFooter query={query} noun={t('people')} />
     </section>
   );
 }
@@ -78,18 +81,22 @@ function PeopleList({ id, which, name, own }: { id: string; which: PeopleKind; n
 function PeopleView({ id, which }: { id: string; which: PeopleKind }) {
   const user = useUser(id);
   const { user: me } = useViewer();
-  if (user.isError && isNotFound(user.error)) return <NotFound message="This account doesn’t exist." />;
+  if (user.isError && isNotFound(user.error)) return <NotFound message={t('This account doesn’t exist.')} />;
   const data = user.data;
   return (
     <>
       {data && (
-        <PageTitle>{`${which === 'followers' ? 'People following' : 'People followed by'} ${data.name} (@${data.username})`}</PageTitle>
+        <PageTitle>
+          {which === 'followers'
+            ? t('People following {name} (@{username})', { name: data.name, username: data.username })
+            : t('People followed by {name} (@{username})', { name: data.name, username: data.username })}
+        </PageTitle>
       )}
-      <PageHeader title={data?.name ?? 'Profile'} subtitle={data ? `@${data.username}` : undefined} back>
+      <PageHeader title={data?.name ?? t('Profile')} subtitle={data ? `@${data.username}` : undefined} back>
         <PeopleTabs id={id} />
       </PageHeader>
       {user.isError ? (
-        <ErrorState message="Couldn’t load this profile." onRetry={() => user.refetch()} />
+        <ErrorState message={t('Couldn’t load this profile.')} onRetry={() => user.refetch()} />
       ) : data ? (
         <PeopleList key={which} id={id} which={which} name={data.name} own={me?.id === id} />
       ) : (
@@ -101,7 +108,7 @@ function PeopleView({ id, which }: { id: string; which: PeopleKind }) {
 
 function PeoplePage({ which }: { which: PeopleKind }) {
   const { id = '' } = useParams();
-  if (!isId(id)) return <NotFound message="This account doesn’t exist." />;
+  if (!isId(id)) return <NotFound message={t('This account doesn’t exist.')} />;
   return <PeopleView key={id} id={id} which={which} />;
 }
 

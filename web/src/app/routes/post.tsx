@@ -8,6 +8,7 @@ import { Composer } from '../../features/compose/components/composer.tsx';
 import { PostCard } from '../../features/posts/components/post-card.tsx';
 import { PostDetail } from '../../features/posts/components/post-detail.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
@@ -32,14 +33,14 @@ function Conversation({ id, onShown }: { id: string; onShown: () => void }) {
 
   if (ancestors.isPending) return <PostSkeletons count={1} />;
   if (ancestors.isError) {
-    return <ErrorState message="Couldn’t load the conversation." onRetry={() => ancestors.refetch()} />;
+    return <ErrorState message={t('Couldn’t load the conversation.')} onRetry={() => ancestors.refetch()} />;
   }
   if (count === 0) {
     // The parent went while this page was open.
-    return <p className="border-b border-line px-4 py-3 text-[15px] text-muted">This post was deleted.</p>;
+    return <p className="border-b border-line px-4 py-3 text-[15px] text-muted">{t('This post was deleted.')}</p>;
   }
   return (
-    <section aria-label="Conversation">
+    <section aria-label={t('Conversation')}>
       {posts.map((post) => (
         <PostCard key={post.id} post={post} threadLine replyContext={false} />
       ))}
@@ -52,9 +53,9 @@ function Replies({ id }: { id: string }) {
   return (
     <PostList
       query={replies}
-      label="Replies"
+      label={t('Replies')}
       replyContext={false}
-      empty={<p className="px-4 py-8 text-center text-[15px] text-muted">No replies yet.</p>}
+      empty={<p className="px-4 py-8 text-center text-[15px] text-muted">{t('No replies yet.')}</p>}
     />
   );
 }
@@ -68,17 +69,22 @@ function PostView({ id }: { id: string }) {
   const detailRef = useRef<HTMLElement>(null);
   const showPost = useCallback(() => detailRef.current?.scrollIntoView?.({ block: 'start' }), []);
 
-  if (post.isError && isNotFound(post.error)) return <NotFound message="This post doesn’t exist." />;
+  if (post.isError && isNotFound(post.error)) return <NotFound message={t('This post doesn’t exist.')} />;
   return (
     <>
-      <PageHeader title="Post" back />
+      <PageHeader title={t('Post')} back />
       {post.isPending ? (
         <PostSkeletons count={1} />
       ) : post.isError ? (
-        <ErrorState message="Couldn’t load this post." onRetry={() => post.refetch()} />
+        <ErrorState message={t('Couldn’t load this post.')} onRetry={() => post.refetch()} />
       ) : (
         <>
-          <PageTitle>{`${post.data.author.name} on Pipit: “${(post.data.spoilerText || post.data.text).slice(0, 60)}”`}</PageTitle>
+          <PageTitle>
+            {t('{name} on Pipit: “{text}”', {
+              name: post.data.author.name,
+              text: (post.data.spoilerText || post.data.text).slice(0, 60),
+            })}
+          </PageTitle>
           {post.data.parentId && <Conversation id={id} onShown={showPost} />}
           <PostDetail
             ref={detailRef}
@@ -92,8 +98,8 @@ function PostView({ id }: { id: string }) {
               key={id}
               parentId={id}
               parentVisibility={post.data.visibility}
-              label="Post your reply"
-              submitLabel="Reply"
+              label={t('Post your reply')}
+              submitLabel={t('Reply')}
               autoFocus={focusReply}
               className="border-b border-line"
             />
@@ -107,6 +113,6 @@ function PostView({ id }: { id: string }) {
 
 export function PostPage() {
   const { id } = useParams();
-  if (!isId(id)) return <NotFound message="This post doesn’t exist." />;
+  if (!isId(id)) return <NotFound message={t('This post doesn’t exist.')} />;
   return <PostView key={id} id={id} />;
 }

@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { PageTitle } from '../../components/page-title.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useResetPassword } from '../../features/auth/api/password-reset.ts';
+import { t } from '../../i18n/i18n.ts';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { fieldErrorsOf } from '../../lib/field-errors.ts';
 import { openModal } from '../../lib/modals.ts';
@@ -25,7 +26,7 @@ export function ResetPasswordPage() {
     reset.error && !errors.token && !errors.password
       ? reset.error instanceof ApiRequestError && reset.error.status === 429
         ? reset.error.message
-        : 'Couldn’t set the password. Try again.'
+        : t('Couldn’t set the password. Try again.')
       : null;
 
   const submit = (event: FormEvent) => {
@@ -37,38 +38,46 @@ export function ResetPasswordPage() {
   const badLink = !token || errors.token;
   return (
     <>
-      <PageTitle>Set a new password</PageTitle>
-      <PageHeader title="Set a new password" />
+      <PageTitle>{t('Set a new password')}</PageTitle>
+      <PageHeader title={t('Set a new password')} />
       {reset.isSuccess ? (
         <div role="status" className="px-4 py-6">
-          <p className="text-xl font-bold">Your password is set</p>
-          <p className="mt-2 text-[15px] text-muted">You were signed out everywhere. Sign in with your new password.</p>
+          <p className="text-xl font-bold">{t('Your password is set')}</p>
+          <p className="mt-2 text-[15px] text-muted">
+            {t('You were signed out everywhere. Sign in with your new password.')}
+          </p>
           <Button className="mt-4" onClick={() => openModal('login')}>
-            Sign in
+            {t('Sign in')}
           </Button>
         </div>
       ) : badLink ? (
         <div className="px-4 py-6">
           <p role="alert" className="text-xl font-bold">
-            This link doesn’t work
+            {t('This link doesn’t work')}
           </p>
           <p className="mt-2 text-[15px] text-muted">
-            {errors.token ?? 'The link is incomplete. Open it from the email again, or ask for a new one.'}
+            {errors.token ?? t('The link is incomplete. Open it from the email again, or ask for a new one.')}
           </p>
           <Button className="mt-4" onClick={() => openModal('forgotPassword')}>
-            Ask for a new link
+            {t('Ask for a new link')}
           </Button>
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="flex flex-col gap-4 px-4 py-6">
-          <p className="text-[15px] text-muted">Choose a new password for your account. It ends every session.</p>
+          <p className="text-[15px] text-muted">
+            {t('Choose a new password for your account. It ends every session.')}
+          </p>
           <TextField
-            label="New password"
+            label={t('New password')}
             type="password"
             autoComplete="new-password"
             value={password}
             onChange={(event) => setPassword(event.target.value)}
-            error={tooShort ? `Password must be at least ${LIMITS.passwordMin} characters` : errors.password}
+            error={
+              tooShort
+                ? t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin })
+                : errors.password
+            }
           />
           <div className="min-h-5 text-[15px] text-danger">{other && <p role="alert">{other}</p>}</div>
           <Button
@@ -76,7 +85,7 @@ export function ResetPasswordPage() {
             className="self-start"
             disabled={reset.isPending || password.length < LIMITS.passwordMin}
           >
-            Set password
+            {t('Set password')}
           </Button>
         </form>
       )}

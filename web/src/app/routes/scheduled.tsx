@@ -3,6 +3,7 @@ import { PageTitle } from '../../components/page-title.tsx';
 import { SignInRequired } from '../../components/sign-in-required.tsx';
 import { Spinner } from '../../components/states.tsx';
 import { ScheduledList } from '../../features/compose/components/scheduled-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { localTimeZone } from '../../lib/schedule-time.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
@@ -11,13 +12,13 @@ export function ScheduledPage() {
   const { status } = useViewer();
   return (
     <>
-      <PageTitle>Scheduled</PageTitle>
-      <PageHeader title="Scheduled" subtitle={`Times in ${localTimeZone()}`} />
+      <PageTitle>{t('Scheduled')}</PageTitle>
+      <PageHeader title={t('Scheduled')} subtitle={t('Times in {zone}', { zone: localTimeZone() })} />
       {status === 'loading' ? (
-        <Spinner label="Loading your scheduled posts" />
+        <Spinner label={t('Loading your scheduled posts')} />
       ) : status === 'unauthenticated' ? (
-        <SignInRequired title="Sign in to see your scheduled posts">
-          Posts you schedule wait here until their time.
+        <SignInRequired title={t('Sign in to see your scheduled posts')}>
+          {t('Posts you schedule wait here until their time.')}
         </SignInRequired>
       ) : (
         <ScheduledList />

@@ -7,6 +7,7 @@ import { Tabs } from '../../components/tabs.tsx';
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { PersonRow } from '../../features/profile/components/person-row.tsx';
 import { SearchBox } from '../../features/search/components/search-box.tsx';
+import { m, t } from '../../i18n/i18n.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { paths } from '../../lib/paths.ts';
 import { useSearchPosts } from '../../state/posts.ts';
@@ -14,29 +15,31 @@ import { useSearchHashtags, useSearchPeople } from '../../state/search.ts';
 
 type Tab = 'posts' | 'people' | 'hashtags';
 const TABS: Array<{ value: Tab; label: string }> = [
-  { value: 'posts', label: 'Posts' },
-  { value: 'people', label: 'People' },
-  { value: 'hashtags', label: 'Hashtags' },
+  { value: 'posts', label: m('Posts') },
+  { value: 'people', label: m('People') },
+  { value: 'hashtags', label: m('Hashtags') },
 ];
 const tabId = (tab: Tab) => `search-tab-${tab}`;
 const PANEL = 'search-panel';
 
 function NoResults({ q }: { q: string }) {
-  return <EmptyState title={`No results for “${q}”`}>Try other words, or check the spelling.</EmptyState>;
+  return (
+    <EmptyState title={t('No results for “{q}”', { q })}>{t('Try other words, or check the spelling.')}</EmptyState>
+  );
 }
 
 function PostResults({ q }: { q: string }) {
   const posts = useSearchPosts(q);
-  return <PostList query={posts} label={`Posts matching ${q}`} empty={<NoResults q={q} />} />;
+  return <PostList query={posts} label={t('Posts matching {q}', { q })} empty={<NoResults q={q} />} />;
 }
 
 function PeopleResults({ q }: { q: string }) {
   const people = useSearchPeople(q, 20);
   if (people.isPending) return <PostSkeletons />;
-  if (people.isError) return <ErrorState message="Couldn’t search people." onRetry={() => people.refetch()} />;
+  if (people.isError) return <ErrorState message={t('Couldn’t search people.')} onRetry={() => people.refetch()} />;
   if (people.data.items.length === 0) return <NoResults q={q} />;
   return (
-    <section aria-label={`People matching ${q}`}>
+    <section aria-label={t('People matching {q}', { q })}>
       <ul>
         {people.data.items.map((person: User) => (
           <PersonRow key={person.id} person={person} />
@@ -49,17 +52,22 @@ function PeopleResults({ q }: { q: string }) {
 function HashtagResults({ q }: { q: string }) {
   const tags = useSearchHashtags(q);
   if (tags.isPending) return <PostSkeletons />;
-  if (tags.isError) return <ErrorState message="Couldn’t search hashtags." onRetry={() => tags.refetch()} />;
+  if (tags.isError) return <ErrorState message={t('Couldn’t search hashtags.')} onRetry={() => tags.refetch()} />;
   if (tags.data.items.length === 0) return <NoResults q={q} />;
   return (
-    <section aria-label={`Hashtags matching ${q}`}>
+    <section aria-label={t('Hashtags matching {q}', { q })}>
       <ul>
         {tags.data.items.map((item) => (
           <li key={item.tag} className="border-b border-line">
             <Link to={paths.hashtag(item.tag)} className="block px-4 py-3 leading-5 hover:bg-fg/[0.03]">
-              <span className="block truncate font-bold">#{item.tag}</span>
+              <span className="block truncate font-bold">
+                <bdi>#{item.tag}</bdi>
+              </span>
               <span className="block text-[13px] text-muted">
-                {`${formatCount(item.posts)} ${item.posts === 1 ? 'post' : 'posts'}`}
+                {t('{count, plural, one {{shown} post} other {{shown} posts}}', {
+                  count: item.posts,
+                  shown: formatCount(item.posts),
+                })}
               </span>
             </Link>
           </li>
@@ -88,13 +96,15 @@ export function SearchPage() {
 
   return (
     <>
-      <PageTitle>{q ? `${q} - Search` : 'Search'}</PageTitle>
-      <PageHeader title="Search">
+      <PageTitle>{q ? t('{q} - Search', { q }) : t('Search')}</PageTitle>
+      <PageHeader title={t('Search')}>
         <div className="px-4 pb-3">
           <SearchBox initial={q} autoFocus={!q} />
         </div>
         {/* Kept in the address (?tab=). */}
-        {q && <Tabs tabs={TABS} value={tab} onChange={choose} label="Search results" tabId={tabId} panelId={PANEL} />}
+        {q && (
+          <Tabs tabs={TABS} value={tab} onChange={choose} label={t('Search results')} tabId={tabId} panelId={PANEL} />
+        )}
       </PageHeader>
       {q ? (
         <div role="tabpanel" id={PANEL} aria-labelledby={tabId(tab)}>
@@ -107,8 +117,8 @@ export function SearchPage() {
           )}
         </div>
       ) : (
-        <EmptyState title="Search Pipit">
-          Find posts by their words, people by name or @username, and #hashtags.
+        <EmptyState title={t('Search Pipit')}>
+          {t('Find posts by their words, people by name or @username, and #hashtags.')}
         </EmptyState>
       )}
     </>

@@ -17,20 +17,23 @@ import { PostDefaults } from '../../features/settings/components/post-defaults.t
 import { Privacy } from '../../features/settings/components/privacy.tsx';
 import { Reading } from '../../features/settings/components/reading.tsx';
 import { SessionsList } from '../../features/settings/components/sessions-list.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { paths } from '../../lib/paths.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
 /** Where the posts not sent yet are: Drafts and Scheduled (also linked under the composer). */
 function UnsentPosts() {
   return (
-    <SettingsSection id="unsent-heading" title="Drafts and scheduled posts" padded>
-      <p className="text-[15px] text-muted">Posts you saved to finish later, and posts waiting for their time.</p>
+    <SettingsSection id="unsent-heading" title={t('Drafts and scheduled posts')} padded>
+      <p className="text-[15px] text-muted">
+        {t('Posts you saved to finish later, and posts waiting for their time.')}
+      </p>
       <div className="mt-3 flex gap-4 text-[15px] font-bold">
         <Link to={paths.drafts} className="text-accent hover:underline">
-          Drafts
+          {t('Drafts')}
         </Link>
         <Link to={paths.scheduled} className="text-accent hover:underline">
-          Scheduled
+          {t('Scheduled')}
         </Link>
       </div>
     </SettingsSection>
@@ -45,14 +48,15 @@ export function SettingsPage() {
   const { status, user } = useViewer();
   return (
     <>
-      <PageTitle>Settings</PageTitle>
-      <PageHeader title="Settings" subtitle={user ? `@${user.username}` : undefined} />
+      <PageTitle>{t('Settings')}</PageTitle>
+      <PageHeader title={t('Settings')} subtitle={user ? `@${user.username}` : undefined} />
       {status === 'loading' ? (
         <Spinner />
       ) : status === 'unauthenticated' ? (
-        <SignInRequired title="Sign in to change your settings">
-          Your password, your email, the browsers you are signed in on, and whom and what you muted or blocked are
-          managed here.
+        <SignInRequired title={t('Sign in to change your settings')}>
+          {t(
+            'Your password, your email, the browsers you are signed in on, and whom and what you muted or blocked are managed here.',
+          )}
         </SignInRequired>
       ) : (
         <>
@@ -63,7 +67,7 @@ export function SettingsPage() {
           {user && <Reading expandSpoilers={user.expandSpoilers} />}
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
-          <Suspense fallback={<Spinner label="Loading sign-in security" />}>
+          <Suspense fallback={<Spinner label={t('Loading sign-in security')} />}>
             <SignInSecurity />
           </Suspense>
           <SessionsList />

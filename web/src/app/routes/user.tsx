@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, PostSkeletons } from '../../components/states.t
 import { PostList } from '../../features/posts/components/post-list.tsx';
 import { ProfileHeader } from '../../features/profile/components/profile-header.tsx';
 import { ProfileMenu } from '../../features/safety/components/profile-menu.tsx';
+import { t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { formatCount } from '../../lib/format-time.ts';
 import { isId } from '../../lib/ids.ts';
@@ -19,12 +20,12 @@ function UserPosts({ id, name, own }: { id: string; name: string; own: boolean }
   return (
     <PostList
       query={posts}
-      label={`Posts by ${name}`}
+      label={t('Posts by {name}', { name })}
       empty={
         own ? (
-          <EmptyState title="You haven’t posted yet">When you post, it will show up here.</EmptyState>
+          <EmptyState title={t('You haven’t posted yet')}>{t('When you post, it will show up here.')}</EmptyState>
         ) : (
-          <EmptyState title="No posts yet">When they post, it will show up here.</EmptyState>
+          <EmptyState title={t('No posts yet')}>{t('When they post, it will show up here.')}</EmptyState>
         )
       }
     />
@@ -34,15 +35,15 @@ function UserPosts({ id, name, own }: { id: string; name: string; own: boolean }
 function ProfileView({ id }: { id: string }) {
   const user = useUser(id);
   const { user: me } = useViewer();
-  if (user.isError && isNotFound(user.error)) return <NotFound message="This account doesn’t exist." />;
+  if (user.isError && isNotFound(user.error)) return <NotFound message={t('This account doesn’t exist.')} />;
   if (user.isPending || user.isError) {
     return (
       <>
-        <PageHeader title="Profile" back />
+        <PageHeader title={t('Profile')} back />
         {user.isPending ? (
           <PostSkeletons count={2} />
         ) : (
-          <ErrorState message="Couldn’t load this profile." onRetry={() => user.refetch()} />
+          <ErrorState message={t('Couldn’t load this profile.')} onRetry={() => user.refetch()} />
         )}
       </>
     );
@@ -54,18 +55,25 @@ function ProfileView({ id }: { id: string }) {
       <PageHeader
         title={data.name}
         subtitle={
-          data.suspended ? 'Suspended' : `${formatCount(data.postsCount)} ${data.postsCount === 1 ? 'post' : 'posts'}`
+          data.suspended
+            ? t('Suspended')
+            : t('{count, plural, one {{shown} post} other {{shown} posts}}', {
+                count: data.postsCount,
+                shown: formatCount(data.postsCount),
+              })
         }
         back
       />
       <ProfileHeader user={data} menu={<ProfileMenu user={data} />} />
       {data.suspended ? (
-        <EmptyState title="This account is suspended">
-          A moderator suspended @{data.username} for breaking the rules. Their posts are not shown.
+        <EmptyState title={t('This account is suspended')}>
+          {t('A moderator suspended @{username} for breaking the rules. Their posts are not shown.', {
+            username: data.username,
+          })}
         </EmptyState>
       ) : data.isBlocking ? (
-        <EmptyState title={`You blocked @${data.username}`}>
-          You don’t see their posts, and they don’t see yours. Unblock them from the More menu.
+        <EmptyState title={t('You blocked @{username}', { username: data.username })}>
+          {t('You don’t see their posts, and they don’t see yours. Unblock them from the More menu.')}
         </EmptyState>
       ) : (
         <UserPosts id={id} name={data.name} own={me?.id === id} />
@@ -78,12 +86,12 @@ function ProfileView({ id }: { id: string }) {
 function ByUsername({ username }: { username: string }) {
   const found = useUserByUsername(username);
   if (found.data) return <Navigate to={paths.user(found.data.id)} replace />;
-  if (found.isError && isNotFound(found.error)) return <NotFound message="This account doesn’t exist." />;
+  if (found.isError && isNotFound(found.error)) return <NotFound message={t('This account doesn’t exist.')} />;
   return (
     <>
       <PageHeader title={`@${username}`} back />
       {found.isError ? (
-        <ErrorState message="Couldn’t load this profile." onRetry={() => found.refetch()} />
+        <ErrorState message={t('Couldn’t load this profile.')} onRetry={() => found.refetch()} />
       ) : (
         <PostSkeletons count={2} />
       )}
@@ -94,6 +102,6 @@ function ByUsername({ username }: { username: string }) {
 export function UserPage() {
   const { id = '' } = useParams();
   if (id.startsWith('@') && id.length > 1) return <ByUsername username={id.slice(1)} />;
-  if (!isId(id)) return <NotFound message="This account doesn’t exist." />;
+  if (!isId(id)) return <NotFound message={t('This account doesn’t exist.')} />;
   return <ProfileView key={id} id={id} />;
 }

@@ -1,36 +1,37 @@
-import { type AuditEntry, REPORT_CATEGORIES, type Report, type ReportCategory } from '@pipit/contract';
+import type { AuditEntry, Report } from '@pipit/contract';
+import { t } from '../../i18n/i18n.ts';
+import { reportCategoryLabel } from '../../lib/report-categories.ts';
 
 /** "Spam", "Harassment or bullying", … */
-export const categoryLabel = (category: ReportCategory) =>
-  REPORT_CATEGORIES.find((c) => c.value === category)?.label ?? category;
+export const categoryLabel = reportCategoryLabel;
 
 /** What came of a report, in the reporter's words. */
 export function outcomeText(report: Pick<Report, 'status' | 'outcome'>): string {
   switch (report.outcome) {
     case 'post_removed':
-      return 'The post was removed';
+      return t('The post was removed');
     case 'suspended':
-      return 'The account was suspended';
+      return t('The account was suspended');
     case 'dismissed':
-      return 'Reviewed: no action taken';
+      return t('Reviewed: no action taken');
     default:
-      return 'Open: a moderator will look at it';
+      return t('Open: a moderator will look at it');
   }
 }
 
 /** One line of the audit log, after the moderator's name: "removed a post by @bob". */
 export function auditText(entry: AuditEntry): string {
-  const who = entry.subject ? `@${entry.subject.username}` : 'a deleted account';
+  const who = entry.subject ? `@${entry.subject.username}` : t('a deleted account');
   switch (entry.action) {
     case 'post.removed':
-      return `removed a post by ${who}`;
+      return t('removed a post by {who}', { who });
     case 'account.suspended':
-      return `suspended ${who}`;
+      return t('suspended {who}', { who });
     case 'account.restored':
-      return `lifted the suspension of ${who}`;
+      return t('lifted the suspension of {who}', { who });
     case 'report.dismissed':
-      return `dismissed a report about ${who}`;
+      return t('dismissed a report about {who}', { who });
     case 'role.changed':
-      return entry.detail === 'moderator' ? `made ${who} a moderator` : `made ${who} a member`;
+      return entry.detail === 'moderator' ? t('made {who} a moderator', { who }) : t('made {who} a member', { who });
   }
 }

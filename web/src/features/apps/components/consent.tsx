@@ -3,6 +3,8 @@ import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { EmptyState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { notifyError } from '../../../lib/toast.tsx';
@@ -36,31 +38,35 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
   if (status === 'unauthenticated' || !user) {
     return (
       <EmptyState
-        title="Sign in to authorize the app"
-        action={<Button onClick={() => openModal('login')}>Sign in</Button>}
+        title={t('Sign in to authorize the app')}
+        action={<Button onClick={() => openModal('login')}>{t('Sign in')}</Button>}
       >
-        An app asks to use your Pipit account. Sign in, then choose whether to let it.
+        {t('An app asks to use your Pipit account. Sign in, then choose whether to let it.')}
       </EmptyState>
     );
   }
-  if (request.isPending) return <Spinner label="Loading the app's request" />;
+  if (request.isPending) return <Spinner label={t("Loading the app's request")} />;
   if (request.isError) {
     const message =
       request.error instanceof ApiRequestError && request.error.status < 500
         ? request.error.message
-        : 'Couldn’t load the request. Try again.';
-    return <EmptyState title="This request doesn’t work">{message} Go back to the app and sign in again.</EmptyState>;
+        : t('Couldn’t load the request. Try again.');
+    return (
+      <EmptyState title={t('This request doesn’t work')}>
+        {t('{message} Go back to the app and sign in again.', { message })}
+      </EmptyState>
+    );
   }
   const { app, scopes } = request.data;
 
   if (shown && 'code' in shown) {
     return (
       <div className="px-4 py-6">
-        <h2 className="text-xl font-bold">Copy this code into {app.name}</h2>
-        <p className="mt-2 text-[15px] text-muted">It works once, for 10 minutes.</p>
+        <h2 className="text-xl font-bold">{t('Copy this code into {app}', { app: app.name })}</h2>
+        <p className="mt-2 text-[15px] text-muted">{t('It works once, for 10 minutes.')}</p>
         <input
           readOnly
-          aria-label="Authorization code"
+          aria-label={t('Authorization code')}
           value={shown.code}
           onFocus={(event) => event.currentTarget.select()}
           className="mt-4 w-full rounded-md border border-line-strong bg-transparent px-3 py-2.5 font-mono text-[15px]"
@@ -70,7 +76,9 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
   }
   if (shown) {
     return (
-      <EmptyState title="You denied access">{app.name} can’t use your account. You can close this page.</EmptyState>
+      <EmptyState title={t('You denied access')}>
+        {t('{app} can’t use your account. You can close this page.', { app: app.name })}
+      </EmptyState>
     );
   }
 
@@ -84,19 +92,26 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
         },
         onError: (error) =>
           notifyError(
-            error instanceof ApiRequestError && error.status < 500 ? error.message : 'Something went wrong. Try again.',
+            error instanceof ApiRequestError && error.status < 500
+              ? error.message
+              : t('Something went wrong. Try again.'),
           ),
       },
     );
 
   return (
     <div className="px-4 py-6">
-      <h2 className="text-[23px] font-extrabold leading-7">{app.name} wants to use your account</h2>
+      <h2 className="text-[23px] font-extrabold leading-7">
+        {t('{app} wants to use your account', { app: app.name })}
+      </h2>
       {app.website && <p className="mt-1 text-[15px] text-muted break-all">{app.website}</p>}
       <p className="mt-4 text-[15px]">
-        Signed in as <strong>@{user.username}</strong>. If you authorize it, it will be able to:
+        {rich(
+          t('Signed in as <0>@{username}</0>. If you authorize it, it will be able to:', { username: user.username }),
+          [(name) => <strong>{name}</strong>],
+        )}
       </p>
-      <ul aria-label="What the app may do" className="mt-3 space-y-2">
+      <ul aria-label={t('What the app may do')} className="mt-3 space-y-2">
         {scopes.map((scope) => (
           <li key={scope} className="flex gap-2 text-[15px]">
             <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent" />
@@ -104,13 +119,13 @@ export function Consent({ query }: { query: AuthorizationQuery }) {
           </li>
         ))}
       </ul>
-      <p className="mt-4 text-sm text-muted">You can take it back at any time in Settings → Authorized apps.</p>
+      <p className="mt-4 text-sm text-muted">{t('You can take it back at any time in Settings → Authorized apps.')}</p>
       <div className="mt-6 grid gap-3 sm:grid-cols-2">
         <Button size="lg" disabled={decide.isPending} onClick={() => answer('approve')}>
-          Authorize
+          {t('Authorize')}
         </Button>
         <Button variant="secondary" size="lg" disabled={decide.isPending} onClick={() => answer('deny')}>
-          Deny
+          {t('Deny')}
         </Button>
       </div>
     </div>

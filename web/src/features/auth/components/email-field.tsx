@@ -1,4 +1,5 @@
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { emailProblem } from '../../../lib/field-rules.ts';
 
 export const isValidEmail = (email: string) => emailProblem(email) === null;
@@ -22,7 +23,7 @@ export function EmailField({ value, onChange, disabled, submitted, error }: Emai
   const problem = value !== '' || submitted ? emailProblem(value) : null;
   return (
     <TextField
-      label="Email"
+      label={t('Email')}
       type="text"
       inputMode="email"
       autoComplete="email"

@@ -2,6 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { useRequestPasswordReset } from '../api/password-reset.ts';
@@ -23,7 +25,7 @@ export function ForgotPasswordModal() {
     request.error instanceof ApiRequestError && request.error.status === 429
       ? request.error.message
       : request.error
-        ? 'Couldn’t send the link. Try again.'
+        ? t('Couldn’t send the link. Try again.')
         : null;
 
   const onSubmit = (event: FormEvent) => {
@@ -38,29 +40,36 @@ export function ForgotPasswordModal() {
   };
 
   return (
-    <Modal title="Reset your password" onClose={closeModal} returnFocus={returnFocus}>
+    <Modal title={t('Reset your password')} onClose={closeModal} returnFocus={returnFocus}>
       {sentTo ? (
         <div className="pt-4" role="status">
-          <h3 className="text-xl font-bold">Check your email</h3>
+          <h3 className="text-xl font-bold">{t('Check your email')}</h3>
           <p className="mt-2 text-[15px] text-muted">
-            If an account uses <strong className="break-all text-fg">{sentTo}</strong>, a link to set a new password is
-            on its way. It works once, for an hour.
+            {rich(
+              t(
+                'If an account uses <0>{email}</0>, a link to set a new password is on its way. It works once, for an hour.',
+                {
+                  email: sentTo,
+                },
+              ),
+              [(email) => <strong className="break-all text-fg">{email}</strong>],
+            )}
           </p>
         </div>
       ) : (
         <form ref={formRef} onSubmit={onSubmit} noValidate className="flex flex-col gap-2 pt-4">
           <p className="pb-2 text-[15px] text-muted">
-            Enter the email of your account and we’ll send you a link to set a new password.
+            {t('Enter the email of your account and we’ll send you a link to set a new password.')}
           </p>
           <EmailField value={email} onChange={setEmail} disabled={request.isPending} submitted={submitted} />
           <div className="min-h-5 text-[15px] text-danger">{problem && <p role="alert">{problem}</p>}</div>
           <Button type="submit" size="lg" disabled={request.isPending} className="mt-2">
-            Send link
+            {t('Send link')}
           </Button>
         </form>
       )}
-      <SwitchModalLink prompt="Remembered it?" to="login" disabled={request.isPending}>
-        Back to sign in
+      <SwitchModalLink prompt={t('Remembered it?')} to="login" disabled={request.isPending}>
+        {t('Back to sign in')}
       </SwitchModalLink>
     </Modal>
   );

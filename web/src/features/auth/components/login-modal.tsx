@@ -5,38 +5,42 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { call } from '../../../lib/api-client.ts';
 import { closeModal, openModal, useModalState } from '../../../lib/modals.ts';
 import { type SignInResult, signIn } from '../../../lib/session.ts';
 import { EmailField, isValidEmail } from './email-field.tsx';
 import { SwitchModalLink } from './switch-modal-link.tsx';
 
-/** "30 seconds", "1 minute", "4 minutes". */
-function waitFor(seconds: number): string {
-  if (seconds <= 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+/** "Try again in 30 seconds.", "… in 1 minute.", "… in 4 minutes." */
+function tryAgainIn(seconds: number): string {
+  if (seconds <= 60)
+    return t('Too many sign-in attempts. Try again in {count, plural, one {# second} other {# seconds}}.', {
+      count: seconds,
+    });
+  return t('Too many sign-in attempts. Try again in {count, plural, one {# minute} other {# minutes}}.', {
+    count: Math.ceil(seconds / 60),
+  });
 }
 
 /** What a failed sign-in tells the person (docs/product-decisions.md: the seed shows nothing). */
 export function signInProblem(result: Pick<SignInResult, 'error' | 'status' | 'retryAfter'> | null): string {
   if (result?.status === 429 || result?.error === 'RateLimited') {
-    return result.retryAfter
-      ? `Too many sign-in attempts. Try again in ${waitFor(result.retryAfter)}.`
-      : 'Too many sign-in attempts. Try again later.';
+    return result.retryAfter ? tryAgainIn(result.retryAfter) : t('Too many sign-in attempts. Try again later.');
   }
-  if (result?.error === 'CredentialsSignin') return 'Wrong email or password.';
-  if (result?.error === 'AccountSuspended') return 'This account is suspended.';
-  if (result?.error === SIGN_IN_ERRORS.twoFactorInvalid) return 'That code isn’t right, or it was used already.';
+  if (result?.error === 'CredentialsSignin') return t('Wrong email or password.');
+  if (result?.error === 'AccountSuspended') return t('This account is suspended.');
+  if (result?.error === SIGN_IN_ERRORS.twoFactorInvalid) return t('That code isn’t right, or it was used already.');
   if (result?.error === SIGN_IN_ERRORS.passkeyInvalid)
-    return 'That passkey didn’t work here. Try again or use your password.';
-  return 'Couldn’t sign in. Try again.';
+    return t('That passkey didn’t work here. Try again or use your password.');
+  return t('Couldn’t sign in. Try again.');
 }
 
 /** Why the sign-in page was opened, from its `error` query (the protocol's redirects). */
 function noticeOf(error: string | null): { text: string; problem: boolean } | null {
   if (!error) return null;
-  if (error === 'SessionRequired') return { text: 'Sign in to see this page.', problem: false };
+  if (error === 'SessionRequired') return { text: t('Sign in to see this page.'), problem: false };
   return { text: signInProblem({ error, status: 0, retryAfter: null }), problem: true };
 }
 
@@ -149,7 +153,7 @@ export function LoginModal() {
   };
 
   return (
-    <Modal title="Login" onClose={closeModal} returnFocus={returnFocus}>
+    <Modal title={t('Login')} onClose={closeModal} returnFocus={returnFocus}>
       {notice && !problem && (
         <p className={notice.problem ? 'pt-2 text-[15px] text-danger' : 'pt-2 text-[15px] text-fg'}>{notice.text}</p>
       )}
@@ -157,24 +161,27 @@ export function LoginModal() {
         {codeStep ? (
           <>
             <p className="text-[15px]">
-              Enter the 6-digit code from your authenticator app for <span className="font-bold">{email.trim()}</span>.
+              {rich(
+                t('Enter the 6-digit code from your authenticator app for <0>{email}</0>.', { email: email.trim() }),
+                [(shown) => <span className="font-bold">{shown}</span>],
+              )}
             </p>
-            <p className="text-[15px] text-muted">Lost your phone? Enter one of your recovery codes instead.</p>
+            <p className="text-[15px] text-muted">{t('Lost your phone? Enter one of your recovery codes instead.')}</p>
             <TextField
-              label="Two-factor code"
+              label={t('Two-factor code')}
               inputMode="numeric"
               autoComplete="one-time-code"
               value={code}
               onChange={(event) => setCode(event.target.value)}
               disabled={busy}
-              error={codeSubmitted && !code.trim() ? 'Enter the code' : null}
+              error={codeSubmitted && !code.trim() ? t('Enter the code') : null}
             />
           </>
         ) : (
           <>
             <EmailField value={email} onChange={setEmail} disabled={busy} submitted={submitted} />
             <TextField
-              label="Password"
+              label={t('Password')}
               type="password"
               autoComplete="current-password"
               value={password}
@@ -197,7 +204,7 @@ export function LoginModal() {
             disabled={busy}
             className="self-start text-[15px] font-medium text-accent hover:underline disabled:opacity-50"
           >
-            Back
+            {t('Back')}
           </button>
         ) : (
           /* Not in the seed: a way back in for a forgotten password (docs/product-decisions.md). */
@@ -207,20 +214,20 @@ export function LoginModal() {
             disabled={busy}
             className="self-start text-[15px] font-medium text-accent hover:underline disabled:opacity-50"
           >
-            Forgot password?
+            {t('Forgot password?')}
           </button>
         )}
         <Button type="submit" size="lg" disabled={busy} className="mt-2">
-          {codeStep ? 'Verify' : 'Sign In'}
+          {codeStep ? t('Verify') : t('Sign In')}
         </Button>
         {!codeStep && passkeysSupported() && (
           <Button variant="secondary" size="lg" disabled={busy} onClick={withPasskey}>
-            Use a passkey
+            {t('Use a passkey')}
           </Button>
         )}
       </form>
-      <SwitchModalLink prompt="First time using Pipit?" to="register" disabled={busy}>
-        Create an account
+      <SwitchModalLink prompt={t('First time using Pipit?')} to="register" disabled={busy}>
+        {t('Create an account')}
       </SwitchModalLink>
     </Modal>
   );

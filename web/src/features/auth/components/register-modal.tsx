@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import {
   checkFields,
@@ -67,7 +68,7 @@ export function RegisterModal() {
     try {
       await register.mutateAsync({ email, password: values.password, username: values.username, name: values.name });
     } catch (error) {
-      notifyError('Something went wrong.');
+      notifyError(t('Something went wrong.'));
       setErrors(fieldErrorsOf(error, FIELDS));
       setBusy(false);
       refocus();
@@ -75,7 +76,7 @@ export function RegisterModal() {
     }
     try {
       const result = await signIn('credentials', { email, password: values.password, redirect: false });
-      notify('Account created.');
+      notify(t('Account created.'));
       if (!result) return;
       if (result.ok) closeModal();
       else {
@@ -84,7 +85,7 @@ export function RegisterModal() {
       }
     } catch (error) {
       console.error('Sign-in after registering failed:', error);
-      notify('Account created.');
+      notify(t('Account created.'));
       openModal('login');
     } finally {
       setBusy(false);
@@ -92,7 +93,7 @@ export function RegisterModal() {
   };
 
   return (
-    <Modal title="Create an account" onClose={closeModal} returnFocus={returnFocus}>
+    <Modal title={t('Create an account')} onClose={closeModal} returnFocus={returnFocus}>
       <form ref={formRef} onSubmit={onSubmit} noValidate className="flex flex-col gap-2 pt-4">
         <EmailField
           value={values.email}
@@ -102,7 +103,7 @@ export function RegisterModal() {
           error={errors.email}
         />
         <TextField
-          label="Name"
+          label={t('Name')}
           autoComplete="name"
           value={values.name}
           onChange={(event) => set('name')(event.target.value)}
@@ -111,7 +112,7 @@ export function RegisterModal() {
           error={errors.name}
         />
         <TextField
-          label="Username"
+          label={t('Username')}
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
@@ -122,7 +123,7 @@ export function RegisterModal() {
           error={errors.username}
         />
         <TextField
-          label="Password"
+          label={t('Password')}
           type="password"
           autoComplete="new-password"
           value={values.password}
@@ -131,11 +132,11 @@ export function RegisterModal() {
           error={errors.password}
         />
         <Button type="submit" size="lg" disabled={busy} className="mt-4">
-          Register
+          {t('Register')}
         </Button>
       </form>
-      <SwitchModalLink prompt="Already have an account?" to="login" disabled={busy}>
-        Sign In
+      <SwitchModalLink prompt={t('Already have an account?')} to="login" disabled={busy}>
+        {t('Sign In')}
       </SwitchModalLink>
     </Modal>
   );

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
 import { Composer, type ComposerControls } from './composer.tsx';
 
@@ -29,14 +30,14 @@ export function ComposeModal() {
 
   if (edit) {
     return (
-      <Modal title="Edit post" onClose={closeModal} returnFocus={returnFocus}>
+      <Modal title={t('Edit post')} onClose={closeModal} returnFocus={returnFocus}>
         <Composer
           autoFocus
           onPosted={closeModal}
           className="-mx-4"
           editing={edit}
-          label="Edit your post"
-          submitLabel="Save"
+          label={t('Edit your post')}
+          submitLabel={t('Save')}
         />
       </Modal>
     );
@@ -44,7 +45,7 @@ export function ComposeModal() {
 
   return (
     <Modal
-      title={quote ? 'Quote post' : draft ? 'Draft' : 'New post'}
+      title={quote ? t('Quote post') : draft ? t('Draft') : t('New post')}
       hideTitle={!quote && !draft}
       onClose={() => requestClose()}
       returnFocus={returnFocus}
@@ -58,12 +59,12 @@ export function ComposeModal() {
         onLeave={(to) => requestClose(to)}
         className="-mx-4"
         {...(draft ? { draft } : {})}
-        {...(quote ? { quote, label: 'Add a comment' } : {})}
+        {...(quote ? { quote, label: t('Add a comment') } : {})}
       />
       {asking && (
-        <Modal title="Save as draft?" onClose={() => !saving && setAsking(null)} className="sm:max-w-[360px]">
+        <Modal title={t('Save as draft?')} onClose={() => !saving && setAsking(null)} className="sm:max-w-[360px]">
           <p className="text-[15px] text-muted">
-            Keep this post in your Drafts to finish it later, on any device, or discard it.
+            {t('Keep this post in your Drafts to finish it later, on any device, or discard it.')}
           </p>
           <div className="mt-6 flex flex-col gap-3">
             <Button
@@ -78,10 +79,10 @@ export function ComposeModal() {
                 );
               }}
             >
-              Save draft
+              {t('Save draft')}
             </Button>
             <Button variant="secondary" size="lg" disabled={saving} onClick={() => leave(asking.then)}>
-              Discard
+              {t('Discard')}
             </Button>
           </div>
         </Modal>

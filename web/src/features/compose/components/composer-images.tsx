@@ -1,6 +1,7 @@
 import { LIMITS, type MediaAttachment } from '@pipit/contract';
 import { ImagePlus, LoaderCircle, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { uploadMedia } from '../api/upload-media.ts';
@@ -69,7 +70,8 @@ export function useComposerImages(initial: readonly MediaAttachment[] = []) {
 
   const add = (files: readonly File[]) => {
     const room = LIMITS.postImagesMax - live.current.length;
-    if (files.length > room) notifyError(`You can add up to ${LIMITS.postImagesMax} images to a post.`);
+    if (files.length > room)
+      notifyError(t('You can add up to {postImagesMax} images to a post.', { postImagesMax: LIMITS.postImagesMax }));
     for (const file of files.slice(0, Math.max(0, room))) {
       const refused = refusal(file);
       if (refused) {
@@ -85,7 +87,7 @@ export function useComposerImages(initial: readonly MediaAttachment[] = []) {
           notifyError(
             error instanceof ApiRequestError && error.status < 500
               ? error.message
-              : `Couldn’t upload ${file.name}. Try again.`,
+              : t('Couldn’t upload {name}. Try again.', { name: file.name }),
           );
         },
       );
@@ -117,11 +119,11 @@ export function AddImagesButton({ images, disabled }: { images: ComposerImages; 
     <>
       <button
         type="button"
-        aria-label="Add images"
-        title={full ? `Up to ${LIMITS.postImagesMax} images` : 'Add images'}
+        aria-label={t('Add images')}
+        title={full ? t('Up to {postImagesMax} images', { postImagesMax: LIMITS.postImagesMax }) : t('Add images')}
         disabled={disabled || full}
         onClick={() => input.current?.click()}
-        className="-ml-2 grid size-9 place-items-center rounded-full text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
+        className="-ms-2 grid size-9 place-items-center rounded-full text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
       >
         <ImagePlus aria-hidden="true" className="size-5" />
       </button>
@@ -147,30 +149,33 @@ export function AddImagesButton({ images, disabled }: { images: ComposerImages; 
 export function ComposerImageList({ images, disabled }: { images: ComposerImages; disabled?: boolean }) {
   if (images.images.length === 0) return null;
   return (
-    <ul aria-label="Images" className="grid grid-cols-2 gap-2 pb-3">
+    <ul aria-label={t('Images')} className="grid grid-cols-2 gap-2 pb-3">
       {images.images.map((image, index) => (
         <li key={image.key} className="flex min-w-0 flex-col gap-1.5">
           <div className="relative aspect-video overflow-hidden rounded-xl bg-surface">
             <img src={image.localUrl} alt="" className="size-full object-cover" />
             {image.uploaded === null && (
               <div className="absolute inset-0 grid place-items-center bg-black/50">
-                <LoaderCircle aria-label={`Uploading image ${index + 1}`} className="size-6 animate-spin text-white" />
+                <LoaderCircle
+                  aria-label={t('Uploading image {index}', { index: index + 1 })}
+                  className="size-6 animate-spin text-white"
+                />
               </div>
             )}
             <button
               type="button"
-              aria-label={`Remove image ${index + 1}`}
+              aria-label={t('Remove image {index}', { index: index + 1 })}
               disabled={disabled}
               onClick={() => images.remove(image.key)}
-              className="absolute top-1.5 right-1.5 grid size-8 place-items-center rounded-full bg-black/75 text-white hover:bg-black/90"
+              className="absolute top-1.5 end-1.5 grid size-8 place-items-center rounded-full bg-black/75 text-white hover:bg-black/90"
             >
               <X aria-hidden="true" className="size-4" />
             </button>
           </div>
           <input
             type="text"
-            aria-label="Alt text"
-            placeholder="Alt text: describe the image"
+            aria-label={t('Alt text')}
+            placeholder={t('Alt text: describe the image')}
             maxLength={LIMITS.altTextMax}
             value={image.alt}
             disabled={disabled}

@@ -8,16 +8,17 @@ import {
 } from '@pipit/contract';
 import { ChartBar, Plus, X } from 'lucide-react';
 import { useId, useState } from 'react';
+import { m, t } from '../../../i18n/i18n.ts';
 
 /** How the duration select names each choice. */
 const DURATION_LABELS: Record<number, string> = {
-  300: '5 minutes',
-  1800: '30 minutes',
-  3600: '1 hour',
-  21600: '6 hours',
-  86400: '1 day',
-  259200: '3 days',
-  604800: '7 days',
+  300: m('5 minutes'),
+  1800: m('30 minutes'),
+  3600: m('1 hour'),
+  21600: m('6 hours'),
+  86400: m('1 day'),
+  259200: m('3 days'),
+  604800: m('7 days'),
 };
 
 const emptyOptions = () => Array.from({ length: POLL_LIMITS.minOptions }, () => '');
@@ -54,11 +55,11 @@ export function useComposerPoll(initial?: Poll | null) {
   const problem = !open
     ? null
     : trimmed.some((o) => o.length === 0)
-      ? 'Fill in every choice, or remove it.'
+      ? t('Fill in every choice, or remove it.')
       : trimmed.some((o) => graphemeLength(o) > POLL_LIMITS.optionMax)
-        ? `A choice can be at most ${POLL_LIMITS.optionMax} characters.`
+        ? t('A choice can be at most {optionMax} characters.', { optionMax: POLL_LIMITS.optionMax })
         : new Set(trimmed.map((o) => o.toLowerCase())).size !== trimmed.length
-          ? 'The choices must all be different.'
+          ? t('The choices must all be different.')
           : null;
   const input: PollInput | undefined = open ? { options: trimmed, expiresIn, multiple, hideTotals } : undefined;
   const sameChoices =
@@ -105,10 +106,14 @@ export function AddPollButton({ poll, disabled }: { poll: ComposerPoll; disabled
   return (
     <button
       type="button"
-      aria-label={poll.open ? 'Remove poll' : 'Add a poll'}
+      aria-label={poll.open ? t('Remove poll') : t('Add a poll')}
       aria-pressed={poll.open}
       title={
-        disabled && !poll.open ? 'A post with images cannot have a poll' : poll.open ? 'Remove poll' : 'Add a poll'
+        disabled && !poll.open
+          ? t('A post with images cannot have a poll')
+          : poll.open
+            ? t('Remove poll')
+            : t('Add a poll')
       }
       disabled={disabled}
       onClick={poll.toggle}
@@ -125,25 +130,29 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
   if (!poll.open) return null;
   return (
     <fieldset disabled={disabled} className="mb-3 rounded-xl border border-line p-3">
-      <legend className="px-1 text-[13px] font-bold text-muted">Poll</legend>
+      <legend className="px-1 text-[13px] font-bold text-muted">{t('Poll')}</legend>
       <div className="flex flex-col gap-2">
         {poll.options.map((option, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a choice is its place in the list
           <div key={index} className="flex items-center gap-2">
             <label htmlFor={`${id}-option-${index}`} className="sr-only">
-              Choice {index + 1}
+              {t('Choice {index}', { index: index + 1 })}
             </label>
             <input
               id={`${id}-option-${index}`}
               value={option}
               onChange={(event) => poll.setOption(index, event.target.value)}
-              placeholder={`Choice ${index + 1}${index >= POLL_LIMITS.minOptions ? ' (optional)' : ''}`}
+              placeholder={
+                index >= POLL_LIMITS.minOptions
+                  ? t('Choice {index} (optional)', { index: index + 1 })
+                  : t('Choice {index}', { index: index + 1 })
+              }
               className="h-10 min-w-0 flex-1 rounded-md border border-line-strong bg-transparent px-3 text-[15px] outline-none placeholder:text-muted focus:border-accent"
             />
             {poll.options.length > POLL_LIMITS.minOptions && (
               <button
                 type="button"
-                aria-label={`Remove choice ${index + 1}`}
+                aria-label={t('Remove choice {index}', { index: index + 1 })}
                 onClick={() => poll.removeOption(index)}
                 className="grid size-8 shrink-0 place-items-center rounded-full text-muted hover:bg-fg/10"
               >
@@ -159,13 +168,13 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
             className="flex items-center gap-1 self-start rounded-full px-2 py-1 text-[15px] font-bold text-accent hover:bg-accent/10"
           >
             <Plus aria-hidden="true" className="size-4" />
-            Add a choice
+            {t('Add a choice')}
           </button>
         )}
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-2 text-[15px]">
         <label className="flex items-center gap-2">
-          <span>Poll length</span>
+          <span>{t('Poll length')}</span>
           <select
             value={poll.expiresIn}
             onChange={(event) => poll.setExpiresIn(Number(event.target.value))}
@@ -173,7 +182,7 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
           >
             {POLL_DURATIONS.map((seconds) => (
               <option key={seconds} value={seconds}>
-                {DURATION_LABELS[seconds]}
+                {t(DURATION_LABELS[seconds] ?? '')}
               </option>
             ))}
           </select>
@@ -185,7 +194,7 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
             onChange={(event) => poll.setMultiple(event.target.checked)}
             className="size-4 accent-[var(--color-accent)]"
           />
-          Multiple choice
+          {t('Multiple choice')}
         </label>
         <label className="flex items-center gap-2">
           <input
@@ -194,7 +203,7 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
             onChange={(event) => poll.setHideTotals(event.target.checked)}
             className="size-4 accent-[var(--color-accent)]"
           />
-          Hide results until it ends
+          {t('Hide results until it ends')}
         </label>
       </div>
       {poll.problem && poll.options.some((o) => o.trim() !== '') && (
@@ -202,7 +211,7 @@ export function ComposerPollEditor({ poll, disabled }: { poll: ComposerPoll; dis
       )}
       {poll.resetsVotes && (
         <p className="mt-2 text-[13px] text-muted">
-          Changing the choices takes away the votes so far; those who voted are told.
+          {t('Changing the choices takes away the votes so far; those who voted are told.')}
         </p>
       )}
     </fieldset>

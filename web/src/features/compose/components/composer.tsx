@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { QuoteEmbed } from '../../../components/quote-embed.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
@@ -85,8 +86,8 @@ export function Composer({
   parentVisibility,
   quote,
   editing,
-  label = "What's happening?",
-  submitLabel = 'Tweet',
+  label = t("What's happening?"),
+  submitLabel = t('Tweet'),
   autoFocus,
   onPosted,
   className,
@@ -211,11 +212,11 @@ export function Composer({
           onSuccess: (saved) => {
             setDraftId(saved.id);
             setSavedAs(signature);
-            notify('Saved to Drafts');
+            notify(t('Saved to Drafts'));
             resolve();
           },
           onError: (error) => {
-            notifyError(error instanceof ApiRequestError ? error.message : 'Couldn’t save your draft. Try again.');
+            notifyError(error instanceof ApiRequestError ? error.message : t('Couldn’t save your draft. Try again.'));
             reject(error);
           },
         },
@@ -262,10 +263,10 @@ export function Composer({
         },
         {
           onSuccess: (post) => {
-            notify('Your post was saved');
+            notify(t('Your post was saved'));
             onPosted?.(post);
           },
-          onError: (error) => onFailure(error, 'Couldn’t save your post. Try again.'),
+          onError: (error) => onFailure(error, t('Couldn’t save your post. Try again.')),
         },
       );
       return;
@@ -277,7 +278,7 @@ export function Composer({
           onSuccess: (scheduled) => {
             reset();
             dropDraft();
-            notify(`Scheduled for ${scheduleLabel(scheduled.scheduledAt)}`);
+            notify(t('Scheduled for {time}', { time: scheduleLabel(scheduled.scheduledAt) }));
             onSettled?.();
           },
           onError: (error) => {
@@ -287,7 +288,7 @@ export function Composer({
                 fields.post ??
                 (error instanceof ApiRequestError && error.status < 500
                   ? error.message
-                  : 'Couldn’t schedule your post. Try again.'),
+                  : t('Couldn’t schedule your post. Try again.')),
             );
           },
         },
@@ -298,13 +299,16 @@ export function Composer({
       onSuccess: (post) => {
         reset();
         dropDraft();
-        notify(parentId ? 'Your reply was sent' : 'Your post was sent');
+        notify(parentId ? t('Your reply was sent') : t('Your post was sent'));
         onPosted?.(post);
         // The box was disabled while sending; give it back for the next post.
         requestAnimationFrame(() => textareaRef.current?.focus());
       },
       onError: (error) =>
-        onFailure(error, parentId ? 'Couldn’t send your reply. Try again.' : 'Couldn’t send your post. Try again.'),
+        onFailure(
+          error,
+          parentId ? t('Couldn’t send your reply. Try again.') : t('Couldn’t send your post. Try again.'),
+        ),
     });
   };
 
@@ -331,8 +335,8 @@ export function Composer({
             <input
               id={warningId}
               type="text"
-              aria-label="Content warning"
-              placeholder="Content warning: what the post is about"
+              aria-label={t('Content warning')}
+              placeholder={t('Content warning: what the post is about')}
               value={warning.text}
               disabled={busy}
               aria-invalid={warningTooLong || undefined}
@@ -341,7 +345,7 @@ export function Composer({
             />
             {warningTooLong && (
               <p className="mt-1 text-[13px] text-danger">
-                A content warning can be at most {LIMITS.spoilerTextMax} characters.
+                {t('A content warning can be at most {max} characters.', { max: LIMITS.spoilerTextMax })}
               </p>
             )}
           </div>
@@ -370,7 +374,11 @@ export function Composer({
           {suggestions.list}
         </div>
         <span id={counterId} className="sr-only">
-          {remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters over the limit`}
+          {remaining >= 0
+            ? t('{count, plural, one {# character left} other {# characters left}}', { count: remaining })
+            : t('{count, plural, one {# character over the limit} other {# characters over the limit}}', {
+                count: -remaining,
+              })}
         </span>
         <ComposerImageList images={images} disabled={busy} />
         {images.images.length > 0 && (
@@ -382,17 +390,17 @@ export function Composer({
               onChange={(event) => setMarkSensitive(event.target.checked)}
               className="size-4 accent-[var(--color-accent)]"
             />
-            {spoilerText !== '' ? 'Pictures covered by the content warning' : 'Mark pictures sensitive'}
+            {spoilerText !== '' ? t('Pictures covered by the content warning') : t('Mark pictures sensitive')}
           </label>
         )}
         <ComposerPollEditor poll={poll} disabled={busy} />
         {quote && <QuoteEmbed quote={{ state: 'shown', post: quote }} className="mb-3" />}
         {scheduleOpen && (
           <fieldset className="mb-3 rounded-xl border border-line px-3 py-2">
-            <legend className="px-1 text-[13px] font-bold text-muted">Schedule</legend>
+            <legend className="px-1 text-[13px] font-bold text-muted">{t('Schedule')}</legend>
             <div className="flex flex-wrap items-center gap-2">
               <label htmlFor={scheduleId} className="text-[15px]">
-                Post on
+                {t('Post on')}
               </label>
               <input
                 id={scheduleId}
@@ -412,7 +420,7 @@ export function Composer({
                 }}
                 className="rounded-full px-3 py-1 text-[14px] font-bold text-accent hover:bg-accent/10"
               >
-                Don’t schedule
+                {t('Don’t schedule')}
               </button>
             </div>
             <p
@@ -421,8 +429,9 @@ export function Composer({
               className={cn('mt-1 text-[13px]', scheduleError ? 'text-danger' : 'text-muted')}
             >
               {scheduledFor
-                ? (scheduleError ?? `Will be posted ${scheduleLabel(scheduledFor)} (${localTimeZone()})`)
-                : `Choose a day and time (${localTimeZone()}), at least 5 minutes from now.`}
+                ? (scheduleError ??
+                  t('Will be posted {time} ({zone})', { time: scheduleLabel(scheduledFor), zone: localTimeZone() }))
+                : t('Choose a day and time ({zone}), at least 5 minutes from now.', { zone: localTimeZone() })}
             </p>
           </fieldset>
         )}
@@ -434,8 +443,8 @@ export function Composer({
             type="button"
             aria-pressed={warning.on}
             // Its visible text first (label in name): "CW" said in full.
-            aria-label="CW (content warning)"
-            title={warning.on ? 'Remove the content warning' : 'Add a content warning'}
+            aria-label={t('CW (content warning)')}
+            title={warning.on ? t('Remove the content warning') : t('Add a content warning')}
             disabled={busy}
             onClick={() => {
               setWarning((w) => ({ ...w, on: !w.on }));
@@ -446,14 +455,14 @@ export function Composer({
               warning.on && 'bg-accent/15',
             )}
           >
-            CW
+            {t('CW')}
           </button>
           {unsent && (
             <button
               type="button"
-              aria-label="Schedule for later"
+              aria-label={t('Schedule for later')}
               aria-expanded={scheduleOpen}
-              title="Schedule for later"
+              title={t('Schedule for later')}
               disabled={busy}
               onClick={() => {
                 if (!scheduleOpen && !scheduleAt) setScheduleAt(toLocalInput(new Date(Date.now() + 3_600_000)));
@@ -480,12 +489,12 @@ export function Composer({
           )}
           <div className="flex-1" />
           <CharacterCounter remaining={remaining} />
-          <Button type="submit" disabled={!canPost} className="ml-auto">
-            {scheduleOpen ? 'Schedule' : submitLabel}
+          <Button type="submit" disabled={!canPost} className="ms-auto">
+            {scheduleOpen ? t('Schedule') : submitLabel}
           </Button>
         </div>
         {unsent && (
-          <div className="flex items-center gap-1 pb-2 text-[14px]">
+          <div className="flex flex-wrap items-center gap-1 pb-2 text-[14px]">
             {(['drafts', 'scheduled'] as const).map((page) => (
               <Link
                 key={page}
@@ -495,9 +504,9 @@ export function Composer({
                   event.preventDefault();
                   onLeave(paths[page]);
                 }}
-                className="rounded-full px-2 py-1 font-bold text-accent hover:bg-accent/10"
+                className="whitespace-nowrap rounded-full px-2 py-1 font-bold text-accent hover:bg-accent/10"
               >
-                {page === 'drafts' ? 'Drafts' : 'Scheduled'}
+                {page === 'drafts' ? t('Drafts') : t('Scheduled')}
               </Link>
             ))}
             <div className="flex-1" />
@@ -510,9 +519,9 @@ export function Composer({
                 )
               }
               disabled={busy || images.uploading || !(trimmed.length > 0 || images.images.length > 0)}
-              className="rounded-full px-3 py-1 font-bold text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
+              className="whitespace-nowrap rounded-full px-3 py-1 font-bold text-accent hover:bg-accent/10 disabled:cursor-not-allowed disabled:opacity-50"
             >
-              Save draft
+              {t('Save draft')}
             </button>
           </div>
         )}

@@ -4,6 +4,8 @@ import { useId, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { serverMessage } from '../../../i18n/server-messages.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import {
   fromLocalInput,
@@ -25,7 +27,7 @@ function EditScheduled({ post, onDone }: { post: ScheduledPost; onDone: () => vo
   const past = new Date(post.scheduledAt).getTime() < Date.now() + 5 * 60_000;
   const [at, setAt] = useState(toLocalInput(past ? new Date(Date.now() + 3_600_000) : new Date(post.scheduledAt)));
   const when = fromLocalInput(at);
-  const problem = when ? scheduleProblem(when) : 'Choose a day and time.';
+  const problem = when ? scheduleProblem(when) : t('Choose a day and time.');
   const over = graphemeLength(text.trim()) > LIMITS.postMax;
   const empty = text.trim() === '' && post.media.length === 0;
   return (
@@ -38,17 +40,17 @@ function EditScheduled({ post, onDone }: { post: ScheduledPost; onDone: () => vo
           { id: post.id, body: { post: { ...post.post, text: text.trim() }, scheduledAt: when.toISOString() } },
           {
             onSuccess: (saved) => {
-              notify(`Scheduled for ${scheduleLabel(saved.scheduledAt)}`);
+              notify(t('Scheduled for {time}', { time: scheduleLabel(saved.scheduledAt) }));
               onDone();
             },
             onError: (error) =>
-              notifyError(error instanceof ApiRequestError ? error.message : 'Couldn’t save it. Try again.'),
+              notifyError(error instanceof ApiRequestError ? error.message : t('Couldn’t save it. Try again.')),
           },
         );
       }}
     >
       <label htmlFor={`${id}-text`} className="sr-only">
-        Text
+        {t('Text')}
       </label>
       <textarea
         id={`${id}-text`}
@@ -59,7 +61,7 @@ function EditScheduled({ post, onDone }: { post: ScheduledPost; onDone: () => vo
       />
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor={`${id}-at`} className="text-[14px]">
-          Post on
+          {t('Post on')}
         </label>
         <input
           id={`${id}-at`}
@@ -73,15 +75,15 @@ function EditScheduled({ post, onDone }: { post: ScheduledPost; onDone: () => vo
       </div>
       {(problem || over) && (
         <p role="alert" className="text-[13px] text-danger">
-          {over ? `At most ${LIMITS.postMax} characters.` : problem}
+          {over ? t('At most {postMax} characters.', { postMax: LIMITS.postMax }) : problem}
         </p>
       )}
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={update.isPending || !!problem || over || empty}>
-          Save
+          {t('Save')}
         </Button>
         <Button variant="secondary" size="sm" onClick={onDone} disabled={update.isPending}>
-          Cancel
+          {t('Cancel')}
         </Button>
       </div>
     </form>
@@ -102,29 +104,33 @@ function ScheduledRow({ post }: { post: ScheduledPost }) {
           </p>
           {!editing && (
             <p className={text ? 'mt-0.5 line-clamp-3 break-words whitespace-pre-wrap' : 'mt-0.5 text-muted italic'}>
-              {text || 'No text'}
+              {text || t('No text')}
             </p>
           )}
           {post.media.length > 0 && (
             <p className="mt-1 flex items-center gap-1 text-[13px] text-muted">
               <ImageIcon aria-hidden="true" className="size-4" />
-              {post.media.length === 1 ? '1 image' : `${post.media.length} images`}
+              {t('{count, plural, one {# image} other {# images}}', { count: post.media.length })}
             </p>
           )}
           {post.failure && !editing && (
             <p role="status" className="mt-1 flex items-start gap-1 text-[14px] text-danger">
               <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-              <span>Not posted: {post.failure.message} Edit it to schedule it again, or cancel it.</span>
+              <span>
+                {t('Not posted: {reason} Edit it to schedule it again, or cancel it.', {
+                  reason: serverMessage(post.failure.code, post.failure.message),
+                })}
+              </span>
             </p>
           )}
         </div>
         {!editing && (
           <div className="flex shrink-0 gap-2">
             <Button variant="secondary" size="sm" onClick={() => setEditing(true)}>
-              Edit
+              {t('Edit')}
             </Button>
             <Button variant="ghost" size="sm" onClick={() => setConfirming(true)}>
-              Cancel
+              {t('Cancel')}
             </Button>
           </div>
         )}
@@ -132,8 +138,8 @@ function ScheduledRow({ post }: { post: ScheduledPost }) {
       {editing && <EditScheduled post={post} onDone={() => setEditing(false)} />}
       {confirming && (
         <ConfirmDialog
-          title="Cancel scheduled post?"
-          confirm="Cancel post"
+          title={t('Cancel scheduled post?')}
+          confirm={t('Cancel post')}
           variant="danger"
           busy={cancel.isPending}
           onCancel={() => setConfirming(false)}
@@ -141,13 +147,13 @@ function ScheduledRow({ post }: { post: ScheduledPost }) {
             cancel.mutate(post.id, {
               onSuccess: () => {
                 setConfirming(false);
-                notify('Scheduled post cancelled');
+                notify(t('Scheduled post cancelled'));
               },
-              onError: () => notifyError('Couldn’t cancel it. Try again.'),
+              onError: () => notifyError(t('Couldn’t cancel it. Try again.')),
             })
           }
         >
-          It won’t be posted, and it can’t be brought back.
+          {t('It won’t be posted, and it can’t be brought back.')}
         </ConfirmDialog>
       )}
     </li>
@@ -157,19 +163,19 @@ function ScheduledRow({ post }: { post: ScheduledPost }) {
 /** The member's scheduled posts, soonest first: time and text, Edit (text and time) and Cancel. */
 export function ScheduledList() {
   const scheduled = useScheduledPosts();
-  if (scheduled.isPending) return <Spinner label="Loading your scheduled posts" />;
+  if (scheduled.isPending) return <Spinner label={t('Loading your scheduled posts')} />;
   if (scheduled.isError) {
-    return <ErrorState message="Couldn’t load your scheduled posts." onRetry={() => scheduled.refetch()} />;
+    return <ErrorState message={t('Couldn’t load your scheduled posts.')} onRetry={() => scheduled.refetch()} />;
   }
   if (scheduled.data.length === 0) {
     return (
-      <EmptyState title="Nothing scheduled">
-        Choose Schedule in the composer to post at a time of your choosing. Scheduled posts wait here until then.
+      <EmptyState title={t('Nothing scheduled')}>
+        {t('Choose Schedule in the composer to post at a time of your choosing. Scheduled posts wait here until then.')}
       </EmptyState>
     );
   }
   return (
-    <ul aria-label="Your scheduled posts">
+    <ul aria-label={t('Your scheduled posts')}>
       {scheduled.data.map((post) => (
         <ScheduledRow key={post.id} post={post} />
       ))}

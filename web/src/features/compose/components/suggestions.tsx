@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useId, useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchHashtags, useSearchPeople } from '../../../state/search.ts';
@@ -60,7 +61,9 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
               <Avatar user={person} link={false} />
               <span className="min-w-0 leading-5">
                 <span className="block truncate font-bold">{person.name}</span>
-                <span className="block truncate text-muted">@{person.username}</span>
+                <span className="block truncate text-muted">
+                  <bdi>@{person.username}</bdi>
+                </span>
               </span>
             </>
           ),
@@ -70,8 +73,12 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
           insert: `#${tag.tag}`,
           node: (
             <span className="min-w-0 leading-5">
-              <span className="block truncate font-bold">#{tag.tag}</span>
-              <span className="block text-[13px] text-muted">{`${tag.posts} ${tag.posts === 1 ? 'post' : 'posts'}`}</span>
+              <span className="block truncate font-bold">
+                <bdi>#{tag.tag}</bdi>
+              </span>
+              <span className="block text-[13px] text-muted">
+                {t('{count, plural, one {# post} other {# posts}}', { count: tag.posts })}
+              </span>
             </span>
           ),
         }));
@@ -120,7 +127,7 @@ export function useSuggestions(text: string, caret: number, replace: (next: stri
     <div
       id={listId}
       role="listbox"
-      aria-label={typing?.sigil === '#' ? 'Hashtag suggestions' : 'People suggestions'}
+      aria-label={typing?.sigil === '#' ? t('Hashtag suggestions') : t('People suggestions')}
       hidden={!open}
       className="absolute inset-x-0 top-full z-40 max-w-sm overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-fg/10"
     >

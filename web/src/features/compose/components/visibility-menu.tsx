@@ -2,6 +2,7 @@ import type { QuotePolicy, Visibility } from '@pipit/contract';
 import { Check, ChevronDown } from 'lucide-react';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { VisibilityIcon } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { menuKeyHandler } from '../../../lib/menu-keys.ts';
 import { QUOTE_WORDS, quotePolicyOptions, VISIBILITY_WORDS, visibilityOptions } from '../../../lib/visibility.ts';
@@ -84,7 +85,7 @@ export function VisibilityMenu({
 
   const onKeyDown = menuKeyHandler(menu, ITEM, close);
 
-  const item = 'flex w-full items-start gap-3 px-4 text-left focus:bg-fg/5 focus:outline-none';
+  const item = 'flex w-full items-start gap-3 px-4 text-start focus:bg-fg/5 focus:outline-none';
   const enabled = 'hover:bg-fg/5';
   const refusedItem = 'cursor-not-allowed opacity-50';
 
@@ -93,7 +94,7 @@ export function VisibilityMenu({
       <button
         ref={button}
         type="button"
-        aria-label={`Visibility: ${words.label}`}
+        aria-label={t('Visibility: {label}', { label: words.label })}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -111,7 +112,7 @@ export function VisibilityMenu({
           ref={menu}
           id={menuId}
           role="menu"
-          aria-label="Who can see and quote this"
+          aria-label={t('Who can see and quote this')}
           onKeyDown={onKeyDown}
           // Measured unseen first (still focusable, unlike visibility: hidden), then placed.
           style={place ?? { top: 0, left: 0, opacity: 0 }}
@@ -120,7 +121,7 @@ export function VisibilityMenu({
           {/* biome-ignore lint/a11y/useSemanticElements: a group of menu items (ARIA menu), not form fields */}
           <div role="group" aria-labelledby={`${menuId}-see`}>
             <p id={`${menuId}-see`} className="px-4 pt-2 pb-1 text-[13px] font-bold text-muted">
-              Who can see this
+              {t('Who can see this')}
             </p>
             {visibilityOptions(parent).map((option) => {
               const chosen = option.value === visibility;
@@ -167,7 +168,7 @@ export function VisibilityMenu({
           {/* biome-ignore lint/a11y/useSemanticElements: a group of menu items (ARIA menu), not form fields */}
           <div role="group" aria-labelledby={`${menuId}-quote`}>
             <p id={`${menuId}-quote`} className="px-4 pt-1 pb-1 text-[13px] font-bold text-muted">
-              Who can quote
+              {t('Who can quote')}
             </p>
             {quotePolicyOptions(visibility).map((option) => {
               const chosen = option.value === quotePolicy;

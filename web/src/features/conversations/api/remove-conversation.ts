@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { conversationEdited, conversationsChanged } from '../../../state/conversations.ts';
@@ -9,8 +10,8 @@ export function useRemoveConversation() {
   return useMutation({
     mutationFn: (id: string) => call('removeConversation', { params: { id } }),
     onMutate: (id) => conversationEdited(queryClient, id, () => null),
-    onSuccess: () => notify('Conversation deleted'),
-    onError: () => notifyError('Couldn’t delete the conversation. Try again.'),
+    onSuccess: () => notify(t('Conversation deleted')),
+    onError: () => notifyError(t('Couldn’t delete the conversation. Try again.')),
     onSettled: () => conversationsChanged(queryClient),
   });
 }

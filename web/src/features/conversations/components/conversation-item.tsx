@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useReadConversation } from '../api/read-conversation.ts';
@@ -13,7 +14,7 @@ import { useRemoveConversation } from '../api/remove-conversation.ts';
 /** "Bob", "Bob and Carol", "Bob, Carol and 2 others"; "Only you" for a note to oneself. */
 export function participantNames(c: Conversation): string {
   const names = c.participants.map((p) => p.name);
-  if (names.length === 0) return 'Only you';
+  if (names.length === 0) return t('Only you');
   if (names.length === 1) return names[0] as string;
   if (names.length === 2) return `${names[0]} and ${names[1]}`;
   return `${names[0]}, ${names[1]} and ${names.length - 2} other${names.length > 3 ? 's' : ''}`;
@@ -49,7 +50,9 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
     // biome-ignore lint/a11y/useKeyWithClickEvents: the names' link is the keyboard path
     <article
       onClick={open}
-      aria-label={`Conversation with ${names}${unread ? ', unread' : ''}`}
+      aria-label={
+        unread ? t('Conversation with {names}, unread', { names }) : t('Conversation with {names}', { names })
+      }
       className={cn(
         'flex cursor-pointer gap-3 border-b border-line px-4 py-3 transition-colors hover:bg-fg/[0.03]',
         unread && 'bg-accent/[0.06]',
@@ -69,7 +72,7 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
                 link={false}
                 className={cn(
                   'absolute rounded-full [&_img]:size-8!',
-                  i === 0 ? 'top-0 left-0' : 'right-0 bottom-0 ring-2 ring-bg',
+                  i === 0 ? 'top-0 start-0' : 'end-0 bottom-0 ring-2 ring-bg',
                 )}
               />
             ))
@@ -78,7 +81,7 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
           <span
             data-testid="unread-dot"
             aria-hidden="true"
-            className="absolute -top-0.5 -left-0.5 size-3 rounded-full bg-accent ring-2 ring-bg"
+            className="absolute -top-0.5 -start-0.5 size-3 rounded-full bg-accent ring-2 ring-bg"
           />
         )}
       </div>
@@ -95,7 +98,7 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
             {' · '}
             <RelativeTime iso={conversation.updatedAt} />
           </span>
-          {unread && <span className="sr-only"> (unread)</span>}
+          {unread && <span className="sr-only"> {t('(unread)')}</span>}
         </p>
         <p
           className={cn(
@@ -103,30 +106,32 @@ export function ConversationItem({ conversation, viewerId }: { conversation: Con
             unread ? 'text-fg' : 'text-muted',
           )}
         >
-          {lastPost.author.id === viewerId ? <span className="text-muted">You: </span> : null}
+          {lastPost.author.id === viewerId ? <span className="text-muted">{t('You:')} </span> : null}
           {/* Behind a warning, the preview is the warning, never the text it hides. */}
-          {lastPost.spoilerText ? `Content warning: ${lastPost.spoilerText}` : lastPost.text}
+          {lastPost.spoilerText
+            ? t('Content warning: {spoilerText}', { spoilerText: lastPost.spoilerText })
+            : lastPost.text}
         </p>
       </div>
       <button
         type="button"
-        aria-label={`Delete conversation with ${names}`}
-        title="Delete conversation"
+        aria-label={t('Delete conversation with {names}', { names })}
+        title={t('Delete conversation')}
         onClick={() => setConfirming(true)}
-        className="-mr-2 grid size-9 shrink-0 place-items-center self-start rounded-full text-muted transition-colors hover:bg-danger/10 hover:text-danger"
+        className="-me-2 grid size-9 shrink-0 place-items-center self-start rounded-full text-muted transition-colors hover:bg-danger/10 hover:text-danger"
       >
         <Trash2 aria-hidden="true" className="size-[18px]" />
       </button>
       {confirming && (
         <ConfirmDialog
-          title="Delete conversation?"
-          confirm="Delete"
+          title={t('Delete conversation?')}
+          confirm={t('Delete')}
           variant="danger"
           busy={remove.isPending}
           onConfirm={() => remove.mutate(conversation.id, { onSettled: () => setConfirming(false) })}
           onCancel={() => setConfirming(false)}
         >
-          It leaves your Messages only: the others keep it, and a new message in it brings it back.
+          {t('It leaves your Messages only: the others keep it, and a new message in it brings it back.')}
         </ConfirmDialog>
       )}
     </article>

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError, call } from '../../../lib/api-client.ts';
 import { hashtagFollowChanged } from '../../../state/hashtags.ts';
 import { shadowKeys } from '../../../state/keys.ts';
@@ -18,7 +19,9 @@ export function useFollowHashtag(tag: string) {
     failure: (follow, error) => {
       // "You can follow at most 100 hashtags; unfollow one first." says what to do.
       if (error instanceof ApiRequestError && error.code === 'LIMIT_REACHED') return error.message;
-      return follow ? `Could not follow #${tag}. Try again.` : `Could not unfollow #${tag}. Try again.`;
+      return follow
+        ? t('Could not follow #{tag}. Try again.', { tag })
+        : t('Could not unfollow #{tag}. Try again.', { tag });
     },
   });
 }

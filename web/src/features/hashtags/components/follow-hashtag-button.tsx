@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useHashtag } from '../../../state/hashtags.ts';
@@ -32,7 +33,13 @@ export function FollowHashtagButton({ tag, following: known, size = 'md' }: Foll
     <Button
       size={size}
       variant={following ? 'secondary' : 'primary'}
-      aria-label={unfollow ? `Unfollow #${tag}` : following ? `Following #${tag}` : `Follow #${tag}`}
+      aria-label={
+        unfollow
+          ? t('Unfollow #{tag}', { tag })
+          : following
+            ? t('Following #{tag}', { tag })
+            : t('Follow #{tag}', { tag })
+      }
       // Until the member's answer is in, the button would say Follow for a tag they follow.
       disabled={status === 'loading' || (status === 'authenticated' && known === undefined && answer.isPending)}
       className={cn('min-w-[6.5rem]', unfollow && 'border-danger/60 bg-danger/10 text-danger hover:bg-danger/10')}
@@ -45,7 +52,7 @@ export function FollowHashtagButton({ tag, following: known, size = 'md' }: Foll
         membersOnly(() => follow(!following));
       }}
     >
-      {unfollow ? 'Unfollow' : following ? 'Following' : 'Follow'}
+      {unfollow ? t('Unfollow') : following ? t('Following') : t('Follow')}
     </Button>
   );
 }

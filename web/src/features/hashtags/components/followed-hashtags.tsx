@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useFollowedHashtags } from '../../../state/hashtags.ts';
 import { FollowHashtagButton } from './follow-hashtag-button.tsx';
@@ -15,20 +16,20 @@ export function FollowedHashtags() {
   const query = useFollowedHashtags();
   const tags = query.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <SettingsSection id="followed-hashtags-heading" title="Followed hashtags">
+    <SettingsSection id="followed-hashtags-heading" title={t('Followed hashtags')}>
       <p className="px-4 pb-3 text-[15px] text-muted">
-        Public posts with a hashtag you follow show up in your Home, next to the posts of the people you follow.
+        {t('Public posts with a hashtag you follow show up in your Home, next to the posts of the people you follow.')}
       </p>
       {query.isPending ? (
-        <Spinner label="Loading followed hashtags" />
+        <Spinner label={t('Loading followed hashtags')} />
       ) : query.isError ? (
-        <ErrorState message="Couldn’t load the hashtags you follow." onRetry={() => query.refetch()} />
+        <ErrorState message={t('Couldn’t load the hashtags you follow.')} onRetry={() => query.refetch()} />
       ) : tags.length === 0 ? (
         <p className="px-4 pb-4 text-[15px] text-muted">
-          You don’t follow any hashtags yet. Open a hashtag and choose Follow to see its posts in your Home.
+          {t('You don’t follow any hashtags yet. Open a hashtag and choose Follow to see its posts in your Home.')}
         </p>
       ) : (
-        <ul aria-label="Followed hashtags">
+        <ul aria-label={t('Followed hashtags')}>
           {tags.map(({ tag, following }) => (
             <li key={tag} className="flex items-center gap-3 border-b border-line px-4 py-3">
               <span aria-hidden="true" className="grid size-10 shrink-0 place-items-center rounded-full bg-fg/10">
@@ -38,14 +39,14 @@ export function FollowedHashtags() {
                 to={paths.hashtag(tag)}
                 className="min-w-0 flex-1 truncate font-bold hover:underline [overflow-wrap:anywhere]"
               >
-                #{tag}
+                <bdi>#{tag}</bdi>
               </Link>
               <FollowHashtagButton tag={tag} following={following} size="sm" />
             </li>
           ))}
         </ul>
       )}
-      <ListFooter query={query} noun="followed hashtags" />
+      <ListFooter query={query} noun={t('followed hashtags')} />
     </SettingsSection>
   );
 }

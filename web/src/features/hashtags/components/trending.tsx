@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { t } from '../../../i18n/i18n.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useTrending } from '../../../state/hashtags.ts';
@@ -12,7 +13,7 @@ export function Trending() {
   return (
     <section aria-labelledby={titleId} className="overflow-hidden rounded-2xl border border-line">
       <h2 id={titleId} className="px-4 py-3 text-xl font-extrabold">
-        Trending
+        {t('Trending')}
       </h2>
       <ol>
         {data.items.map((item) => (
@@ -21,9 +22,14 @@ export function Trending() {
               to={paths.hashtag(item.tag)}
               className="block px-4 py-3 leading-5 transition-colors hover:bg-fg/[0.03]"
             >
-              <span className="block truncate font-bold">#{item.tag}</span>
+              <span className="block truncate font-bold">
+                <bdi>#{item.tag}</bdi>
+              </span>
               <span className="block text-[13px] text-muted">
-                {`${formatCount(item.people)} ${item.people === 1 ? 'person' : 'people'} posting`}
+                {t('{count, plural, one {{shown} person posting} other {{shown} people posting}}', {
+                  count: item.people,
+                  shown: formatCount(item.people),
+                })}
               </span>
             </Link>
           </li>

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -23,11 +24,11 @@ export function CreateListForm() {
       {
         onSuccess: (list) => {
           setTitle('');
-          notify(`Created “${list.title}”`);
+          notify(t('Created “{title}”', { title: list.title }));
           navigate(paths.list(list.id, 'members'));
         },
         onError: (error) => {
-          const problem = formProblem(error, 'Couldn’t create the list. Try again.');
+          const problem = formProblem(error, t('Couldn’t create the list. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -38,12 +39,12 @@ export function CreateListForm() {
     <form
       onSubmit={submit}
       className="flex items-start gap-3 border-b border-line px-4 pt-3"
-      aria-label="Create a list"
+      aria-label={t('Create a list')}
     >
       <div className="min-w-0 flex-1">
         <TextField
-          label="New list"
-          placeholder="A title, like “Birders”"
+          label={t('New list')}
+          placeholder={t('A title, like “Birders”')}
           value={title}
           maxLength={LIST_LIMITS.titleMax * 2}
           onChange={(event) => setTitle(event.target.value)}
@@ -53,7 +54,7 @@ export function CreateListForm() {
       </div>
       {/* Level with the text box (below its label). */}
       <Button type="submit" className="mt-[30px]" disabled={create.isPending || !title.trim()}>
-        Create
+        {t('Create')}
       </Button>
     </form>
   );

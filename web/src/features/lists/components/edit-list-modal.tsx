@@ -3,15 +3,16 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { m, t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useUpdateList } from '../api/lists.ts';
 
 /** The replies policies in words, as the edit form offers them. */
 export const REPLIES_CHOICES: ReadonlyArray<{ value: ListRepliesPolicy; label: string; hint: string }> = [
-  { value: 'list', label: 'Members of the list', hint: 'Replies to people on this list' },
-  { value: 'followed', label: 'Anyone you follow', hint: 'Replies to people you follow, or to you' },
-  { value: 'none', label: 'No one', hint: 'No replies at all' },
+  { value: 'list', label: m('Members of the list'), hint: m('Replies to people on this list') },
+  { value: 'followed', label: m('Anyone you follow'), hint: m('Replies to people you follow, or to you') },
+  { value: 'none', label: m('No one'), hint: m('No replies at all') },
 ];
 
 /** "Edit list": its title, which replies it shows, and whether its members leave Home. */
@@ -28,11 +29,11 @@ export function EditListModal({ list, onClose }: { list: List; onClose: () => vo
       { title, repliesPolicy, exclusive },
       {
         onSuccess: () => {
-          notify('List saved');
+          notify(t('List saved'));
           onClose();
         },
         onError: (error) => {
-          const problem = formProblem(error, 'Couldn’t save the list. Try again.');
+          const problem = formProblem(error, t('Couldn’t save the list. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -40,10 +41,10 @@ export function EditListModal({ list, onClose }: { list: List; onClose: () => vo
   };
 
   return (
-    <Modal title="Edit list" onClose={() => !update.isPending && onClose()}>
+    <Modal title={t('Edit list')} onClose={() => !update.isPending && onClose()}>
       <form onSubmit={submit} className="flex flex-col gap-4">
         <TextField
-          label="Title"
+          label={t('Title')}
           value={title}
           maxLength={LIST_LIMITS.titleMax * 2}
           onChange={(event) => setTitle(event.target.value)}
@@ -52,7 +53,7 @@ export function EditListModal({ list, onClose }: { list: List; onClose: () => vo
           data-autofocus
         />
         <fieldset disabled={update.isPending}>
-          <legend className="mb-2 text-sm font-medium text-muted">Show replies to</legend>
+          <legend className="mb-2 text-sm font-medium text-muted">{t('Show replies to')}</legend>
           <div className="flex flex-col gap-2">
             {REPLIES_CHOICES.map((choice) => (
               <label key={choice.value} className="flex cursor-pointer items-start gap-3">
@@ -65,8 +66,8 @@ export function EditListModal({ list, onClose }: { list: List; onClose: () => vo
                   className="mt-1 size-4 accent-accent"
                 />
                 <span className="leading-5">
-                  <span className="block text-[15px]">{choice.label}</span>
-                  <span className="block text-[13px] text-muted">{choice.hint}</span>
+                  <span className="block text-[15px]">{t(choice.label)}</span>
+                  <span className="block text-[13px] text-muted">{t(choice.hint)}</span>
                 </span>
               </label>
             ))}
@@ -81,14 +82,14 @@ export function EditListModal({ list, onClose }: { list: List; onClose: () => vo
             className="mt-1 size-4 accent-accent"
           />
           <span className="leading-5">
-            <span className="block text-[15px]">Hide these people from Home</span>
+            <span className="block text-[15px]">{t('Hide these people from Home')}</span>
             <span className="block text-[13px] text-muted">
-              An exclusive list: its members’ posts show only here, not on your Following timeline.
+              {t('An exclusive list: its members’ posts show only here, not on your Following timeline.')}
             </span>
           </span>
         </label>
         <Button type="submit" size="lg" disabled={update.isPending || !title.trim()}>
-          Save
+          {t('Save')}
         </Button>
       </form>
     </Modal>

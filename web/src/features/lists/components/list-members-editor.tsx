@@ -5,6 +5,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { useListCandidates, useListMembers } from '../../../state/lists.ts';
@@ -17,7 +18,9 @@ function PersonLine({ person, action }: { person: User; action: React.ReactNode 
       <Avatar user={person} />
       <div className="min-w-0 flex-1 leading-5">
         <p className="truncate font-bold">{person.name}</p>
-        <p className="truncate text-[15px] text-muted">@{person.username}</p>
+        <p className="truncate text-[15px] text-muted">
+          <bdi>@{person.username}</bdi>
+        </p>
       </div>
       {action}
     </li>
@@ -44,18 +47,18 @@ export function ListMembersEditor({ listId }: { listId: string }) {
   const toggle = (person: ListCandidate | User, on: boolean) =>
     (on ? add : remove).mutate(person.id, {
       onError: (error) =>
-        notifyError(problemOf(error, on ? 'Couldn’t add them. Try again.' : 'Couldn’t remove them. Try again.')),
+        notifyError(problemOf(error, on ? t('Couldn’t add them. Try again.') : t('Couldn’t remove them. Try again.'))),
     });
 
   return (
     <div>
       <section aria-labelledby={`${searchId}-heading`} className="border-b border-line">
         <h2 id={`${searchId}-heading`} className="px-4 pt-3 text-xl font-extrabold">
-          Add people
+          {t('Add people')}
         </h2>
         <div className="px-4 py-3">
           <label htmlFor={searchId} className="sr-only">
-            Search people you follow
+            {t('Search people you follow')}
           </label>
           <div className="flex items-center gap-2 rounded-full border border-line-strong px-4 focus-within:border-accent">
             <Search aria-hidden="true" className="size-4 shrink-0 text-muted" />
@@ -65,21 +68,23 @@ export function ListMembersEditor({ listId }: { listId: string }) {
               value={q}
               maxLength={100}
               onChange={(event) => setQ(event.target.value)}
-              placeholder="Search people you follow"
+              placeholder={t('Search people you follow')}
               className="h-10 min-w-0 flex-1 bg-transparent text-[15px] placeholder:text-muted focus:outline-none"
             />
           </div>
         </div>
         {candidates.isPending ? (
-          <Spinner label="Looking for people" />
+          <Spinner label={t('Looking for people')} />
         ) : candidates.isError ? (
-          <ErrorState message="Couldn’t look for people." onRetry={() => candidates.refetch()} />
+          <ErrorState message={t('Couldn’t look for people.')} onRetry={() => candidates.refetch()} />
         ) : candidates.data.length === 0 ? (
           <p className="px-4 pb-4 text-[15px] text-muted">
-            {typed ? `Nobody you follow matches “${typed}”.` : 'Follow people to add them to your lists.'}
+            {typed
+              ? t('Nobody you follow matches “{typed}”.', { typed })
+              : t('Follow people to add them to your lists.')}
           </p>
         ) : (
-          <ul aria-label="People you follow">
+          <ul aria-label={t('People you follow')}>
             {candidates.data.map((person) => (
               <PersonLine
                 key={person.id}
@@ -88,11 +93,11 @@ export function ListMembersEditor({ listId }: { listId: string }) {
                   <Button
                     size="sm"
                     variant={person.inList ? 'secondary' : 'primary'}
-                    aria-label={`${person.inList ? 'Remove' : 'Add'} @${person.username}`}
+                    aria-label={`${person.inList ? t('Remove') : t('Add')} @${person.username}`}
                     disabled={busy}
                     onClick={() => toggle(person, !person.inList)}
                   >
-                    {person.inList ? 'Remove' : 'Add'}
+                    {person.inList ? t('Remove') : t('Add')}
                   </Button>
                 }
               />
@@ -102,16 +107,16 @@ export function ListMembersEditor({ listId }: { listId: string }) {
       </section>
       <section aria-labelledby={`${searchId}-members`}>
         <h2 id={`${searchId}-members`} className="px-4 pt-3 pb-1 text-xl font-extrabold">
-          On this list
+          {t('On this list')}
         </h2>
         {members.isPending ? (
-          <Spinner label="Loading members" />
+          <Spinner label={t('Loading members')} />
         ) : members.isError ? (
-          <ErrorState message="Couldn’t load the members." onRetry={() => members.refetch()} />
+          <ErrorState message={t('Couldn’t load the members.')} onRetry={() => members.refetch()} />
         ) : people.length === 0 ? (
-          <p className="px-4 pb-4 text-[15px] text-muted">Nobody yet. Add people you follow above.</p>
+          <p className="px-4 pb-4 text-[15px] text-muted">{t('Nobody yet. Add people you follow above.')}</p>
         ) : (
-          <ul aria-label="Members">
+          <ul aria-label={t('Members')}>
             {people.map((person) => (
               <PersonLine
                 key={person.id}
@@ -120,18 +125,18 @@ export function ListMembersEditor({ listId }: { listId: string }) {
                   <Button
                     size="sm"
                     variant="secondary"
-                    aria-label={`Remove @${person.username}`}
+                    aria-label={t('Remove @{username}', { username: person.username })}
                     disabled={busy}
                     onClick={() => toggle(person, false)}
                   >
-                    Remove
+                    {t('Remove')}
                   </Button>
                 }
               />
             ))}
           </ul>
         )}
-        <ListFooter query={members} noun="members" />
+        <ListFooter query={members} noun={t('members')} />
       </section>
     </div>
   );

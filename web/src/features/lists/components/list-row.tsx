@@ -2,9 +2,10 @@ import type { List } from '@pipit/contract';
 import { ListIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { useRowLink } from '../../../components/use-row-link.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { paths } from '../../../lib/paths.ts';
 
-export const memberCount = (n: number) => (n === 1 ? '1 member' : `${n} members`);
+export const memberCount = (n: number) => t('{count, plural, one {# member} other {# members}}', { count: n });
 
 /** One list among the viewer's: its title, how many people, whether it is exclusive. The row opens it. */
 export function ListRow({ list }: { list: List }) {
@@ -24,8 +25,9 @@ export function ListRow({ list }: { list: List }) {
           {list.title}
         </Link>
         <span className="block truncate text-[15px] text-muted">
-          {memberCount(list.memberCount)}
-          {list.exclusive && ' · Exclusive'}
+          {list.exclusive
+            ? t('{members} · Exclusive', { members: memberCount(list.memberCount) })
+            : memberCount(list.memberCount)}
         </span>
       </div>
     </li>

@@ -8,6 +8,7 @@ import { ListFooter } from '../../../components/list-footer.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError, call } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -30,8 +31,9 @@ function Paged<T extends { id: string }>({
   children: (items: T[]) => ReactNode;
 }) {
   const items = pageItems(query.data);
-  if (query.isPending) return <Spinner label={`Loading ${noun}`} />;
-  if (query.isError) return <ErrorState message={`Couldn’t load the ${noun}.`} onRetry={() => query.refetch()} />;
+  if (query.isPending) return <Spinner label={t('Loading {noun}', { noun })} />;
+  if (query.isError)
+    return <ErrorState message={t('Couldn’t load the {noun}.', { noun })} onRetry={() => query.refetch()} />;
   if (items.length === 0) return <>{empty}</>;
   return (
     <>
@@ -47,12 +49,12 @@ export function ReportList({ status }: { status: 'open' | 'closed' }) {
   return (
     <Paged
       query={query}
-      noun="reports"
+      noun={t('reports')}
       empty={
-        <EmptyState title={status === 'open' ? 'No open reports' : 'No closed reports yet'}>
+        <EmptyState title={status === 'open' ? t('No open reports') : t('No closed reports yet')}>
           {status === 'open'
-            ? 'When members report a post or an account, it shows here for a moderator to act on.'
-            : 'Reports that a moderator closed show here, with what came of them.'}
+            ? t('When members report a post or an account, it shows here for a moderator to act on.')
+            : t('Reports that a moderator closed show here, with what came of them.')}
         </EmptyState>
       }
     >
@@ -76,8 +78,8 @@ function AccountRow({ user, action }: { user: ModeratedUser | UserSummary; actio
           {user.name}
         </Link>
         <p className="truncate text-[15px] text-muted">
-          @{user.username}
-          {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? 'Admin' : 'Moderator'}`}
+          <bdi>@{user.username}</bdi>
+          {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? t('Admin') : t('Moderator')}`}
         </p>
       </div>
       {action}
@@ -92,11 +94,15 @@ export function SuspendedList() {
   return (
     <Paged
       query={query}
-      noun="suspended accounts"
-      empty={<EmptyState title="No suspended accounts">Accounts a moderator suspends are listed here.</EmptyState>}
+      noun={t('suspended accounts')}
+      empty={
+        <EmptyState title={t('No suspended accounts')}>
+          {t('Accounts a moderator suspends are listed here.')}
+        </EmptyState>
+      }
     >
       {(people) => (
-        <ul aria-label="Suspended accounts">
+        <ul aria-label={t('Suspended accounts')}>
           {people.map((user) => (
             <AccountRow
               key={user.id}
@@ -110,13 +116,13 @@ export function SuspendedList() {
                     suspension.mutate(
                       { id: user.id, suspend: false },
                       {
-                        onSuccess: () => notify(`Lifted the suspension of @${user.username}`),
-                        onError: () => notifyError('Could not lift the suspension. Try again.'),
+                        onSuccess: () => notify(t('Lifted the suspension of @{username}', { username: user.username })),
+                        onError: () => notifyError(t('Could not lift the suspension. Try again.')),
                       },
                     )
                   }
                 >
-                  Lift suspension
+                  {t('Lift suspension')}
                 </Button>
               }
             />
@@ -138,7 +144,7 @@ export function TeamList({ admin }: { admin: boolean }) {
     event.preventDefault();
     const wanted = username.trim().replace(/^@/, '');
     if (!wanted) {
-      setProblem('Enter a username.');
+      setProblem(t('Enter a username.'));
       return;
     }
     try {
@@ -146,14 +152,14 @@ export function TeamList({ admin }: { admin: boolean }) {
       await setRole.mutateAsync({ id: found.id, role: 'moderator' });
       setUsername('');
       setProblem(null);
-      notify(`@${found.username} is now a moderator`);
+      notify(t('@{username} is now a moderator', { username: found.username }));
     } catch (error) {
       setProblem(
         error instanceof ApiRequestError && error.code === 'NOT_FOUND'
-          ? `No one is called @${wanted}.`
+          ? t('No one is called @{wanted}.', { wanted })
           : error instanceof Error
             ? error.message
-            : 'Could not do that. Try again.',
+            : t('Could not do that. Try again.'),
       );
     }
   };
@@ -164,7 +170,7 @@ export function TeamList({ admin }: { admin: boolean }) {
         <form onSubmit={name} noValidate className="flex items-start gap-3 border-b border-line px-4 pt-4">
           <div className="flex-1">
             <TextField
-              label="Name a moderator (username)"
+              label={t('Name a moderator (username)')}
               value={username}
               onChange={(event) => setUsername(event.target.value)}
               error={problem}
@@ -172,13 +178,13 @@ export function TeamList({ admin }: { admin: boolean }) {
             />
           </div>
           <Button type="submit" className="mt-6" disabled={setRole.isPending}>
-            Make moderator
+            {t('Make moderator')}
           </Button>
         </form>
       )}
-      <Paged query={query} noun="team" empty={<EmptyState title="No moderators yet" />}>
+      <Paged query={query} noun={t('team')} empty={<EmptyState title={t('No moderators yet')} />}>
         {(people) => (
-          <ul aria-label="Moderators and admins">
+          <ul aria-label={t('Moderators and admins')}>
             {people.map((user) => (
               <AccountRow
                 key={user.id}
@@ -194,13 +200,13 @@ export function TeamList({ admin }: { admin: boolean }) {
                         setRole.mutate(
                           { id: user.id, role: 'member' },
                           {
-                            onSuccess: () => notify(`@${user.username} is a member again`),
-                            onError: () => notifyError('Could not do that. Try again.'),
+                            onSuccess: () => notify(t('@{username} is a member again', { username: user.username })),
+                            onError: () => notifyError(t('Could not do that. Try again.')),
                           },
                         )
                       }
                     >
-                      Remove moderator
+                      {t('Remove moderator')}
                     </Button>
                   )
                 }
@@ -219,15 +225,15 @@ export function AuditLogList() {
   return (
     <Paged
       query={query}
-      noun="audit log"
-      empty={<EmptyState title="Nothing yet">Every action a moderator takes is recorded here.</EmptyState>}
+      noun={t('audit log')}
+      empty={<EmptyState title={t('Nothing yet')}>{t('Every action a moderator takes is recorded here.')}</EmptyState>}
     >
       {(entries) => (
-        <ol aria-label="Audit log">
+        <ol aria-label={t('Audit log')}>
           {entries.map((entry) => (
             <li key={entry.id} className="border-b border-line px-4 py-3 text-[15px]">
               <p>
-                <strong>{entry.moderator ? `@${entry.moderator.username}` : 'A deleted account'}</strong>{' '}
+                <strong>{entry.moderator ? `@${entry.moderator.username}` : t('A deleted account')}</strong>{' '}
                 {auditText(entry)} <span className="text-muted">·</span>{' '}
                 <span className="text-muted">
                   <RelativeTime iso={entry.createdAt} />

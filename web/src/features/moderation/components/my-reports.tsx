@@ -4,6 +4,7 @@ import { ListFooter } from '../../../components/list-footer.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { pageItems } from '../../../state/paged.ts';
@@ -16,22 +17,25 @@ export function MyReports() {
   const query = useMyReports();
   const reports = pageItems(query.data);
   return (
-    <SettingsSection id="your-reports" title="Your reports">
+    <SettingsSection id="your-reports" title={t('Your reports')}>
       {query.isPending ? (
-        <Spinner label="Loading your reports" />
+        <Spinner label={t('Loading your reports')} />
       ) : query.isError ? (
-        <ErrorState message="Couldn’t load your reports." onRetry={() => query.refetch()} />
+        <ErrorState message={t('Couldn’t load your reports.')} onRetry={() => query.refetch()} />
       ) : reports.length === 0 ? (
         <p className="px-4 pb-4 text-[15px] text-muted">
-          You haven’t reported anything. To report a post, use its flag; to report an account, its More menu.
+          {t('You haven’t reported anything. To report a post, use its flag; to report an account, its More menu.')}
         </p>
       ) : (
-        <ul aria-label="Your reports">
+        <ul aria-label={t('Your reports')}>
           {reports.map((report) => (
             <li key={report.id} className="border-b border-line px-4 py-3 text-[15px]">
               <p>
                 <strong>{categoryLabel(report.category)}</strong> ·{' '}
-                {report.subject.postId ? 'a post by' : 'the account'} @{report.subject.user.username} ·{' '}
+                {report.subject.postId
+                  ? t('a post by @{username}', { username: report.subject.user.username })
+                  : t('the account @{username}', { username: report.subject.user.username })}{' '}
+                ·{' '}
                 <span className="text-muted">
                   <RelativeTime iso={report.createdAt} />
                 </span>
@@ -44,7 +48,7 @@ export function MyReports() {
           ))}
         </ul>
       )}
-      <ListFooter query={query} noun="reports" />
+      <ListFooter query={query} noun={t('reports')} />
     </SettingsSection>
   );
 }
@@ -54,11 +58,11 @@ export function ModerationLink() {
   const { user } = useViewer();
   if (!user || !canModerate(user.role)) return null;
   return (
-    <SettingsSection id="moderation-link" title="Moderation" padded>
+    <SettingsSection id="moderation-link" title={t('Moderation')} padded>
       <p className="mt-1 text-[15px] text-muted">
-        You are {user.role === 'admin' ? 'an admin' : 'a moderator'}.{' '}
+        {user.role === 'admin' ? t('You are an admin.') : t('You are a moderator.')}{' '}
         <Link to={paths.moderation} className="text-accent underline decoration-accent/50 underline-offset-2">
-          Open the reports
+          {t('Open the reports')}
         </Link>
       </p>
     </SettingsSection>

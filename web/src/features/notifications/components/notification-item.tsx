@@ -5,23 +5,25 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
+import { m, t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useViewer } from '../../../state/viewer.tsx';
 
 const kinds = {
-  like: { icon: Heart, colour: 'text-like fill-current', text: 'liked your post' },
-  reply: { icon: MessageCircle, colour: 'text-accent', text: 'replied to your post' },
-  follow: { icon: UserPlus, colour: 'text-accent', text: 'followed you' },
-  mention: { icon: AtSign, colour: 'text-accent', text: 'mentioned you' },
-  quote: { icon: Quote, colour: 'text-accent', text: 'quoted your post' },
-  repost: { icon: Repeat2, colour: 'text-repost', text: 'reposted your post' },
-  follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: 'asked to follow you' },
+  like: { icon: Heart, colour: 'text-like fill-current', text: m('<0>{name}</0> <1>liked your post</1>') },
+  reply: { icon: MessageCircle, colour: 'text-accent', text: m('<0>{name}</0> <1>replied to your post</1>') },
+  follow: { icon: UserPlus, colour: 'text-accent', text: m('<0>{name}</0> <1>followed you</1>') },
+  mention: { icon: AtSign, colour: 'text-accent', text: m('<0>{name}</0> <1>mentioned you</1>') },
+  quote: { icon: Quote, colour: 'text-accent', text: m('<0>{name}</0> <1>quoted your post</1>') },
+  repost: { icon: Repeat2, colour: 'text-repost', text: m('<0>{name}</0> <1>reposted your post</1>') },
+  follow_request: { icon: UserRoundPlus, colour: 'text-accent', text: m('<0>{name}</0> <1>asked to follow you</1>') },
   // Said without the actor's name (its author): "Your poll has ended" or "A poll you voted in has ended".
-  poll: { icon: ChartBar, colour: 'text-accent', text: 'A poll you voted in has ended' },
+  poll: { icon: ChartBar, colour: 'text-accent', text: m('A poll you voted in has ended') },
   // Said by what the member did with it (postRepostedByMe): reposted, else quoted (or, on a poll whose
   // options changed, voted in: "interacted with", as Mastodon says).
-  update: { icon: Pencil, colour: 'text-accent', text: 'edited a post you quoted' },
+  update: { icon: Pencil, colour: 'text-accent', text: m('<0>{name}</0> <1>edited a post you quoted</1>') },
 } as const;
 
 /**
@@ -36,9 +38,9 @@ export function NotificationItem({ notification, unread }: { notification: Notif
     notification.type !== 'update'
       ? kind.text
       : post?.repostedByMe
-        ? 'edited a post you reposted'
+        ? m('<0>{name}</0> <1>edited a post you reposted</1>')
         : post?.poll
-          ? 'edited a post you interacted with'
+          ? m('<0>{name}</0> <1>edited a post you interacted with</1>')
           : kind.text;
   const target =
     notification.type === 'follow_request' ? paths.followRequests : post ? paths.post(post.id) : paths.user(actor.id);
@@ -62,29 +64,33 @@ export function NotificationItem({ notification, unread }: { notification: Notif
         <p className="mt-2 text-[15px] leading-5">
           {notification.type === 'poll' ? (
             <Link to={target} className="hover:underline">
-              {ownPoll ? 'Your poll has ended' : kind.text}
+              {ownPoll ? t('Your poll has ended') : t(kind.text)}
             </Link>
           ) : (
-            <>
-              <Link to={paths.user(actor.id)} className="font-bold hover:underline">
-                {actor.name}
-              </Link>{' '}
-              <Link to={target} className="hover:underline">
-                {said}
-              </Link>
-            </>
+            rich(t(said, { name: actor.name }), [
+              (name) => (
+                <Link to={paths.user(actor.id)} className="font-bold hover:underline">
+                  {name}
+                </Link>
+              ),
+              (what) => (
+                <Link to={target} className="hover:underline">
+                  {what}
+                </Link>
+              ),
+            ])
           )}
           <span className="text-muted">
             {' · '}
             <RelativeTime iso={notification.createdAt} />
           </span>
-          {unread && <span className="sr-only"> (new)</span>}
+          {unread && <span className="sr-only"> {t('(new)')}</span>}
         </p>
         {post &&
           (post.spoilerText ? (
             // Behind a warning: the warning, never the text it hides.
             <p className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted [overflow-wrap:anywhere]">
-              <span className="font-bold">Content warning:</span> {post.spoilerText}
+              <span className="font-bold">{t('Content warning:')}</span> {post.spoilerText}
             </p>
           ) : (
             <PostText text={post.text} className="mt-1 line-clamp-3 text-[15px] leading-5 text-muted" />

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { EmptyState, ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { useNotifications } from '../../../state/notifications.ts';
 import { pageItems } from '../../../state/paged.ts';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read.ts';
@@ -35,17 +36,17 @@ export function NotificationList() {
 
   if (query.isPending) return <PostSkeletons />;
   if (query.isError && !query.data) {
-    return <ErrorState message="Couldn’t load your notifications." onRetry={() => query.refetch()} />;
+    return <ErrorState message={t('Couldn’t load your notifications.')} onRetry={() => query.refetch()} />;
   }
   if (items.length === 0) {
     return (
-      <EmptyState title="No notifications yet">
-        Likes, replies, mentions and new followers will show up here.
+      <EmptyState title={t('No notifications yet')}>
+        {t('Likes, replies, mentions and new followers will show up here.')}
       </EmptyState>
     );
   }
   return (
-    <section aria-label="Notifications list">
+    <section aria-label={t('Notifications list')}>
       {items.map((notification) => (
         <NotificationItem
           key={notification.id}
@@ -53,7 +54,7 @@ export function NotificationList() {
           unread={!notification.read || Boolean(unreadIds.current?.has(notification.id))}
         />
       ))}
-      <ListFooter query={query} noun="notifications" />
+      <ListFooter query={query} noun={t('notifications')} />
     </section>
   );
 }

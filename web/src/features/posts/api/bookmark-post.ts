@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/toast.tsx';
 import { shadowKeys } from '../../../state/keys.ts';
@@ -15,8 +16,9 @@ export function useBookmarkPost(id: string) {
     settled: (post) => {
       bookmarkChanged(queryClient, post);
       // Nothing on the post counts bookmarks: say where it went.
-      notify(post.bookmarkedByMe ? 'Added to your Bookmarks' : 'Removed from your Bookmarks');
+      notify(post.bookmarkedByMe ? t('Added to your Bookmarks') : t('Removed from your Bookmarks'));
     },
-    failure: (kept) => (kept ? 'Could not bookmark the post. Try again.' : 'Could not remove the bookmark. Try again.'),
+    failure: (kept) =>
+      kept ? t('Could not bookmark the post. Try again.') : t('Could not remove the bookmark. Try again.'),
   });
 }

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { shadowKeys } from '../../../state/keys.ts';
 import { postChanged } from '../../../state/posts.ts';
@@ -12,6 +13,6 @@ export function useLikePost(id: string) {
     shadow: (liked): PostShadow => ({ likedByMe: liked }),
     send: (liked) => call(liked ? 'likePost' : 'unlikePost', { params: { id } }),
     settled: (post) => postChanged(queryClient, post),
-    failure: (liked) => (liked ? 'Could not like the post. Try again.' : 'Could not unlike the post. Try again.'),
+    failure: (liked) => (liked ? t('Could not like the post. Try again.') : t('Could not unlike the post. Try again.')),
   });
 }

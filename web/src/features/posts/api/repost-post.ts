@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { shadowKeys } from '../../../state/keys.ts';
 import { postChanged } from '../../../state/posts.ts';
@@ -12,6 +13,6 @@ export function useRepostPost(id: string) {
     shadow: (reposted): PostShadow => ({ repostedByMe: reposted }),
     send: (reposted) => call(reposted ? 'repostPost' : 'unrepostPost', { params: { id } }),
     settled: (post) => postChanged(queryClient, post),
-    failure: (reposted) => (reposted ? 'Could not repost. Try again.' : 'Could not undo the repost. Try again.'),
+    failure: (reposted) => (reposted ? t('Could not repost. Try again.') : t('Could not undo the repost. Try again.')),
   });
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError, call } from '../../../lib/api-client.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { postChanged } from '../../../state/posts.ts';
@@ -14,7 +15,7 @@ export function useVotePoll(postId: string) {
     mutationFn: (choices: number[]) => call('votePoll', { params: { id: postId }, body: { choices } }),
     onSuccess: (post) => postChanged(queryClient, post),
     onError: async (error) => {
-      notifyError(error instanceof ApiRequestError ? error.message : 'Your vote could not be sent. Try again.');
+      notifyError(error instanceof ApiRequestError ? error.message : t('Your vote could not be sent. Try again.'));
       try {
         postChanged(queryClient, await call('post', { params: { id: postId } }));
       } catch {

@@ -2,6 +2,7 @@ import type { Post } from '@pipit/contract';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useDeletePost } from '../api/delete-post.ts';
@@ -22,20 +23,20 @@ export function DeletePostButton({ post, onDeleted, className }: DeletePostButto
     remove.mutate(undefined, {
       onSuccess: () => {
         setConfirming(false);
-        notify('Your post was deleted');
+        notify(t('Your post was deleted'));
         onDeleted?.();
       },
-      onError: () => notifyError('Could not delete the post. Try again.'),
+      onError: () => notifyError(t('Could not delete the post. Try again.')),
     });
 
   return (
     <>
       <button
         type="button"
-        aria-label="Delete"
+        aria-label={t('Delete')}
         onClick={() => setConfirming(true)}
         className={cn(
-          '-my-2 -mr-2 grid size-9 place-items-center rounded-full text-muted hover:bg-danger/10 hover:text-danger',
+          '-my-2 -me-2 grid size-9 place-items-center rounded-full text-muted hover:bg-danger/10 hover:text-danger',
           className,
         )}
       >
@@ -43,14 +44,14 @@ export function DeletePostButton({ post, onDeleted, className }: DeletePostButto
       </button>
       {confirming && (
         <ConfirmDialog
-          title="Delete post?"
-          confirm="Delete"
+          title={t('Delete post?')}
+          confirm={t('Delete')}
           variant="danger"
           busy={busy}
           onConfirm={confirm}
           onCancel={() => setConfirming(false)}
         >
-          <p>This can’t be undone. The post will be removed from your profile and from the timelines.</p>
+          <p>{t('This can’t be undone. The post will be removed from your profile and from the timelines.')}</p>
         </ConfirmDialog>
       )}
     </>

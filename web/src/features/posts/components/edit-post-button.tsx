@@ -1,5 +1,6 @@
 import type { Post } from '@pipit/contract';
 import { Pencil } from 'lucide-react';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { openModal } from '../../../lib/modals.ts';
 
@@ -8,8 +9,8 @@ export function EditPostButton({ post, className }: { post: Post; className?: st
   return (
     <button
       type="button"
-      aria-label="Edit"
-      title="Edit"
+      aria-label={t('Edit')}
+      title={t('Edit')}
       onClick={() => openModal('compose', { edit: post })}
       className={cn(
         '-my-2 grid size-9 place-items-center rounded-full text-muted hover:bg-accent/10 hover:text-accent',

@@ -1,5 +1,6 @@
 import type { Post } from '@pipit/contract';
 import { lazy, Suspense, useState } from 'react';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 
@@ -15,11 +16,11 @@ export function EditedLink({ post, className }: { post: Pick<Post, 'id' | 'edite
     <>
       <button
         type="button"
-        title={`Edited ${fullDate(post.editedAt)}: see every version`}
+        title={t('Edited {time}: see every version', { time: fullDate(post.editedAt) })}
         onClick={() => setOpen(true)}
         className={cn('shrink-0 text-muted underline-offset-2 hover:underline', className)}
       >
-        Edited
+        {t('Edited')}
       </button>
       {open && (
         <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import type { Post } from '@pipit/contract';
 import { Bookmark, Heart, MessageCircle, Quote, Repeat2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { formatCount } from '../../../lib/format-time.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
@@ -20,13 +21,13 @@ interface PostActionsProps {
 }
 
 /** A count next to its button: the button's name stays the action ('Like'), the count is read on its own. */
-function Count({ value, one, many }: { value: number; one: string; many: string }) {
+function Count({ value, words }: { value: number; words: (count: number) => string }) {
   return (
     <>
       <span aria-hidden="true" className="min-w-4 tabular-nums">
         {value > 0 ? formatCount(value) : ''}
       </span>
-      <span className="sr-only">{`${value} ${value === 1 ? one : many}`}</span>
+      <span className="sr-only">{words(value)}</span>
     </>
   );
 }
@@ -51,20 +52,25 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
       <div className="group flex items-center gap-0.5 hover:text-accent">
         <button
           type="button"
-          aria-label="Reply"
+          aria-label={t('Reply')}
           onClick={() => membersOnly(() => navigate(paths.post(post.id), { state: { focusReply: true } }))}
-          className="-ml-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
+          className="-ms-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
         >
           <MessageCircle aria-hidden="true" className="size-[18px]" />
         </button>
-        {showCounts && <Count value={post.replyCount} one="reply" many="replies" />}
+        {showCounts && (
+          <Count
+            value={post.replyCount}
+            words={(count) => t('{count, plural, one {# reply} other {# replies}}', { count })}
+          />
+        )}
       </div>
       <div
         className={cn('group flex items-center gap-0.5', !noRepost && 'hover:text-repost', reposted && 'text-repost')}
       >
         <button
           type="button"
-          aria-label={reposted ? 'Undo repost' : 'Repost'}
+          aria-label={reposted ? t('Undo repost') : t('Repost')}
           // aria-disabled rather than disabled: it keeps its tooltip and stays reachable to read why.
           aria-disabled={noRepost ? true : undefined}
           title={noRepost ?? undefined}
@@ -73,11 +79,16 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
         >
           <Repeat2 aria-hidden="true" className="size-[18px]" />
         </button>
-        {showCounts && <Count value={post.repostCount} one="repost" many="reposts" />}
+        {showCounts && (
+          <Count
+            value={post.repostCount}
+            words={(count) => t('{count, plural, one {# repost} other {# reposts}}', { count })}
+          />
+        )}
       </div>
       <button
         type="button"
-        aria-label="Quote"
+        aria-label={t('Quote')}
         aria-disabled={noQuote ? true : undefined}
         title={noQuote ?? undefined}
         onClick={() => !noQuote && membersOnly(() => openModal('compose', { quote: post }))}
@@ -88,20 +99,25 @@ export function PostActions({ post, showCounts = true, className }: PostActionsP
       <div className={cn('group flex items-center gap-0.5 hover:text-like', liked && 'text-like')}>
         <button
           type="button"
-          aria-label={liked ? 'Unlike' : 'Like'}
+          aria-label={liked ? t('Unlike') : t('Like')}
           onClick={() => membersOnly(() => like(!liked))}
           className="grid size-9 place-items-center rounded-full group-hover:bg-like/10"
         >
           <Heart aria-hidden="true" className={cn('size-[18px]', liked && 'fill-current')} />
         </button>
-        {showCounts && <Count value={post.likeCount} one="like" many="likes" />}
+        {showCounts && (
+          <Count
+            value={post.likeCount}
+            words={(count) => t('{count, plural, one {# like} other {# likes}}', { count })}
+          />
+        )}
       </div>
-      <div className={cn('group ml-auto flex items-center hover:text-accent', kept && 'text-accent')}>
+      <div className={cn('group ms-auto flex items-center hover:text-accent', kept && 'text-accent')}>
         <button
           type="button"
-          aria-label={kept ? 'Remove bookmark' : 'Bookmark'}
+          aria-label={kept ? t('Remove bookmark') : t('Bookmark')}
           onClick={() => membersOnly(() => bookmark(!kept))}
-          className="-mr-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
+          className="-me-2 grid size-9 place-items-center rounded-full group-hover:bg-accent/10"
         >
           <Bookmark aria-hidden="true" className={cn('size-[18px]', kept && 'fill-current')} />
         </button>

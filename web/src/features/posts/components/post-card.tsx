@@ -9,6 +9,8 @@ import { PostQuote } from '../../../components/post-quote.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
 import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { rich } from '../../../i18n/rich.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -29,16 +31,21 @@ export function ReplyingTo({ post, className }: { post: Post; className?: string
   if (!post.parentId) return null;
   return (
     <p className={cn('text-[15px] leading-5 text-muted [overflow-wrap:anywhere]', className)}>
-      Replying to{' '}
-      {post.replyTo ? (
-        <Link to={paths.user(post.replyTo.id)} className={REPLY_LINK}>
-          @{post.replyTo.username}
-        </Link>
-      ) : (
-        <Link to={paths.post(post.parentId)} className={REPLY_LINK}>
-          a post
-        </Link>
-      )}
+      {post.replyTo
+        ? rich(t('Replying to <0>@{username}</0>', { username: post.replyTo.username }), [
+            (name) => (
+              <Link to={paths.user(post.replyTo?.id ?? '')} className={REPLY_LINK}>
+                {name}
+              </Link>
+            ),
+          ])
+        : rich(t('Replying to <0>a post</0>'), [
+            (words) => (
+              <Link to={paths.post(post.parentId ?? '')} className={REPLY_LINK}>
+                {words}
+              </Link>
+            ),
+          ])}
     </p>
   );
 }
@@ -73,9 +80,9 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
     >
       {post.repostedBy && (
         <p className="-mt-1 mb-1 flex w-full items-center gap-3 text-[13px] font-bold text-muted">
-          <Repeat2 aria-hidden="true" className="ml-8 size-4 shrink-0" />
+          <Repeat2 aria-hidden="true" className="ms-8 size-4 shrink-0" />
           <Link to={paths.user(post.repostedBy.id)} className="min-w-0 truncate hover:underline">
-            {user?.id === post.repostedBy.id ? 'You reposted' : `${post.repostedBy.name} reposted`}
+            {user?.id === post.repostedBy.id ? t('You reposted') : t('{name} reposted', { name: post.repostedBy.name })}
           </Link>
         </p>
       )}
@@ -94,14 +101,14 @@ export function PostCard({ post: cached, threadLine, replyContext = true, onDele
               <EditedLink post={post} />
             </>
           )}
-          <VisibilityBadge visibility={post.visibility} className="ml-0.5" />
+          <VisibilityBadge visibility={post.visibility} className="ms-0.5" />
           {user?.id === post.author.id ? (
             <>
-              <EditPostButton post={post} className="ml-auto" />
+              <EditPostButton post={post} className="ms-auto" />
               <DeletePostButton post={post} onDeleted={onDeleted} />
             </>
           ) : (
-            user && <ReportPostButton post={post} className="ml-auto" />
+            user && <ReportPostButton post={post} className="ms-auto" />
           )}
         </div>
         {replyContext && post.parentId && <ReplyingTo post={post} />}

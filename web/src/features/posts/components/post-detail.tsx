@@ -7,6 +7,8 @@ import { PostContent } from '../../../components/post-content.tsx';
 import { PostQuote } from '../../../components/post-quote.tsx';
 import { ReportPostButton } from '../../../components/report-post-button.tsx';
 import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { countWords } from '../../../i18n/rich.tsx';
 import { formatCount, fullDate } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
@@ -33,7 +35,7 @@ export function PostDetail({
   return (
     <article
       ref={ref}
-      aria-label={`Post by ${post.author.name}`}
+      aria-label={t('Post by {name}', { name: post.author.name })}
       // The page header is sticky: scrolled into view, the post starts below it.
       className="scroll-mt-[53px] border-b border-line px-4 pt-3"
     >
@@ -43,7 +45,9 @@ export function PostDetail({
           <Link to={paths.user(post.author.id)} className="block truncate font-bold hover:underline">
             {post.author.name}
           </Link>
-          <span className="block truncate text-muted">@{post.author.username}</span>
+          <span className="block truncate text-muted">
+            <bdi>@{post.author.username}</bdi>
+          </span>
         </div>
         {user?.id === post.author.id ? (
           <>
@@ -77,12 +81,20 @@ export function PostDetail({
       </p>
       <div className="mt-3 flex gap-5 border-t border-line py-3 text-[15px]">
         <span>
-          <strong>{formatCount(post.replyCount)}</strong>{' '}
-          <span className="text-muted">{post.replyCount === 1 ? 'Reply' : 'Replies'}</span>
+          {countWords(
+            t('{count, plural, one {<0>{shown}</0> Reply} other {<0>{shown}</0> Replies}}', {
+              count: post.replyCount,
+              shown: formatCount(post.replyCount),
+            }),
+          )}
         </span>
         <span>
-          <strong>{formatCount(post.likeCount)}</strong>{' '}
-          <span className="text-muted">{post.likeCount === 1 ? 'Like' : 'Likes'}</span>
+          {countWords(
+            t('{count, plural, one {<0>{shown}</0> Like} other {<0>{shown}</0> Likes}}', {
+              count: post.likeCount,
+              shown: formatCount(post.likeCount),
+            }),
+          )}
         </span>
       </div>
       <PostActions post={post} showCounts={false} className="justify-around border-t border-line py-1" />

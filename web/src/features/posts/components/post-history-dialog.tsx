@@ -3,6 +3,7 @@ import { ImageOff } from 'lucide-react';
 import { Modal } from '../../../components/modal.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { usePostHistory } from '../../../state/posts.ts';
 
@@ -14,13 +15,13 @@ import { usePostHistory } from '../../../state/posts.ts';
 export function PostHistoryDialog({ postId, onClose }: { postId: string; onClose: () => void }) {
   const history = usePostHistory(postId);
   return (
-    <Modal title="Edit history" onClose={onClose}>
+    <Modal title={t('Edit history')} onClose={onClose}>
       {history.isPending ? (
-        <Spinner label="Loading the versions" />
+        <Spinner label={t('Loading the versions')} />
       ) : history.isError ? (
-        <ErrorState message="Couldn’t load the versions of this post." onRetry={() => void history.refetch()} />
+        <ErrorState message={t('Couldn’t load the versions of this post.')} onRetry={() => void history.refetch()} />
       ) : (
-        <ol aria-label="Versions, oldest first" className="-mx-4 flex flex-col">
+        <ol aria-label={t('Versions, oldest first')} className="-mx-4 flex flex-col">
           {history.data.items.map((version, index) => (
             <VersionItem key={version.createdAt} version={version} index={index} />
           ))}
@@ -35,13 +36,13 @@ function VersionItem({ version, index }: { version: PostVersion; index: number }
   return (
     <li className="border-b border-line px-4 py-3 last:border-b-0">
       <p className="flex flex-wrap items-baseline gap-x-2 text-[15px]">
-        <span className="font-bold">{index === 0 ? 'Original' : `Edit ${index}`}</span>
+        <span className="font-bold">{index === 0 ? t('Original') : t('Edit {index}', { index })}</span>
         <time dateTime={version.createdAt} className="text-muted">
           {fullDate(version.createdAt)}
         </time>
       </p>
       {changes.length > 0 && (
-        <ul aria-label="What changed" className="mt-1 flex flex-wrap gap-1.5">
+        <ul aria-label={t('What changed')} className="mt-1 flex flex-wrap gap-1.5">
           {changes.map((change) => (
             <li key={change} className="rounded-full bg-accent/10 px-2 py-0.5 text-[13px] font-bold text-accent">
               {change}
@@ -51,26 +52,34 @@ function VersionItem({ version, index }: { version: PostVersion; index: number }
       )}
       {version.spoilerText && (
         <p className="mt-2 text-[15px] font-medium">
-          <span className="text-muted">Content warning: </span>
+          <span className="text-muted">{t('Content warning:')} </span>
           {version.spoilerText}
         </p>
       )}
       {version.text && <PostText text={version.text} className="mt-1 text-[15px] leading-5" />}
       {version.media.length > 0 && (
-        <ul aria-label="Pictures" className="mt-2 grid grid-cols-4 gap-1.5">
+        <ul aria-label={t('Pictures')} className="mt-2 grid grid-cols-4 gap-1.5">
           {version.media.map((m, i) => (
             <li key={m.id} className="aspect-square overflow-hidden rounded-lg border border-line bg-surface">
               {m.previewUrl ? (
-                <img src={m.previewUrl} alt={m.alt || `Picture ${i + 1}`} className="size-full object-cover" />
+                <img
+                  src={m.previewUrl}
+                  alt={m.alt || t('Picture {index}', { index: i + 1 })}
+                  className="size-full object-cover"
+                />
               ) : (
                 <span
                   role="img"
-                  aria-label={`Picture ${i + 1}, removed since${m.alt ? `: ${m.alt}` : ''}`}
+                  aria-label={
+                    m.alt
+                      ? t('Picture {index}, removed since: {alt}', { index: i + 1, alt: m.alt })
+                      : t('Picture {index}, removed since', { index: i + 1 })
+                  }
                   title={m.alt || undefined}
                   className="grid size-full place-items-center p-1 text-center text-[12px] text-muted"
                 >
                   <ImageOff aria-hidden="true" className="size-5" />
-                  Removed
+                  {t('Removed')}
                 </span>
               )}
             </li>
@@ -79,7 +88,7 @@ function VersionItem({ version, index }: { version: PostVersion; index: number }
       )}
       {version.poll && (
         <ul
-          aria-label={version.poll.multiple ? 'Poll, several choices' : 'Poll'}
+          aria-label={version.poll.multiple ? t('Poll, several choices') : t('Poll')}
           className="mt-2 flex flex-col gap-1.5"
         >
           {version.poll.options.map((option) => (
@@ -90,7 +99,7 @@ function VersionItem({ version, index }: { version: PostVersion; index: number }
         </ul>
       )}
       {version.sensitive && !version.spoilerText && version.media.length > 0 && (
-        <p className="mt-1 text-[13px] text-muted">Pictures marked sensitive</p>
+        <p className="mt-1 text-[13px] text-muted">{t('Pictures marked sensitive')}</p>
       )}
     </li>
   );

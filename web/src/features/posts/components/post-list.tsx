@@ -3,6 +3,7 @@ import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useDeferredValue, useMemo } from 'react';
 import { ListFooter } from '../../../components/list-footer.tsx';
 import { ErrorState, PostSkeletons } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { pageItems } from '../../../state/paged.ts';
 import type { PostPages } from '../../../state/posts.ts';
 import { PostCard } from './post-card.tsx';
@@ -28,7 +29,7 @@ export function PostList({ query, empty, label, replyContext = true }: PostListP
 
   if (query.isPending || (posts.length > 0 && !rowsReady)) return <PostSkeletons />;
   if (query.isError && !query.data) {
-    return <ErrorState message="Couldn’t load these posts." onRetry={() => query.refetch()} />;
+    return <ErrorState message={t('Couldn’t load these posts.')} onRetry={() => query.refetch()} />;
   }
   if (posts.length === 0) return <>{empty}</>;
 
@@ -37,7 +38,7 @@ export function PostList({ query, empty, label, replyContext = true }: PostListP
       {posts.map((post) => (
         <PostCard key={post.id} post={post} replyContext={replyContext} />
       ))}
-      <ListFooter query={query} noun="posts" />
+      <ListFooter query={query} noun={t('posts')} />
     </section>
   );
 }

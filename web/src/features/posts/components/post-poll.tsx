@@ -2,6 +2,7 @@ import type { Poll, Post } from '@pipit/contract';
 import { Check } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -12,15 +13,14 @@ import { useVotePoll } from '../api/vote-poll.ts';
 export function timeLeft(expiresAt: string, now: number): string {
   const ms = new Date(expiresAt).getTime() - now;
   const minutes = Math.floor(ms / 60_000);
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} left`;
-  if (minutes < 1) return 'less than a minute left';
-  if (minutes < 60) return plural(minutes, 'minute');
+  if (minutes < 1) return t('less than a minute left');
+  if (minutes < 60) return t('{count, plural, one {# minute left} other {# minutes left}}', { count: minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return plural(hours, 'hour');
-  return plural(Math.floor(hours / 24), 'day');
+  if (hours < 24) return t('{count, plural, one {# hour left} other {# hours left}}', { count: hours });
+  return t('{count, plural, one {# day left} other {# days left}}', { count: Math.floor(hours / 24) });
 }
 
-const votes = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'vote' : 'votes'}`;
+const votes = (n: number) => t('{count, plural, one {# vote} other {# votes}}', { count: n });
 
 /**
  * A post's poll. Who has not voted while it is open gets its options as radio buttons (one choice) or
@@ -38,9 +38,11 @@ export function PostPoll({ post, poll, className }: { post: Post; poll: Poll; cl
   const footer = (
     <p className="mt-2 text-[13px] text-muted">
       {votes(poll.votesCount)}
-      {poll.multiple && poll.votersCount !== poll.votesCount && ` from ${poll.votersCount.toLocaleString('en')} people`}
+      {poll.multiple &&
+        poll.votersCount !== poll.votesCount &&
+        t('{count, plural, one { from # person} other { from # people}}', { count: poll.votersCount })}
       {' · '}
-      {ended ? 'Final results' : timeLeft(poll.expiresAt, now)}
+      {ended ? t('Final results') : timeLeft(poll.expiresAt, now)}
     </p>
   );
   return (
@@ -59,7 +61,7 @@ function PollResults({ poll }: { poll: Poll }) {
   const top = Math.max(0, ...poll.options.map((o) => o.votesCount ?? 0));
   return (
     <div>
-      <ul className="flex flex-col gap-1.5" aria-label="Poll results">
+      <ul className="flex flex-col gap-1.5" aria-label={t('Poll results')}>
         {poll.options.map((option, index) => {
           const mine = poll.ownVotes.includes(index);
           const share = option.votesCount === null || base === 0 ? 0 : Math.round((option.votesCount / base) * 100);
@@ -70,7 +72,7 @@ function PollResults({ poll }: { poll: Poll }) {
               {!hidden && (
                 <div
                   aria-hidden="true"
-                  className={cn('absolute inset-y-0 left-0', leading ? 'bg-accent/25' : 'bg-fg/10')}
+                  className={cn('absolute inset-y-0 start-0', leading ? 'bg-accent/25' : 'bg-fg/10')}
                   style={{ width: `${share}%` }}
                 />
               )}
@@ -80,7 +82,7 @@ function PollResults({ poll }: { poll: Poll }) {
                 {mine && (
                   <span className="flex shrink-0 items-center gap-1 text-[13px] font-bold text-accent">
                     <Check aria-hidden="true" className="size-4" />
-                    Your choice
+                    {t('Your choice')}
                   </span>
                 )}
               </div>
@@ -88,7 +90,7 @@ function PollResults({ poll }: { poll: Poll }) {
           );
         })}
       </ul>
-      {hidden && <p className="mt-2 text-[13px] text-muted">Results will show when the poll ends.</p>}
+      {hidden && <p className="mt-2 text-[13px] text-muted">{t('Results will show when the poll ends.')}</p>}
     </div>
   );
 }
@@ -111,7 +113,7 @@ function PollForm({ postId, poll }: { postId: string; poll: Poll }) {
   return (
     <form onSubmit={submit}>
       <fieldset disabled={vote.isPending}>
-        <legend className="sr-only">{poll.multiple ? 'Poll: choose one or more' : 'Poll: choose one'}</legend>
+        <legend className="sr-only">{poll.multiple ? t('Poll: choose one or more') : t('Poll: choose one')}</legend>
         <div className="flex flex-col gap-1.5">
           {poll.options.map((option, index) => (
             <label
@@ -133,9 +135,9 @@ function PollForm({ postId, poll }: { postId: string; poll: Poll }) {
         </div>
         <div className="mt-2 flex items-center gap-3">
           <Button type="submit" size="sm" variant="secondary" disabled={!visitor && chosen.length === 0}>
-            {vote.isPending ? 'Voting…' : 'Vote'}
+            {vote.isPending ? t('Voting…') : t('Vote')}
           </Button>
-          {visitor && <span className="text-[13px] text-muted">Sign in to vote</span>}
+          {visitor && <span className="text-[13px] text-muted">{t('Sign in to vote')}</span>}
         </div>
       </fieldset>
     </form>

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import { call } from '../../../lib/api-client.ts';
 import { shadowKeys } from '../../../state/keys.ts';
 import { type UserShadow, useToggle } from '../../../state/shadow.ts';
@@ -22,6 +23,6 @@ export function useFollowUser(id: string, locked = false) {
           : { isFollowing: false, followRequested: false },
     send: (follow) => call(follow ? 'follow' : 'unfollow', { params: { id } }),
     settled: (user) => followChanged(queryClient, user),
-    failure: (follow) => (follow ? 'Could not follow. Try again.' : 'Could not unfollow. Try again.'),
+    failure: (follow) => (follow ? t('Could not follow. Try again.') : t('Could not unfollow. Try again.')),
   });
 }

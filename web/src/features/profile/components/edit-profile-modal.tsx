@@ -7,6 +7,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { Spinner } from '../../../components/states.tsx';
 import { TextAreaField, TextField } from '../../../components/text-field.tsx';
 import { useRefocus } from '../../../components/use-refocus.ts';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf } from '../../../lib/field-errors.ts';
 import { bioProblem, checkFields, type FieldErrors, nameProblem, usernameProblem } from '../../../lib/field-rules.ts';
 import { closeModal, useModalState } from '../../../lib/modals.ts';
@@ -56,7 +57,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
           closeModal();
         },
         onError: (error) => {
-          notifyError('Something went wrong');
+          notifyError(t('Something went wrong'));
           setErrors(fieldErrorsOf(error, FIELDS));
           refocus();
         },
@@ -70,7 +71,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
       <div className="-mx-4 flex flex-col sm:-mx-8">
         <div className="relative z-10 -mt-14 px-4 sm:px-8">
           <ImageUpload
-            label="Profile image"
+            label={t('Profile image')}
             variant="avatar"
             value={profileImage}
             placeholder={PLACEHOLDER_IMAGE}
@@ -79,12 +80,12 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
             error={errors.profileImage}
           />
           <p className="sr-only" aria-live="polite">
-            {profileImage?.startsWith('data:') ? 'New profile image chosen' : ''}
+            {profileImage?.startsWith('data:') ? t('New profile image chosen') : ''}
           </p>
         </div>
         <div className="order-first">
           <ImageUpload
-            label="Cover image"
+            label={t('Cover image')}
             variant="cover"
             value={coverImage}
             onChange={change('coverImage', setCoverImage)}
@@ -94,7 +95,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
         </div>
       </div>
       <TextField
-        label="Name"
+        label={t('Name')}
         value={name}
         onChange={(event) => change('name', setName)(event.target.value)}
         disabled={busy}
@@ -103,7 +104,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
         error={errors.name}
       />
       <TextField
-        label="Username"
+        label={t('Username')}
         value={username}
         onChange={(event) => change('username', setUsername)(event.target.value)}
         disabled={busy}
@@ -114,7 +115,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
         error={errors.username}
       />
       <TextAreaField
-        label="Bio"
+        label={t('Bio')}
         value={bio}
         onChange={(event) => change('bio', setBio)(event.target.value)}
         disabled={busy}
@@ -124,7 +125,7 @@ function EditProfileForm({ user }: { user: CurrentUser }) {
         error={errors.bio}
       />
       <Button type="submit" size="lg" disabled={busy} className="mt-2">
-        Save
+        {t('Save')}
       </Button>
     </form>
   );
@@ -135,7 +136,7 @@ export function EditProfileModal() {
   const { returnFocus } = useModalState();
   const { user } = useViewer();
   return (
-    <Modal title="Edit your profile" onClose={closeModal} returnFocus={returnFocus}>
+    <Modal title={t('Edit your profile')} onClose={closeModal} returnFocus={returnFocus}>
       {user ? <EditProfileForm user={user} /> : <Spinner />}
     </Modal>
   );

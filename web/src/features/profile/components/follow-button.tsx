@@ -2,6 +2,7 @@ import type { UserSummary } from '@pipit/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, type ButtonProps } from '../../../components/button.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useMembersOnly } from '../../../lib/members-only.ts';
 import { useUserView } from '../../../state/shadow.ts';
@@ -41,13 +42,13 @@ export function FollowButton({ user, size = 'md' }: FollowButtonProps) {
   const undo = engaged && armed;
   const label = following
     ? undo
-      ? 'Unfollow'
-      : 'Following'
+      ? t('Unfollow')
+      : t('Following')
     : requested
       ? undo
-        ? 'Cancel request'
-        : 'Requested'
-      : 'Follow';
+        ? t('Cancel request')
+        : t('Requested')
+      : t('Follow');
   return (
     <Button
       size={size}

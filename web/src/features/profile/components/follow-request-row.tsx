@@ -3,15 +3,16 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
+import { m, t } from '../../../i18n/i18n.ts';
 import { isNotFound } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notifyError } from '../../../lib/toast.tsx';
 import { type Decision, useDecideFollowRequest } from '../api/follow-requests.ts';
 
 const DONE: Record<Decision | 'gone', string> = {
-  approve: 'Approved: they follow you now',
-  reject: 'Rejected',
-  gone: 'This request was withdrawn',
+  approve: m('Approved: they follow you now'),
+  reject: m('Rejected'),
+  gone: m('This request was withdrawn'),
 };
 
 /** One person asking to follow the member: avatar, name, @username, bio, then Approve and Reject. */
@@ -27,7 +28,10 @@ export function FollowRequestRow({ person }: { person: User }) {
         onError: (error) => {
           // Withdrawn (or the account gone) since the list was read: nothing left to decide.
           if (isNotFound(error)) setDone('gone');
-          else notifyError(decision === 'approve' ? 'Could not approve. Try again.' : 'Could not reject. Try again.');
+          else
+            notifyError(
+              decision === 'approve' ? t('Could not approve. Try again.') : t('Could not reject. Try again.'),
+            );
         },
       },
     );
@@ -40,30 +44,32 @@ export function FollowRequestRow({ person }: { person: User }) {
             <Link to={to} className="block truncate font-bold hover:underline">
               {person.name}
             </Link>
-            <span className="block truncate text-muted">@{person.username}</span>
+            <span className="block truncate text-muted">
+              <bdi>@{person.username}</bdi>
+            </span>
           </div>
           {done ? (
             <p role="status" className="self-center text-[15px] text-muted">
-              {DONE[done]}
+              {t(DONE[done])}
             </p>
           ) : (
             <div className="flex gap-2">
               <Button
                 size="sm"
-                aria-label={`Approve @${person.username}`}
+                aria-label={t('Approve @{username}', { username: person.username })}
                 disabled={decide.isPending}
                 onClick={() => run('approve')}
               >
-                Approve
+                {t('Approve')}
               </Button>
               <Button
                 size="sm"
                 variant="secondary"
-                aria-label={`Reject @${person.username}`}
+                aria-label={t('Reject @{username}', { username: person.username })}
                 disabled={decide.isPending}
                 onClick={() => run('reject')}
               >
-                Reject
+                {t('Reject')}
               </Button>
             </div>
           )}

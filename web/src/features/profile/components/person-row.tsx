@@ -22,7 +22,9 @@ export function PersonRow({ person }: { person: User }) {
             <Link to={to} className="block truncate font-bold hover:underline">
               {person.name}
             </Link>
-            <span className="block truncate text-muted">@{person.username}</span>
+            <span className="block truncate text-muted">
+              <bdi>@{person.username}</bdi>
+            </span>
           </div>
           <FollowButton user={person} size="sm" />
         </div>

@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { PostText } from '../../../components/post-text.tsx';
+import { t } from '../../../i18n/i18n.ts';
+import { countWords } from '../../../i18n/rich.tsx';
 import { formatCount, joinedDate } from '../../../lib/format-time.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -33,11 +35,11 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
                 to={paths.followRequests}
                 className="inline-flex h-9 items-center rounded-full border border-line-strong px-4 text-[15px] font-bold hover:bg-fg/10"
               >
-                Follow requests
+                {t('Follow requests')}
               </Link>
             )}
-            <Button variant="secondary" aria-label="Edit profile" onClick={() => openModal('editProfile')}>
-              Edit
+            <Button variant="secondary" aria-label={t('Edit profile')} onClick={() => openModal('editProfile')}>
+              {t('Edit')}
             </Button>
           </div>
         ) : (
@@ -56,32 +58,45 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
           {user.locked && (
             <Lock
               role="img"
-              aria-label="Approves followers"
-              className="ml-1 inline-block size-[18px] align-[-2px] text-muted"
+              aria-label={t('Approves followers')}
+              className="ms-1 inline-block size-[18px] align-[-2px] text-muted"
             />
           )}
         </h2>
-        <p className="break-all text-[15px] text-muted">@{user.username}</p>
+        <p className="break-all text-[15px] text-muted">
+          <bdi>@{user.username}</bdi>
+        </p>
         {user.suspended && (
           <p className="mt-3 inline-block rounded-md border border-danger/40 px-2 py-1 text-sm font-bold text-danger">
-            Suspended
+            {t('Suspended')}
           </p>
         )}
         {user.locked && !own && !user.isFollowing && (
-          <p className="mt-3 text-[15px] text-muted">@{user.username} approves followers: following sends a request.</p>
+          <p className="mt-3 text-[15px] text-muted">
+            {t('@{username} approves followers: following sends a request.', { username: user.username })}
+          </p>
         )}
         {user.bio && <PostText text={user.bio} className="mt-3 text-[15px] leading-5" />}
         <p className="mt-3 flex items-center gap-1 text-[15px] text-muted">
           <CalendarDays aria-hidden="true" className="size-[18px]" />
-          Joined {joinedDate(user.createdAt)}
+          {t('Joined {date}', { date: joinedDate(user.createdAt) })}
         </p>
         <p className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-[15px]">
           <Link to={paths.following(user.id)} className="hover:underline">
-            <strong>{formatCount(user.followingCount)}</strong> <span className="text-muted">Following</span>
+            {countWords(
+              t('{count, plural, one {<0>{shown}</0> Following} other {<0>{shown}</0> Following}}', {
+                count: user.followingCount,
+                shown: formatCount(user.followingCount),
+              }),
+            )}
           </Link>
           <Link to={paths.followers(user.id)} className="hover:underline">
-            <strong>{formatCount(user.followersCount)}</strong>{' '}
-            <span className="text-muted">{user.followersCount === 1 ? 'Follower' : 'Followers'}</span>
+            {countWords(
+              t('{count, plural, one {<0>{shown}</0> Follower} other {<0>{shown}</0> Followers}}', {
+                count: user.followersCount,
+                shown: formatCount(user.followersCount),
+              }),
+            )}
           </Link>
         </p>
       </div>

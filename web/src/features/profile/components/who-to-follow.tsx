@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSuggestions } from '../../../state/users.ts';
 import { FollowButton } from './follow-button.tsx';
@@ -13,7 +14,7 @@ export function WhoToFollow() {
   return (
     <section aria-labelledby={titleId} className="overflow-hidden rounded-2xl border border-line">
       <h2 id={titleId} className="px-4 py-3 text-xl font-extrabold">
-        Who To Follow
+        {t('Who To Follow')}
       </h2>
       <ul>
         {people.map((person) => (
@@ -23,7 +24,9 @@ export function WhoToFollow() {
               <Link to={paths.user(person.id)} className="block truncate font-bold hover:underline">
                 {person.name}
               </Link>
-              <span className="block truncate text-muted">@{person.username}</span>
+              <span className="block truncate text-muted">
+                <bdi>@{person.username}</bdi>
+              </span>
             </div>
             <FollowButton user={person} size="sm" />
           </li>

@@ -3,6 +3,7 @@ import { MoreHorizontal } from 'lucide-react';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SuspendDialog } from '../../../components/suspend-dialog.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { menuKeyHandler } from '../../../lib/menu-keys.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useSuspension } from '../../../state/moderation.ts';
@@ -56,24 +57,24 @@ export function ProfileMenu({ user }: { user: User }) {
       suspension.mutate(
         { id: user.id, suspend: false },
         {
-          onSuccess: () => notify(`Lifted the suspension of @${user.username}`),
-          onError: () => notifyError('Could not lift the suspension. Try again.'),
+          onSuccess: () => notify(t('Lifted the suspension of @{username}', { username: user.username })),
+          onError: () => notifyError(t('Could not lift the suspension. Try again.')),
         },
       );
     } else if (what === 'mute' && user.isMuting) {
       mute.mutate(
         { id: user.id, mute: false },
         {
-          onSuccess: () => notify(`Unmuted @${user.username}`),
-          onError: () => notifyError('Could not unmute. Try again.'),
+          onSuccess: () => notify(t('Unmuted @{username}', { username: user.username })),
+          onError: () => notifyError(t('Could not unmute. Try again.')),
         },
       );
     } else if (what === 'block' && user.isBlocking) {
       block.mutate(
         { id: user.id, block: false },
         {
-          onSuccess: () => notify(`Unblocked @${user.username}`),
-          onError: () => notifyError('Could not unblock. Try again.'),
+          onSuccess: () => notify(t('Unblocked @{username}', { username: user.username })),
+          onError: () => notifyError(t('Could not unblock. Try again.')),
         },
       );
     } else {
@@ -83,13 +84,13 @@ export function ProfileMenu({ user }: { user: User }) {
 
   const itemClass =
     // A faint highlight: red text keeps its contrast on it (on surface-2 it would not).
-    'block w-full px-4 py-3 text-left text-[15px] font-bold hover:bg-fg/5 focus:bg-fg/5 focus:outline-none';
+    'block w-full px-4 py-3 text-start text-[15px] font-bold hover:bg-fg/5 focus:bg-fg/5 focus:outline-none';
   return (
     <div className="relative">
       <button
         ref={button}
         type="button"
-        aria-label="More"
+        aria-label={t('More')}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -103,12 +104,14 @@ export function ProfileMenu({ user }: { user: User }) {
           ref={menu}
           id={menuId}
           role="menu"
-          aria-label={`More for @${user.username}`}
+          aria-label={t('More for @{username}', { username: user.username })}
           onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-20 mt-2 w-60 overflow-hidden rounded-xl border border-line bg-bg shadow-[0_0_15px] shadow-fg/20"
+          className="absolute end-0 z-20 mt-2 w-60 overflow-hidden rounded-xl border border-line bg-bg shadow-[0_0_15px] shadow-fg/20"
         >
           <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('mute')}>
-            {user.isMuting ? `Unmute @${user.username}` : `Mute @${user.username}`}
+            {user.isMuting
+              ? t('Unmute @{username}', { username: user.username })
+              : t('Mute @{username}', { username: user.username })}
           </button>
           <button
             type="button"
@@ -117,10 +120,12 @@ export function ProfileMenu({ user }: { user: User }) {
             className={`${itemClass} text-danger`}
             onClick={() => choose('block')}
           >
-            {user.isBlocking ? `Unblock @${user.username}` : `Block @${user.username}`}
+            {user.isBlocking
+              ? t('Unblock @{username}', { username: user.username })
+              : t('Block @{username}', { username: user.username })}
           </button>
           <button type="button" role="menuitem" tabIndex={-1} className={itemClass} onClick={() => choose('report')}>
-            {`Report @${user.username}`}
+            {t('Report @{username}', { username: user.username })}
           </button>
           {moderator && (
             <button
@@ -130,7 +135,9 @@ export function ProfileMenu({ user }: { user: User }) {
               className={`${itemClass} border-t border-line text-danger`}
               onClick={() => choose('suspend')}
             >
-              {user.suspended ? `Lift suspension of @${user.username}` : `Suspend @${user.username}`}
+              {user.suspended
+                ? t('Lift suspension of @{username}', { username: user.username })
+                : t('Suspend @{username}', { username: user.username })}
             </button>
           )}
         </div>
@@ -151,10 +158,10 @@ export function ProfileMenu({ user }: { user: User }) {
               {
                 onSuccess: () => {
                   setDialog(null);
-                  notify(`Suspended @${user.username}`);
+                  notify(t('Suspended @{username}', { username: user.username }));
                 },
                 onError: (error) =>
-                  notifyError(error instanceof Error ? error.message : 'Could not suspend. Try again.'),
+                  notifyError(error instanceof Error ? error.message : t('Could not suspend. Try again.')),
               },
             )
           }
@@ -171,9 +178,9 @@ export function ProfileMenu({ user }: { user: User }) {
               {
                 onSuccess: () => {
                   setDialog(null);
-                  notify(`Blocked @${user.username}`);
+                  notify(t('Blocked @{username}', { username: user.username }));
                 },
-                onError: () => notifyError('Could not block. Try again.'),
+                onError: () => notifyError(t('Could not block. Try again.')),
               },
             )
           }
@@ -190,9 +197,9 @@ export function ProfileMenu({ user }: { user: User }) {
               {
                 onSuccess: () => {
                   setDialog(null);
-                  notify(`Muted @${user.username}`);
+                  notify(t('Muted @{username}', { username: user.username }));
                 },
-                onError: () => notifyError('Could not mute. Try again.'),
+                onError: () => notifyError(t('Could not mute. Try again.')),
               },
             )
           }
@@ -211,16 +218,17 @@ interface DialogProps {
 function BlockDialog({ user, busy, onCancel, onConfirm }: DialogProps & { onConfirm: () => void }) {
   return (
     <ConfirmDialog
-      title={`Block @${user.username}?`}
-      confirm="Block"
+      title={t('Block @{username}?', { username: user.username })}
+      confirm={t('Block')}
       variant="danger"
       busy={busy}
       onConfirm={onConfirm}
       onCancel={onCancel}
     >
       <p>
-        You will not see each other’s posts, and neither of you can follow the other. Following between you ends now and
-        is not restored if you unblock.
+        {t(
+          'You will not see each other’s posts, and neither of you can follow the other. Following between you ends now and is not restored if you unblock.',
+        )}
       </p>
     </ConfirmDialog>
   );
@@ -236,15 +244,15 @@ function MuteDialog({
   const name = useId();
   return (
     <ConfirmDialog
-      title={`Mute @${user.username}?`}
-      confirm="Mute"
+      title={t('Mute @{username}?', { username: user.username })}
+      confirm={t('Mute')}
       busy={busy}
       onConfirm={() => onConfirm(MUTE_CHOICES[choice]?.seconds ?? null)}
       onCancel={onCancel}
     >
-      <p>Their posts leave your timelines and they won’t notify you. They won’t know you muted them.</p>
+      <p>{t('Their posts leave your timelines and they won’t notify you. They won’t know you muted them.')}</p>
       <fieldset className="mt-4 text-fg">
-        <legend className="mb-2 font-bold">For how long</legend>
+        <legend className="mb-2 font-bold">{t('For how long')}</legend>
         {MUTE_CHOICES.map((option, index) => (
           <label key={option.label} className="flex items-center gap-3 py-1.5 text-[15px]">
             <input

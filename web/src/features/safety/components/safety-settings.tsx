@@ -6,6 +6,7 @@ import { ListFooter } from '../../../components/list-footer.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -26,7 +27,7 @@ function PersonRow({ user, detail, action }: { user: User; detail?: string; acti
       <div className="min-w-0 flex-1">
         <p className="truncate font-bold">{user.name}</p>
         <p className="truncate text-[15px] text-muted">
-          @{user.username}
+          <bdi>@{user.username}</bdi>
           {detail && ` · ${detail}`}
         </p>
       </div>
@@ -54,15 +55,16 @@ function AccountList<U extends User>({
   noun: string;
   empty: string;
   detail?: (user: U) => string;
-  undo: { label: string; pending: boolean; run: (user: U) => void };
+  /** `named`: the button's accessible name for one person. */
+  undo: { label: string; named: (username: string) => string; pending: boolean; run: (user: U) => void };
 }) {
   const people = pageItems<User | MutedAccount>(query.data) as U[];
   return (
     <SettingsSection id={id} title={title}>
       {query.isPending ? (
-        <Spinner label={`Loading ${noun}`} />
+        <Spinner label={t('Loading {noun}', { noun })} />
       ) : query.isError ? (
-        <ErrorState message={`Couldn’t load your ${noun}.`} onRetry={() => query.refetch()} />
+        <ErrorState message={t('Couldn’t load your {noun}.', { noun })} onRetry={() => query.refetch()} />
       ) : people.length === 0 ? (
         <Empty>{empty}</Empty>
       ) : (
@@ -76,7 +78,7 @@ function AccountList<U extends User>({
                 <Button
                   variant="secondary"
                   size="sm"
-                  aria-label={`${undo.label} @${user.username}`}
+                  aria-label={undo.named(user.username)}
                   disabled={undo.pending}
                   onClick={() => undo.run(user)}
                 >
@@ -98,19 +100,20 @@ export function BlockedAccounts() {
   return (
     <AccountList<User>
       id="blocked-heading"
-      title="Blocked accounts"
+      title={t('Blocked accounts')}
       query={useBlockedAccounts()}
-      noun="blocked accounts"
-      empty="You haven’t blocked anyone."
+      noun={t('blocked accounts')}
+      empty={t('You haven’t blocked anyone.')}
       undo={{
-        label: 'Unblock',
+        label: t('Unblock'),
+        named: (username) => t('Unblock @{username}', { username }),
         pending: block.isPending,
         run: (user) =>
           block.mutate(
             { id: user.id, block: false },
             {
-              onSuccess: () => notify(`Unblocked @${user.username}`),
-              onError: () => notifyError('Could not unblock. Try again.'),
+              onSuccess: () => notify(t('Unblocked @{username}', { username: user.username })),
+              onError: () => notifyError(t('Could not unblock. Try again.')),
             },
           ),
       }}
@@ -124,20 +127,23 @@ export function MutedAccounts() {
   return (
     <AccountList<MutedAccount>
       id="muted-heading"
-      title="Muted accounts"
+      title={t('Muted accounts')}
       query={useMutedAccounts()}
-      noun="muted accounts"
-      empty="You haven’t muted anyone."
-      detail={(user) => (user.mutedUntil ? `until ${fullDate(user.mutedUntil)}` : 'until you unmute')}
+      noun={t('muted accounts')}
+      empty={t('You haven’t muted anyone.')}
+      detail={(user) =>
+        user.mutedUntil ? t('until {time}', { time: fullDate(user.mutedUntil) }) : t('until you unmute')
+      }
       undo={{
-        label: 'Unmute',
+        label: t('Unmute'),
+        named: (username) => t('Unmute @{username}', { username }),
         pending: mute.isPending,
         run: (user) =>
           mute.mutate(
             { id: user.id, mute: false },
             {
-              onSuccess: () => notify(`Unmuted @${user.username}`),
-              onError: () => notifyError('Could not unmute. Try again.'),
+              onSuccess: () => notify(t('Unmuted @{username}', { username: user.username })),
+              onError: () => notifyError(t('Could not unmute. Try again.')),
             },
           ),
       }}
@@ -158,25 +164,26 @@ export function MutedWords() {
     add.mutate(phrase, {
       onSuccess: (word) => {
         setPhrase('');
-        notify(`Muted “${word.phrase}”`);
+        notify(t('Muted “{phrase}”', { phrase: word.phrase }));
       },
       onError: (error) => {
-        const problem = formProblem(error, 'Couldn’t mute that. Try again.');
+        const problem = formProblem(error, t('Couldn’t mute that. Try again.'));
         if (problem) notifyError(problem);
       },
     });
   };
 
   return (
-    <SettingsSection id="muted-words-heading" title="Muted words">
+    <SettingsSection id="muted-words-heading" title={t('Muted words')}>
       <p className="px-4 pb-3 text-[15px] text-muted">
-        Posts with a muted word or phrase (as a whole word, in any case) leave your timelines, search and notifications.
-        Your own posts are never hidden.
+        {t(
+          'Posts with a muted word or phrase (as a whole word, in any case) leave your timelines, search and notifications. Your own posts are never hidden.',
+        )}
       </p>
       <form onSubmit={submit} className="flex items-start gap-3 px-4 pb-2">
         <div className="min-w-0 flex-1">
           <TextField
-            label="Word or phrase"
+            label={t('Word or phrase')}
             value={phrase}
             maxLength={MUTED_WORD_MAX}
             onChange={(event) => setPhrase(event.target.value)}
@@ -185,33 +192,33 @@ export function MutedWords() {
         </div>
         {/* Level with the text box (below its label). */}
         <Button type="submit" className="mt-[30px]" disabled={add.isPending || !phrase.trim()}>
-          Mute
+          {t('Mute')}
         </Button>
       </form>
       {words.isPending ? (
-        <Spinner label="Loading muted words" />
+        <Spinner label={t('Loading muted words')} />
       ) : words.isError ? (
-        <ErrorState message="Couldn’t load your muted words." onRetry={() => words.refetch()} />
+        <ErrorState message={t('Couldn’t load your muted words.')} onRetry={() => words.refetch()} />
       ) : words.data.items.length === 0 ? (
-        <Empty>You haven’t muted any words.</Empty>
+        <Empty>{t('You haven’t muted any words.')}</Empty>
       ) : (
-        <ul aria-label="Muted words">
+        <ul aria-label={t('Muted words')}>
           {words.data.items.map((word) => (
             <li key={word.id} className="flex items-center gap-3 border-b border-line px-4 py-3">
               <p className="min-w-0 flex-1 break-words font-bold [overflow-wrap:anywhere]">{word.phrase}</p>
               <Button
                 variant="secondary"
                 size="sm"
-                aria-label={`Unmute “${word.phrase}”`}
+                aria-label={t('Unmute “{phrase}”', { phrase: word.phrase })}
                 disabled={remove.isPending}
                 onClick={() =>
                   remove.mutate(word.id, {
-                    onSuccess: () => notify(`Unmuted “${word.phrase}”`),
-                    onError: () => notifyError('Couldn’t unmute that. Try again.'),
+                    onSuccess: () => notify(t('Unmuted “{phrase}”', { phrase: word.phrase })),
+                    onError: () => notifyError(t('Couldn’t unmute that. Try again.')),
                   })
                 }
               >
-                Unmute
+                {t('Unmute')}
               </Button>
             </li>
           ))}

@@ -3,6 +3,7 @@ import { Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
@@ -66,12 +67,12 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
         <input
           type="search"
           role="combobox"
-          aria-label="Search"
+          aria-label={t('Search')}
           aria-expanded={expanded}
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-          placeholder="Search"
+          placeholder={t('Search')}
           maxLength={SEARCH_MAX}
           autoComplete="off"
           // biome-ignore lint/a11y/noAutofocus: the Search page exists to type in it
@@ -91,7 +92,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
       <div
         id={listId}
         role="listbox"
-        aria-label="Search suggestions"
+        aria-label={t('Search suggestions')}
         hidden={!expanded}
         className="absolute inset-x-0 top-[calc(100%+4px)] z-40 overflow-hidden rounded-2xl border border-line bg-bg py-1 shadow-lg shadow-fg/10"
       >
@@ -111,7 +112,9 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             <Avatar user={person} link={false} />
             <span className="min-w-0 leading-5">
               <span className="block truncate font-bold">{person.name}</span>
-              <span className="block truncate text-muted">@{person.username}</span>
+              <span className="block truncate text-muted">
+                <bdi>@{person.username}</bdi>
+              </span>
             </span>
           </div>
         ))}
@@ -126,7 +129,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             onClick={() => go(paths.search(typed))}
             className={cn('cursor-pointer truncate px-4 py-3 text-[15px]', active === suggestions.length && 'bg-fg/10')}
           >
-            Search for “{typed}”
+            {t('Search for “{typed}”', { typed })}
           </div>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
@@ -24,10 +25,10 @@ export function EmailForm({ current }: { current: string }) {
         onSuccess: (me) => {
           setEmail(me.email);
           setPassword('');
-          notify('Email changed');
+          notify(t('Email changed'));
         },
         onError: (error) => {
-          const problem = formProblem(error, 'Couldn’t change your email. Try again.');
+          const problem = formProblem(error, t('Couldn’t change your email. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -41,18 +42,18 @@ export function EmailForm({ current }: { current: string }) {
       className="flex flex-col gap-4 border-t border-line px-4 py-4"
     >
       <h2 id="email-heading" className="text-xl font-bold">
-        Email
+        {t('Email')}
       </h2>
       <TextField
-        label="Email"
+        label={t('Email')}
         type="email"
         autoComplete="email"
         value={email}
         onChange={(event) => setEmail(event.target.value)}
-        error={taken ? 'An account with this email already exists.' : errors.email}
+        error={taken ? t('An account with this email already exists.') : errors.email}
       />
       <TextField
-        label="Password"
+        label={t('Password')}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -60,7 +61,7 @@ export function EmailForm({ current }: { current: string }) {
         error={errors.password}
       />
       <Button type="submit" className="self-start" disabled={change.isPending || unchanged || !password}>
-        Change email
+        {t('Change email')}
       </Button>
     </form>
   );

@@ -2,6 +2,7 @@ import { LIMITS } from '@pipit/contract';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useChangePassword } from '../api/settings.ts';
@@ -23,10 +24,10 @@ export function PasswordForm() {
         onSuccess: () => {
           setCurrent('');
           setNew('');
-          notify('Password changed. Your other sessions were signed out.');
+          notify(t('Password changed. Your other sessions were signed out.'));
         },
         onError: (error) => {
-          const problem = formProblem(error, 'Couldn’t change your password. Try again.');
+          const problem = formProblem(error, t('Couldn’t change your password. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -40,10 +41,10 @@ export function PasswordForm() {
       className="flex flex-col gap-4 border-t border-line px-4 py-4"
     >
       <h2 id="password-heading" className="text-xl font-bold">
-        Password
+        {t('Password')}
       </h2>
       <TextField
-        label="Current password"
+        label={t('Current password')}
         type="password"
         autoComplete="current-password"
         value={currentPassword}
@@ -51,20 +52,24 @@ export function PasswordForm() {
         error={errors.currentPassword}
       />
       <TextField
-        label="New password"
+        label={t('New password')}
         type="password"
         autoComplete="new-password"
         value={newPassword}
         onChange={(event) => setNew(event.target.value)}
-        error={tooShort ? `Password must be at least ${LIMITS.passwordMin} characters` : errors.newPassword}
-        hint="Changing it signs you out everywhere else."
+        error={
+          tooShort
+            ? t('Password must be at least {passwordMin} characters', { passwordMin: LIMITS.passwordMin })
+            : errors.newPassword
+        }
+        hint={t('Changing it signs you out everywhere else.')}
       />
       <Button
         type="submit"
         className="self-start"
         disabled={change.isPending || !currentPassword || newPassword.length < LIMITS.passwordMin}
       >
-        Change password
+        {t('Change password')}
       </Button>
     </form>
   );

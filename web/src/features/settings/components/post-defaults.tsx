@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { VisibilityIcon } from '../../../components/visibility-badge.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { VISIBILITY_WORDS } from '../../../lib/visibility.ts';
 import { useSetDefaultVisibility } from '../api/settings.ts';
@@ -20,16 +21,17 @@ export function PostDefaults({ current }: { current: Visibility }) {
     event.preventDefault();
     if (unchanged) return;
     save.mutate(choice, {
-      onSuccess: (me) => notify(`Default visibility saved: ${VISIBILITY_WORDS[me.defaultVisibility].label}`),
-      onError: () => notifyError('Couldn’t save your default visibility. Try again.'),
+      onSuccess: (me) =>
+        notify(t('Default visibility saved: {label}', { label: VISIBILITY_WORDS[me.defaultVisibility].label })),
+      onError: () => notifyError(t('Couldn’t save your default visibility. Try again.')),
     });
   };
 
   return (
-    <SettingsSection id="post-defaults-heading" title="Posts" padded>
+    <SettingsSection id="post-defaults-heading" title={t('Posts')} padded>
       <form onSubmit={submit} className="mt-2 flex flex-col gap-3">
         <fieldset disabled={save.isPending}>
-          <legend className="text-[15px] text-muted">Default post visibility</legend>
+          <legend className="text-[15px] text-muted">{t('Default post visibility')}</legend>
           <div className="mt-2 flex flex-col gap-1">
             {VISIBILITIES.map((visibility) => {
               const words = VISIBILITY_WORDS[visibility];
@@ -61,10 +63,12 @@ export function PostDefaults({ current }: { current: Visibility }) {
               );
             })}
           </div>
-          <p className="mt-2 text-[13px] text-muted">A reply starts as the post it answers when that is narrower.</p>
+          <p className="mt-2 text-[13px] text-muted">
+            {t('A reply starts as the post it answers when that is narrower.')}
+          </p>
         </fieldset>
         <Button type="submit" className="self-start" disabled={save.isPending || unchanged}>
-          Save
+          {t('Save')}
         </Button>
       </form>
     </SettingsSection>

@@ -1,5 +1,6 @@
 import { SettingToggle } from '../../../components/setting-toggle.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { useExpandSpoilers } from '../api/settings.ts';
 
 /**
@@ -10,14 +11,16 @@ import { useExpandSpoilers } from '../api/settings.ts';
 export function Reading({ expandSpoilers }: { expandSpoilers: boolean }) {
   const save = useExpandSpoilers();
   return (
-    <SettingsSection id="reading-heading" title="Reading" padded>
+    <SettingsSection id="reading-heading" title={t('Reading')} padded>
       <SettingToggle
         id="expand-spoilers"
-        label="Always expand posts with content warnings"
-        help="Show the text and pictures of posts with a content warning without “Show more”."
+        label={t('Always expand posts with content warnings')}
+        help={t('Show the text and pictures of posts with a content warning without “Show more”.')}
         saved={expandSpoilers}
         save={save}
-        said={(on) => (on ? 'Posts with content warnings now open by themselves' : 'Content warnings stay closed')}
+        said={(on) =>
+          on ? t('Posts with content warnings now open by themselves') : t('Content warnings stay closed')
+        }
       />
     </SettingsSection>
   );

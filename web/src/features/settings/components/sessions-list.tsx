@@ -2,6 +2,7 @@ import type { SessionInfo } from '@pipit/contract';
 import { Button } from '../../../components/button.tsx';
 
 import { ErrorState, Spinner } from '../../../components/states.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { fullDate } from '../../../lib/format-time.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useEndSessions, useSessions } from '../api/settings.ts';
@@ -24,11 +25,11 @@ const SYSTEMS: [RegExp, string][] = [
 
 /** "Firefox on Linux" from a User-Agent; "An unknown browser" when it says nothing we know. */
 export function describeBrowser(userAgent: string | null): string {
-  if (!userAgent) return 'An unknown browser';
+  if (!userAgent) return t('An unknown browser');
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
   if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? 'An unknown browser';
+  return browser ?? system ?? t('An unknown browser');
 }
 
 function SessionRow({ session }: { session: SessionInfo }) {
@@ -39,23 +40,23 @@ function SessionRow({ session }: { session: SessionInfo }) {
       <div className="min-w-0 flex-1">
         <p className="truncate font-bold">{name}</p>
         <p className="text-[13px] text-muted">
-          {session.current ? 'This browser' : `Signed in ${fullDate(session.createdAt)}`}
+          {session.current ? t('This browser') : t('Signed in {time}', { time: fullDate(session.createdAt) })}
         </p>
       </div>
       {!session.current && (
         <Button
           variant="secondary"
           size="sm"
-          aria-label={`Sign out ${name}`}
+          aria-label={t('Sign out {name}', { name })}
           disabled={end.isPending}
           onClick={() =>
             end.mutate(session.id, {
-              onSuccess: () => notify(`Signed out ${name}`),
-              onError: () => notifyError('Couldn’t sign that session out. Try again.'),
+              onSuccess: () => notify(t('Signed out {name}', { name })),
+              onError: () => notifyError(t('Couldn’t sign that session out. Try again.')),
             })
           }
         >
-          Sign out
+          {t('Sign out')}
         </Button>
       )}
     </li>
@@ -71,7 +72,7 @@ export function SessionsList() {
     <section aria-labelledby="sessions-heading" className="border-t border-line">
       <div className="flex items-center gap-3 px-4 pt-4 pb-2">
         <h2 id="sessions-heading" className="flex-1 text-xl font-bold">
-          Sessions
+          {t('Sessions')}
         </h2>
         {others > 0 && (
           <Button
@@ -80,21 +81,21 @@ export function SessionsList() {
             disabled={end.isPending}
             onClick={() =>
               end.mutate(null, {
-                onSuccess: () => notify('Signed out of every other session'),
-                onError: () => notifyError('Couldn’t sign the other sessions out. Try again.'),
+                onSuccess: () => notify(t('Signed out of every other session')),
+                onError: () => notifyError(t('Couldn’t sign the other sessions out. Try again.')),
               })
             }
           >
-            Sign out all others
+            {t('Sign out all others')}
           </Button>
         )}
       </div>
       {sessions.isPending ? (
-        <Spinner label="Loading sessions" />
+        <Spinner label={t('Loading sessions')} />
       ) : sessions.isError ? (
-        <ErrorState message="Couldn’t load your sessions." onRetry={() => sessions.refetch()} />
+        <ErrorState message={t('Couldn’t load your sessions.')} onRetry={() => sessions.refetch()} />
       ) : (
-        <ul aria-label="Signed-in sessions">
+        <ul aria-label={t('Signed-in sessions')}>
           {sessions.data.items.map((session) => (
             <SessionRow key={session.id} session={session} />
           ))}

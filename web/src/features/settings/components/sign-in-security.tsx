@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { SettingsSection } from '../../../components/settings-section.tsx';
 import { ErrorState, Spinner } from '../../../components/states.tsx';
 import { TextField } from '../../../components/text-field.tsx';
+import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { fieldErrorsOf, formProblem } from '../../../lib/field-errors.ts';
 import { fullDate } from '../../../lib/format-time.ts';
@@ -40,11 +41,11 @@ function TwoFactorSection() {
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   return (
-    <SettingsSection id="two-factor-heading" title="Two-factor sign-in" padded>
+    <SettingsSection id="two-factor-heading" title={t('Two-factor sign-in')} padded>
       {status.isPending ? (
-        <Spinner label="Loading two-factor sign-in" />
+        <Spinner label={t('Loading two-factor sign-in')} />
       ) : status.isError ? (
-        <ErrorState message="Couldn’t load two-factor sign-in." onRetry={() => status.refetch()} />
+        <ErrorState message={t('Couldn’t load two-factor sign-in.')} onRetry={() => status.refetch()} />
       ) : codes ? (
         <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />
       ) : setup ? (
@@ -77,7 +78,7 @@ function TurnOn({ onSetup }: { onSetup: (setup: TwoFactorSetup) => void }) {
       {
         onSuccess: onSetup,
         onError: (error) => {
-          const problem = formProblem(error, 'Couldn’t start setting up two-factor sign-in. Try again.');
+          const problem = formProblem(error, t('Couldn’t start setting up two-factor sign-in. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -86,10 +87,12 @@ function TurnOn({ onSetup }: { onSetup: (setup: TwoFactorSetup) => void }) {
   return (
     <form onSubmit={submit} className="mt-2 flex flex-col gap-4">
       <p className="text-[15px] text-muted">
-        Off. Turn it on and signing in asks for a code from an authenticator app on your phone after your password.
+        {t(
+          'Off. Turn it on and signing in asks for a code from an authenticator app on your phone after your password.',
+        )}
       </p>
       <TextField
-        label="Password"
+        label={t('Password')}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -97,7 +100,7 @@ function TurnOn({ onSetup }: { onSetup: (setup: TwoFactorSetup) => void }) {
         error={errors.password}
       />
       <Button type="submit" className="self-start" disabled={start.isPending || !password}>
-        Turn on
+        {t('Turn on')}
       </Button>
     </form>
   );
@@ -121,7 +124,7 @@ function ConfirmSetup({
     enable.mutate(code, {
       onSuccess: ({ recoveryCodes }) => onEnabled(recoveryCodes),
       onError: (error) => {
-        const problem = formProblem(error, 'Couldn’t turn on two-factor sign-in. Try again.');
+        const problem = formProblem(error, t('Couldn’t turn on two-factor sign-in. Try again.'));
         if (problem) notifyError(problem);
       },
     });
@@ -129,19 +132,19 @@ function ConfirmSetup({
   return (
     <form onSubmit={submit} className="mt-2 flex flex-col gap-4">
       <p className="text-[15px]">
-        Scan this QR code with your authenticator app, or type the key into it. Then enter the code it shows.
+        {t('Scan this QR code with your authenticator app, or type the key into it. Then enter the code it shows.')}
       </p>
       <div className="flex flex-wrap items-center gap-4">
         <img
           src={setup.qrCode}
-          alt="QR code for your authenticator app"
+          alt={t('QR code for your authenticator app')}
           width={176}
           height={176}
           className="rounded-md bg-white p-1"
         />
         <div className="min-w-0">
           <p id="two-factor-key" className="text-[13px] text-muted">
-            Key
+            {t('Key')}
           </p>
           <code
             aria-describedby="two-factor-key"
@@ -153,7 +156,7 @@ function ConfirmSetup({
         </div>
       </div>
       <TextField
-        label="Code from the app"
+        label={t('Code from the app')}
         inputMode="numeric"
         autoComplete="one-time-code"
         value={code}
@@ -162,10 +165,10 @@ function ConfirmSetup({
       />
       <div className="flex gap-2">
         <Button type="submit" disabled={enable.isPending || !code.trim()}>
-          Confirm
+          {t('Confirm')}
         </Button>
         <Button variant="secondary" onClick={onCancel} disabled={enable.isPending}>
-          Cancel
+          {t('Cancel')}
         </Button>
       </div>
     </form>
@@ -176,28 +179,30 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(codes.join('\n'));
-      notify('Recovery codes copied');
+      notify(t('Recovery codes copied'));
     } catch {
-      notifyError('Couldn’t copy. Select the codes and copy them yourself.');
+      notifyError(t('Couldn’t copy. Select the codes and copy them yourself.'));
     }
   };
   return (
     <div className="mt-2 flex flex-col gap-4">
-      <p className="text-[15px] font-bold">Two-factor sign-in is on.</p>
+      <p className="text-[15px] font-bold">{t('Two-factor sign-in is on.')}</p>
       <p className="text-[15px]">
-        Keep these {RECOVERY_CODE_COUNT} recovery codes somewhere safe. If you lose your phone, each one signs you in
-        once instead of a code. They are shown only now.
+        {t(
+          'Keep these {count} recovery codes somewhere safe. If you lose your phone, each one signs you in once instead of a code. They are shown only now.',
+          { count: RECOVERY_CODE_COUNT },
+        )}
       </p>
-      <ul aria-label="Recovery codes" className="grid grid-cols-1 gap-1 font-mono text-[15px] sm:grid-cols-2">
+      <ul aria-label={t('Recovery codes')} className="grid grid-cols-1 gap-1 font-mono text-[15px] sm:grid-cols-2">
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
       </ul>
       <div className="flex gap-2">
         <Button variant="secondary" onClick={copy}>
-          Copy
+          {t('Copy')}
         </Button>
-        <Button onClick={onDone}>Done</Button>
+        <Button onClick={onDone}>{t('Done')}</Button>
       </div>
     </div>
   );
@@ -217,10 +222,10 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
         onSuccess: () => {
           setPassword('');
           setCode('');
-          notify('Two-factor sign-in is off');
+          notify(t('Two-factor sign-in is off'));
         },
         onError: (error) => {
-          const problem = formProblem(error, 'Couldn’t turn off two-factor sign-in. Try again.');
+          const problem = formProblem(error, t('Couldn’t turn off two-factor sign-in. Try again.'));
           if (problem) notifyError(problem);
         },
       },
@@ -229,14 +234,18 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
   return (
     <form onSubmit={submit} className="mt-2 flex flex-col gap-4">
       <p className="text-[15px]">
-        On. Signing in asks for a code from your authenticator app.{' '}
+        {t('On. Signing in asks for a code from your authenticator app.')}{' '}
         <span className="text-muted">
-          {recoveryCodesLeft === 1 ? '1 recovery code left.' : `${recoveryCodesLeft} recovery codes left.`}
+          {t('{count, plural, one {# recovery code left.} other {# recovery codes left.}}', {
+            count: recoveryCodesLeft,
+          })}
         </span>
       </p>
-      <p className="text-[15px] text-muted">To turn it off, enter your password and a code (or a recovery code).</p>
+      <p className="text-[15px] text-muted">
+        {t('To turn it off, enter your password and a code (or a recovery code).')}
+      </p>
       <TextField
-        label="Password"
+        label={t('Password')}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -244,14 +253,14 @@ function TurnOff({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
         error={errors.password}
       />
       <TextField
-        label="Code"
+        label={t('Code')}
         autoComplete="one-time-code"
         value={code}
         onChange={(event) => setCode(event.target.value)}
         error={errors.code}
       />
       <Button type="submit" variant="danger" className="self-start" disabled={disable.isPending || !password || !code}>
-        Turn off
+        {t('Turn off')}
       </Button>
     </form>
   );
@@ -263,10 +272,10 @@ const passkeysSupported = () => typeof window !== 'undefined' && typeof window.P
 /** What a failed add means, in plain words (null: the form shows it under its field). */
 function addProblem(error: unknown): string | null {
   const name = error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'AbortError') return 'The passkey wasn’t made: the prompt was closed.';
-  if (name === 'InvalidStateError') return 'This device already has a passkey for your account.';
+  if (name === 'NotAllowedError' || name === 'AbortError') return t('The passkey wasn’t made: the prompt was closed.');
+  if (name === 'InvalidStateError') return t('This device already has a passkey for your account.');
   if (error instanceof ApiRequestError && error.field === 'response') return error.message;
-  return formProblem(error, 'Couldn’t add the passkey. Try again.');
+  return formProblem(error, t('Couldn’t add the passkey. Try again.'));
 }
 
 function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
@@ -276,23 +285,27 @@ function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
       <div className="min-w-0 flex-1">
         <p className="truncate font-bold">{passkey.name}</p>
         <p className="text-[13px] text-muted">
-          Added {fullDate(passkey.createdAt)} ·{' '}
-          {passkey.lastUsedAt ? `Last used ${fullDate(passkey.lastUsedAt)}` : 'Not used yet'}
+          {passkey.lastUsedAt
+            ? t('Added {added} · Last used {used}', {
+                added: fullDate(passkey.createdAt),
+                used: fullDate(passkey.lastUsedAt),
+              })
+            : t('Added {added} · Not used yet', { added: fullDate(passkey.createdAt) })}
         </p>
       </div>
       <Button
         variant="secondary"
         size="sm"
-        aria-label={`Remove ${passkey.name}`}
+        aria-label={t('Remove {name}', { name: passkey.name })}
         disabled={remove.isPending}
         onClick={() =>
           remove.mutate(passkey.id, {
-            onSuccess: () => notify(`Removed ${passkey.name}`),
-            onError: () => notifyError('Couldn’t remove that passkey. Try again.'),
+            onSuccess: () => notify(t('Removed {name}', { name: passkey.name })),
+            onError: () => notifyError(t('Couldn’t remove that passkey. Try again.')),
           })
         }
       >
-        Remove
+        {t('Remove')}
       </Button>
     </li>
   );
@@ -315,7 +328,7 @@ function PasskeysSection() {
         onSuccess: (passkey) => {
           setName('');
           setPassword('');
-          notify(`Added ${passkey.name}`);
+          notify(t('Added {name}', { name: passkey.name }));
         },
         onError: (error) => {
           const problem = addProblem(error);
@@ -326,18 +339,18 @@ function PasskeysSection() {
   };
 
   return (
-    <SettingsSection id="passkeys-heading" title="Passkeys">
+    <SettingsSection id="passkeys-heading" title={t('Passkeys')}>
       <p className="px-4 pb-2 text-[15px] text-muted">
-        Sign in with your fingerprint, face or screen lock instead of your password and a code.
+        {t('Sign in with your fingerprint, face or screen lock instead of your password and a code.')}
       </p>
       {list.isPending ? (
-        <Spinner label="Loading passkeys" />
+        <Spinner label={t('Loading passkeys')} />
       ) : list.isError ? (
-        <ErrorState message="Couldn’t load your passkeys." onRetry={() => list.refetch()} />
+        <ErrorState message={t('Couldn’t load your passkeys.')} onRetry={() => list.refetch()} />
       ) : list.data.items.length === 0 ? (
-        <p className="px-4 pb-2 text-[15px]">No passkeys yet.</p>
+        <p className="px-4 pb-2 text-[15px]">{t('No passkeys yet.')}</p>
       ) : (
-        <ul aria-label="Passkeys" className="border-t border-line">
+        <ul aria-label={t('Passkeys')} className="border-t border-line">
           {list.data.items.map((passkey) => (
             <PasskeyRow key={passkey.id} passkey={passkey} />
           ))}
@@ -346,15 +359,15 @@ function PasskeysSection() {
       {supported ? (
         <form onSubmit={submit} className="flex flex-col gap-4 px-4 py-4">
           <TextField
-            label="Passkey name"
+            label={t('Passkey name')}
             value={name}
             maxLength={64}
-            placeholder="My phone"
+            placeholder={t('My phone')}
             onChange={(event) => setName(event.target.value)}
             error={errors.name}
           />
           <TextField
-            label="Password"
+            label={t('Password')}
             type="password"
             autoComplete="current-password"
             value={password}
@@ -362,11 +375,11 @@ function PasskeysSection() {
             error={errors.password}
           />
           <Button type="submit" className="self-start" disabled={add.isPending || !name.trim() || !password}>
-            Add a passkey
+            {t('Add a passkey')}
           </Button>
         </form>
       ) : (
-        <p className="px-4 py-4 text-[15px] text-muted">This browser can’t make passkeys.</p>
+        <p className="px-4 py-4 text-[15px] text-muted">{t('This browser can’t make passkeys.')}</p>
       )}
     </SettingsSection>
   );

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../../i18n/i18n.ts';
 import type { FeedKind } from '../../../state/keys.ts';
 import { showPendingPosts, usePendingPosts } from '../../../state/posts.ts';
 
@@ -20,7 +21,7 @@ export function NewPostsButton({ kind }: { kind: FeedKind }) {
         }}
         className="h-9 rounded-full bg-accent-strong px-4 text-[15px] font-bold text-white shadow-md hover:bg-accent-hover"
       >
-        {count === 1 ? 'Show 1 new post' : `Show ${count} new posts`}
+        {t('{count, plural, one {Show # new post} other {Show # new posts}}', { count })}
       </button>
     </div>
   );

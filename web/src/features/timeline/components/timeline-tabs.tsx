@@ -1,9 +1,10 @@
 import { Tabs } from '../../../components/tabs.tsx';
+import { m, t } from '../../../i18n/i18n.ts';
 import type { TimelineKind } from '../../../state/keys.ts';
 
 const TABS: Array<{ value: TimelineKind; label: string }> = [
-  { value: 'following', label: 'Following' },
-  { value: 'everyone', label: 'Everyone' },
+  { value: 'following', label: m('Following') },
+  { value: 'everyone', label: m('Everyone') },
 ];
 
 export const tabId = (kind: TimelineKind) => `timeline-tab-${kind}`;
@@ -16,5 +17,5 @@ interface TimelineTabsProps {
 
 /** 'Following' and 'Everyone', as an ARIA tab list (arrow keys move between them). */
 export function TimelineTabs({ value, onChange }: TimelineTabsProps) {
-  return <Tabs tabs={TABS} value={value} onChange={onChange} label="Timelines" tabId={tabId} panelId={panelId} />;
+  return <Tabs tabs={TABS} value={value} onChange={onChange} label={t('Timelines')} tabId={tabId} panelId={panelId} />;
 }

@@ -1,0 +1,53 @@
+import { m } from './i18n.ts';
+
+/**
+ * The exact English texts the server sends that a person meets (its errors' messages), marked for the
+ * catalogs: i18n/server-messages.ts shows their translation when one of them arrives. Not imported by the
+ * app (the catalogs carry the texts); the untranslated-text check reads it with every other source file.
+ */
+export const SERVER_TEXTS = [
+  m('You have already voted in this poll.'),
+  m('You cannot follow yourself.'),
+  m('Start setting up two-factor sign-in first.'),
+  m('Two-factor sign-in is off.'),
+  m('An account with this email already exists.'),
+  m('You can only add people you follow to a list. Follow them first.'),
+  m('No such image.'),
+  m('This poll has ended: it takes no more votes.'),
+  m('The server is restarting. Try again shortly.'),
+  m('You need to sign in to do that.'),
+  m('This username is taken.'),
+  m('This user does not exist.'),
+  m('No such session.'),
+  m('No such report.'),
+  m('No such passkey.'),
+  m('No such muted word.'),
+  m('No such app.'),
+  m('This password is one of the most common ones. Choose another.'),
+  m('You cannot mute yourself.'),
+  m('You cannot block yourself.'),
+  m('You can only delete your own posts.'),
+  m('You can only edit your own posts.'),
+  m('You cannot follow this account.'),
+  m('This scheduled post does not exist (or was published or cancelled).'),
+  m('This post has no poll.'),
+  m('This post does not exist (or was deleted).'),
+  m('This list does not exist.'),
+  m('This draft does not exist (or was deleted).'),
+  m('No such conversation.'),
+  m('No request from this person is waiting.'),
+  m('Post must not be empty'),
+  m('This time has passed: choose a new one.'),
+  m('A post can be scheduled at most a year ahead; choose a sooner time.'),
+  m('This passkey is added already.'),
+  m('The passkey could not be checked.'),
+  m('A post cannot have both a poll and images'),
+  m('A post with a poll cannot have images: remove the poll first.'),
+  m('You cannot suspend yourself.'),
+  m('You cannot report yourself.'),
+  m('You cannot report your own post.'),
+  m('You cannot change your own role.'),
+  m('That code is not right. Enter the code your app shows now.'),
+  m('Enter a code from your current authenticator app (or a recovery code).'),
+  m('This poll takes one choice only.'),
+];
