@@ -9,8 +9,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import {
+  createFromTemplate,
   lockDataDir,
   MIGRATIONS_DIR,
+  NO_TEMPLATE,
   PGLITE_CONF,
   setHeapGrowth,
   setLiftoffOnly,
@@ -172,10 +174,23 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
     if (lock) {
       setLiftoffOnly();
       setHeapGrowth();
-      // A new directory, or one with migrations to apply, is set up by a helper process that exits
-      // before this one opens it: what initdb and the migrations grow never lands here (embedded.ts).
-      const needed = setupNeeded(options.pgliteDir);
-      if (needed) await setUpInHelper(options.pgliteDir, lock, needed, options.log ?? (() => {}));
+      // A new directory is a copy of the template the build made, when it fits this version; otherwise,
+      // and for migrations to apply, a helper process that exits before this one opens the directory
+      // sets it up: what initdb and the migrations grow never lands here (embedded.ts).
+      const log = options.log ?? (() => {});
+      let needed = setupNeeded(options.pgliteDir);
+      if (needed === 'create') {
+        const started = performance.now();
+        const problem = await createFromTemplate(options.pgliteDir);
+        if (problem === null) {
+          const seconds = ((performance.now() - started) / 1000).toFixed(1);
+          log(`Embedded database created in ${options.pgliteDir} from the build's template in ${seconds} s`);
+          needed = setupNeeded(options.pgliteDir);
+        } else if (problem !== NO_TEMPLATE) {
+          log(`Not using the embedded database's template: ${problem}`);
+        }
+      }
+      if (needed) await setUpInHelper(options.pgliteDir, lock, needed, log);
     }
     const client = inMemory
       ? new PGlite({

@@ -7,9 +7,17 @@
 // by a short-lived helper process (`embedded-helper.ts`) that exits before the server opens the
 // directory; the server's own process only ever opens a ready database (docs/performance.md,
 // "Embedded database memory").
+//
+// Even the helper's initdb peaks at ~620 MB, so the compiled server's build also makes a template: a
+// database created and migrated once (`makeTemplate`, at build time), kept beside server/dist/main.js.
+// A new data directory is then a copy of it (`createFromTemplate`: files only, no PGlite, no helper),
+// used only when it was made by this PGlite release from these very migrations; otherwise initdb in
+// the helper, as before (docs/decisions.md, "A new embedded data directory is a copy of a template").
 import { fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
+  cpSync,
   existsSync,
   mkdirSync,
   openSync,
@@ -21,6 +29,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -203,22 +212,32 @@ export interface SetupResult {
 }
 
 /**
- * Creates the directory's database if it has none, and applies the pending migrations (drizzle applies
- * them in one transaction: all or nothing). Runs in the helper process (embedded-helper.ts).
+ * Before a database is made in the directory: PGDATA must not exist (an empty one, say made by hand, is
+ * removed; one holding files is refused, never overwritten), and what a creation killed half-way left
+ * in PGDATA_NEW is removed. Returns PGDATA_NEW, where the new database is to be made.
  */
-export async function setUpDataDir(dir: string): Promise<SetupResult> {
+function clearForCreation(dir: string): string {
   const pgdata = path.join(dir, PGDATA);
-  const created = !existsSync(path.join(pgdata, 'PG_VERSION'));
-  if (created && existsSync(pgdata)) {
+  if (existsSync(pgdata)) {
     if (readdirSync(pgdata).length > 0)
       throw new Error(
         `${pgdata} holds files but no database (PG_VERSION is missing): move it away, then start again to create a new database`,
       );
     rmdirSync(pgdata);
   }
-  const target = created ? path.join(dir, PGDATA_NEW) : pgdata;
-  // What a helper killed half-way through a creation left.
-  if (created) rmSync(target, { recursive: true, force: true });
+  const target = path.join(dir, PGDATA_NEW);
+  rmSync(target, { recursive: true, force: true });
+  return target;
+}
+
+/**
+ * Creates the directory's database if it has none, and applies the pending migrations (drizzle applies
+ * them in one transaction: all or nothing). Runs in the helper process (embedded-helper.ts).
+ */
+export async function setUpDataDir(dir: string): Promise<SetupResult> {
+  const pgdata = path.join(dir, PGDATA);
+  const created = !existsSync(path.join(pgdata, 'PG_VERSION'));
+  const target = created ? clearForCreation(dir) : pgdata;
   const client = new PGlite(target, { postgresqlconf: PGLITE_CONF, initDbStartParams: INITDB_PARAMS });
   let applied: number;
   try {
@@ -232,6 +251,150 @@ export async function setUpDataDir(dir: string): Promise<SetupResult> {
   writeFileSync(path.join(target, MIGRATED_MARK), `${latestMigration()}\n`);
   if (created) renameSync(target, pgdata);
   return { created, applied };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The template: a database created and migrated at build time, copied into new data directories.
+
+/** Beside the compiled server (server/dist/pgdata-template, made by scripts/build-server.mjs). */
+export const TEMPLATE_DIR = path.join(import.meta.dirname, 'pgdata-template');
+/** templateProblem's answer when there is none (the sources: tests, `npm run dev`). */
+export const NO_TEMPLATE = 'no template';
+/** Inside the template (not copied): what made it. */
+const TEMPLATE_KEY = 'pipit-template.json';
+
+export interface TemplateKey {
+  /** The PGlite release that made it: its PostgreSQL's files are read only by the same release. */
+  pglite: string;
+  /** sha256 of the migration files it was migrated with (the journal and every .sql). */
+  migrations: string;
+}
+
+/** The installed PGlite's version (its package.json, beside the dist/ its entry is in). */
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pkg = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'));
+  return String(pkg.version);
+}
+
+function migrationsHash(): string {
+  const hash = createHash('sha256');
+  const files = [
+    'meta/_journal.json',
+    ...readdirSync(MIGRATIONS_DIR)
+      .filter((name) => name.endsWith('.sql'))
+      .sort(),
+  ];
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(MIGRATIONS_DIR, file)))
+      .update('\0');
+  return hash.digest('hex');
+}
+
+/** What a template made now, by this code, would carry. */
+export function currentTemplateKey(): TemplateKey {
+  return { pglite: pgliteVersion(), migrations: migrationsHash() };
+}
+
+/**
+ * Why the template in `templateDir` must not be used (missing, made by another PGlite release or from
+ * other migrations, not marked as migrated to this version's latest migration), or null when it fits.
+ */
+export function templateProblem(templateDir: string = TEMPLATE_DIR): string | null {
+  if (!existsSync(path.join(templateDir, 'PG_VERSION'))) return NO_TEMPLATE;
+  let key: Partial<TemplateKey>;
+  try {
+    key = JSON.parse(readFileSync(path.join(templateDir, TEMPLATE_KEY), 'utf8'));
+  } catch {
+    return `the template has no readable ${TEMPLATE_KEY}`;
+  }
+  const current = currentTemplateKey();
+  if (key.pglite !== current.pglite) return `the template was made by PGlite ${key.pglite}, this is ${current.pglite}`;
+  if (key.migrations !== current.migrations) return 'the template was made from other migrations';
+  let mark = '';
+  try {
+    mark = readFileSync(path.join(templateDir, MIGRATED_MARK), 'utf8').trim();
+  } catch {
+    // not marked: unusable
+  }
+  if (mark !== latestMigration()) return `the template is not migrated to ${latestMigration()}`;
+  return null;
+}
+
+/**
+ * Makes the template in `templateDir` (replacing any there) as the helper makes a new data directory,
+ * then writes its key. Run at build time by the helper process (`embedded-helper.ts --template`).
+ */
+export async function makeTemplate(templateDir: string): Promise<void> {
+  const work = `${templateDir}.work`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  await setUpDataDir(work);
+  writeFileSync(path.join(work, PGDATA, TEMPLATE_KEY), `${JSON.stringify(currentTemplateKey())}\n`);
+  await syncTree(path.join(work, PGDATA));
+  rmSync(templateDir, { recursive: true, force: true });
+  renameSync(path.join(work, PGDATA), templateDir);
+  rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * fsync every file under `dir`, then every directory, `dir` last. Several at a time: one after the other,
+ * each fsync waited for its own journal commit (4.5 s for the template's ~1,250 files here, 0.3 s so).
+ */
+async function syncTree(dir: string): Promise<void> {
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  const dirs = entries.filter((entry) => entry.isDirectory()).map((entry) => path.join(entry.parentPath, entry.name));
+  await syncAll(files);
+  await syncAll(dirs);
+  await syncFile(dir);
+}
+
+async function syncAll(paths: string[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) await syncFile(paths[next++] as string);
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Creates the directory's database by copying the template, when it fits this version (templateProblem):
+ * files only, in the server's own process, so nothing grows the way initdb does. The copy is made in
+ * PGDATA_NEW, written to disk (fsync), and only then renamed to PGDATA, so a copy cut short is never
+ * taken for a database (the next start removes it and copies again). Returns null once created, or,
+ * touching nothing, why the template does not fit: the helper's initdb then creates the database.
+ */
+export async function createFromTemplate(dir: string, templateDir: string = TEMPLATE_DIR): Promise<string | null> {
+  const problem = templateProblem(templateDir);
+  if (problem !== null) return problem;
+  let target: string | undefined;
+  try {
+    target = clearForCreation(dir);
+    const key = path.join(templateDir, TEMPLATE_KEY);
+    cpSync(templateDir, target, { recursive: true, filter: (source) => source !== key });
+    await syncTree(target);
+    renameSync(target, path.join(dir, PGDATA));
+    await syncFile(dir);
+    return null;
+  } catch (error) {
+    if (target) rmSync(target, { recursive: true, force: true });
+    throw new EmbeddedSetupError(
+      `The embedded database in ${dir} could not be created: ${(error as Error).message}. ` +
+        (target ? 'Nothing was kept; starting again tries again.' : 'Nothing was changed.'),
+    );
+  }
 }
 
 /** The one message the helper sends its server. */

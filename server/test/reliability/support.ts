@@ -1,5 +1,5 @@
 /**
- * Process-level harness: spawns the real server (`node --import tsx src/main.ts`) and, for
+ * Process-level harness: spawns the real server (`node --import tsx src/main.ts`, or a compiled one) and, for
  * PostgreSQL, a private PostgreSQL instance in a temp dir on a free port. Everything listens on
  * 127.0.0.1 only; the machine's shared PostgreSQL (5432) is never touched.
  */
@@ -55,6 +55,8 @@ export interface ServerOptions {
   /** Wait for /healthz 200 (default true). */
   waitReady?: boolean;
   port?: number;
+  /** A compiled server's main.js to run instead of the sources (`node --import tsx src/main.ts`). */
+  main?: string;
 }
 
 const running = new Set<ChildProcess>();
@@ -65,7 +67,8 @@ process.on('exit', () => {
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = options.main ? [options.main] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
