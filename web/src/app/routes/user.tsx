@@ -8,6 +8,7 @@ import { ProfileHeader } from '../../features/profile/components/profile-header.
 import { ProfileMenu } from '../../features/safety/components/profile-menu.tsx';
 import { isNotFound } from '../../lib/api-client.ts';
 import { formatCount } from '../../lib/format-time.ts';
+import { handleOf } from '../../lib/handle.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserPosts } from '../../state/posts.ts';
@@ -50,7 +51,7 @@ function ProfileView({ id }: { id: string }) {
   const { data } = user;
   return (
     <>
-      <PageTitle>{`${data.name} (@${data.username})`}</PageTitle>
+      <PageTitle>{`${data.name} (${handleOf(data)})`}</PageTitle>
       <PageHeader
         title={data.name}
         subtitle={

@@ -2,6 +2,7 @@ import type { User } from '@pipit/contract';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { paths } from '../../../lib/paths.ts';
 import { FollowButton } from './follow-button.tsx';
 
@@ -22,7 +23,7 @@ export function PersonRow({ person }: { person: User }) {
             <Link to={to} className="block truncate font-bold hover:underline">
               {person.name}
             </Link>
-            <span className="block truncate text-muted">@{person.username}</span>
+            <span className="block truncate text-muted">{handleOf(person)}</span>
           </div>
           <FollowButton user={person} size="sm" />
         </div>

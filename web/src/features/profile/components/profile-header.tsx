@@ -6,6 +6,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { Button } from '../../../components/button.tsx';
 import { PostText } from '../../../components/post-text.tsx';
 import { formatCount, joinedDate } from '../../../lib/format-time.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useUserView } from '../../../state/shadow.ts';
@@ -61,14 +62,14 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
             />
           )}
         </h2>
-        <p className="break-all text-[15px] text-muted">@{user.username}</p>
+        <p className="break-all text-[15px] text-muted">{handleOf(user)}</p>
         {user.suspended && (
           <p className="mt-3 inline-block rounded-md border border-danger/40 px-2 py-1 text-sm font-bold text-danger">
             Suspended
           </p>
         )}
         {user.locked && !own && !user.isFollowing && (
-          <p className="mt-3 text-[15px] text-muted">@{user.username} approves followers: following sends a request.</p>
+          <p className="mt-3 text-[15px] text-muted">{handleOf(user)} approves followers: following sends a request.</p>
         )}
         {user.bio && <PostText text={user.bio} className="mt-3 text-[15px] leading-5" />}
         <p className="mt-3 flex items-center gap-1 text-[15px] text-muted">

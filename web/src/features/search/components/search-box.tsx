@@ -4,6 +4,7 @@ import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchPeople } from '../../../state/search.ts';
@@ -111,7 +112,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             <Avatar user={person} link={false} />
             <span className="min-w-0 leading-5">
               <span className="block truncate font-bold">{person.name}</span>
-              <span className="block truncate text-muted">@{person.username}</span>
+              <span className="block truncate text-muted">{handleOf(person)}</span>
             </span>
           </div>
         ))}
