@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { type EventBus, InProcessEventBus } from './lib/events.ts';
+import { FederationLink } from './lib/federation-link.ts';
 import { InProcessJobs, type Jobs } from './lib/jobs.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { DurableQueue } from './lib/queue.ts';
@@ -66,6 +67,8 @@ export interface Services {
   /** Link preview cards: fetched in the background for posts' first links. */
   cards: CardsService;
   users: UsersService;
+  /** Where the services tell the federation what other servers should hear of (lib/federation-link.ts). */
+  federationLink: FederationLink;
   posts: PostsService;
   /** Edits of posts and their history (issue 28). */
   postEdits: PostEditsService;
@@ -123,10 +126,21 @@ export async function createServices(
   const media = new MediaService(createMediaStore(config), db);
   const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
   const polls = new PollsService(db, events, notifier, timedJobs);
-  const posts = new PostsService(db, events, notifier, media, jobs, feeds?.service ?? null, cards, polls);
+  const federationLink = new FederationLink();
+  const posts = new PostsService(
+    db,
+    events,
+    notifier,
+    media,
+    jobs,
+    feeds?.service ?? null,
+    cards,
+    polls,
+    federationLink,
+  );
   const scheduledPosts = new ScheduledPostsService(db, events, posts, timedJobs);
-  const postEdits = new PostEditsService(db, events, notifier, posts, polls, cards);
-  const follows = new FollowsService(db, events, notifier);
+  const postEdits = new PostEditsService(db, events, notifier, posts, polls, cards, federationLink);
+  const follows = new FollowsService(db, events, notifier, federationLink);
   const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
   await promoteAdmins(db, config.adminEmails);
   const stream = new StreamHub(db, config.stream, deps.log);
@@ -162,6 +176,7 @@ export async function createServices(
     media,
     cards,
     users,
+    federationLink,
     posts,
     postEdits,
     polls,

@@ -366,7 +366,8 @@ export const endpoints = defineEndpoints({
     query: peopleSearchQuery,
     status: 200,
     answer: peopleSearchResult,
-    errors: ['INVALID_INPUT'],
+    // UNAUTHENTICATED: resolve=true from a visitor (looking someone up elsewhere is for members).
+    errors: ['INVALID_INPUT', 'UNAUTHENTICATED'],
   },
   searchHashtags: {
     ...routes.searchHashtags,

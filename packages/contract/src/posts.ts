@@ -202,9 +202,30 @@ export const MENTION_PATTERN = new RegExp(
   'g',
 );
 
-/** The usernames a text mentions, lower-cased (usernames are unique ignoring case), each once, in order. */
+/**
+ * The usernames of members a text mentions, lower-cased (usernames are unique ignoring case), each
+ * once, in order. `@bob@example.social` is someone elsewhere (extractRemoteMentions), never the member bob.
+ */
 export function extractMentions(text: string): string[] {
   const seen = new Set<string>();
-  for (const match of text.matchAll(MENTION_PATTERN)) seen.add((match[1] as string).toLowerCase());
+  for (const match of text.matchAll(MENTION_PATTERN)) {
+    if (text[(match.index ?? 0) + match[0].length] === '@') continue;
+    seen.add((match[1] as string).toLowerCase());
+  }
   return [...seen];
+}
+
+/** A mention of someone elsewhere: `@username@host` (a host name, or an address, with an optional port). */
+export const REMOTE_MENTION_PATTERN =
+  /(?<![A-Za-z0-9_@])@([A-Za-z0-9_][A-Za-z0-9_.-]{0,99})@((?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z0-9-]{1,63}(?::\d{1,5})?)/g;
+
+/** The people elsewhere a text mentions (`@user@host`), host lower-cased, each once, in order. */
+export function extractRemoteMentions(text: string): Array<{ username: string; host: string }> {
+  const seen = new Map<string, { username: string; host: string }>();
+  for (const match of text.matchAll(REMOTE_MENTION_PATTERN)) {
+    const username = (match[1] as string).replace(/[.-]+$/, '');
+    const host = (match[2] as string).toLowerCase();
+    seen.set(`${username.toLowerCase()}@${host}`, { username, host });
+  }
+  return [...seen.values()];
 }

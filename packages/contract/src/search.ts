@@ -24,8 +24,16 @@ export const SEARCH_LIST_MAX = 20;
 /** Exported (not a module-level call the web bundle must keep: web/vite.config.ts makes exported ones pure). */
 export const searchListLimit = z.coerce.number().int().min(1).max(SEARCH_LIST_MAX).default(10);
 
-/** GET /api/search/people: name or username starting with `q` (an `@` before it is ignored). */
-export const peopleSearchQuery = z.object({ q: searchText, limit: searchListLimit });
+/**
+ * GET /api/search/people: name or username starting with `q` (an `@` before it is ignored). A handle of
+ * someone elsewhere (`@user@host`) finds that person: with `resolve=true` (members only; a search
+ * asked for, not suggestions while typing) their server is asked, else only people already known here.
+ */
+export const peopleSearchQuery = z.object({
+  q: searchText,
+  limit: searchListLimit,
+  resolve: z.enum(['true', 'false'], { error: 'resolve must be true or false' }).optional(),
+});
 export const peopleSearchResult = z.object({ items: z.array(user) });
 export type PeopleSearchResult = z.infer<typeof peopleSearchResult>;
 

@@ -190,8 +190,15 @@ export const posts = pgTable(
     searchVector: tsvector('search_vector')
       .notNull()
       .generatedAlwaysAs((): SQL => sql`to_tsvector('simple', ${posts.text})`),
+    /**
+     * A post written elsewhere (its author remote): its ActivityPub id (the Note's URI), by which its
+     * Update, Delete and replies find it and a Create that arrives twice is stored once. Null for
+     * members' posts, whose URI is `/posts/<id>` here.
+     */
+    uri: text('uri'),
   },
   (t) => [
+    uniqueIndex('posts_uri_key').on(t.uri).where(sql`${t.uri} IS NOT NULL`),
     index('posts_created_at_id_idx').on(t.createdAt, t.id),
     index('posts_author_created_at_id_idx').on(t.authorId, t.createdAt, t.id),
     index('posts_parent_created_at_id_idx').on(t.parentId, t.createdAt, t.id),

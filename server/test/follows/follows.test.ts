@@ -14,6 +14,7 @@ describe('follows', () => {
       name: 'Bob',
       username: 'bob',
       profileImage: null,
+      domain: null,
       bio: '',
       coverImage: null,
       createdAt: expect.any(String),

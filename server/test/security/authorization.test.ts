@@ -177,7 +177,10 @@ describe('who may do what', () => {
     for (const url of membersOnly.map((e) =>
       e.path === '/api/moderation/accounts'
         ? `${e.path}?filter=team`
-        : fillParams(e.path.replace(':tag', 'birds'), '1'),
+        : // Searching people is for everyone; asking another server for someone (resolve) is for members.
+          e.path === '/api/search/people'
+          ? `${e.path}?q=${encodeURIComponent('@carol@elsewhere.test')}&resolve=true`
+          : fillParams(e.path.replace(':tag', 'birds'), '1'),
     )) {
       const res = await w.visitor.get(url);
       expect(res.statusCode, url).toBe(401);

@@ -36,6 +36,7 @@ describe('GET /api/current', () => {
       id: String(alice.id),
       name: 'Alice',
       username: 'alice',
+      domain: null,
       email: 'alice@example.com',
       expandSpoilers: false,
       bio: 'Hello',

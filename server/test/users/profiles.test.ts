@@ -21,6 +21,7 @@ describe('GET /api/users/:id', () => {
       id: String(bob.id),
       name: 'Bob',
       username: 'bob',
+      domain: null,
       bio: 'Birds.',
       profileImage: null,
       coverImage: null,

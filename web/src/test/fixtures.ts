@@ -18,6 +18,7 @@ export const makeUserSummary = (overrides: Partial<UserSummary> = {}): UserSumma
 
 export const makeUser = (overrides: Partial<User> = {}): User => ({
   ...makeUserSummary(overrides),
+  domain: null,
   bio: '',
   coverImage: null,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -39,6 +40,7 @@ export const ALICE: CurrentUser = {
   name: 'Alice Anderson',
   username: 'alice',
   profileImage: null,
+  domain: null,
   bio: 'Birds and bikes.',
   coverImage: null,
   createdAt: '2026-01-15T10:00:00.000Z',

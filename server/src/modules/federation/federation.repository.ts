@@ -1,7 +1,8 @@
 import type { webcrypto } from 'node:crypto';
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { actorKeys, posts, remoteActors, users } from '../../db/schema.ts';
+import { actorKeys, follows, postMentions, posts, remoteActors, users } from '../../db/schema.ts';
 
 /** A member as their actor shows them: local, not suspended. */
 export async function findLocalActor(db: Executor, id: number) {
@@ -62,7 +63,15 @@ export async function insertKey(
 /** A member's public posts (not reposts), newest first, below `beforeId`: their outbox. */
 export async function findOutboxPage(db: Executor, authorId: number, beforeId: number | null, limit: number) {
   return db
-    .select({ id: posts.id, text: posts.text, parentId: posts.parentId, createdAt: posts.createdAt })
+    .select({
+      id: posts.id,
+      text: posts.text,
+      parentId: posts.parentId,
+      createdAt: posts.createdAt,
+      spoilerText: posts.spoilerText,
+      sensitive: posts.sensitive,
+      editedAt: posts.editedAt,
+    })
     .from(posts)
     .where(
       and(
@@ -94,6 +103,9 @@ export async function findPublicPost(db: Executor, id: number) {
       parentId: posts.parentId,
       visibility: posts.visibility,
       createdAt: posts.createdAt,
+      spoilerText: posts.spoilerText,
+      sensitive: posts.sensitive,
+      editedAt: posts.editedAt,
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
@@ -124,6 +136,8 @@ export interface RemoteActorData {
   followersUrl: string | null;
   publicKeys: Array<{ id: string; type: string; jwk: webcrypto.JsonWebKey }>;
   locked: boolean;
+  /** Their avatar's address on their server (shown as published; not fetched). */
+  avatar: string | null;
 }
 
 /**
@@ -136,7 +150,13 @@ export async function upsertRemoteActor(db: Executor, actor: RemoteActorData): P
     .from(remoteActors)
     .where(eq(remoteActors.uri, actor.uri))
     .limit(1);
-  const profile = { username: actor.username, name: actor.name, bio: actor.bio, locked: actor.locked };
+  const profile = {
+    username: actor.username,
+    name: actor.name,
+    bio: actor.bio,
+    locked: actor.locked,
+    profileImage: actor.avatar,
+  };
   let userId: number;
   if (existing) {
     userId = existing.userId;
@@ -176,4 +196,117 @@ export async function findRemoteUserId(db: Executor, uri: string): Promise<numbe
     .where(eq(remoteActors.uri, uri))
     .limit(1);
   return row?.userId ?? null;
+}
+
+/** A remote person (not suspended) as deliveries reach them; null for a member or nobody. */
+export async function findRemoteActor(db: Executor, userId: number) {
+  const [row] = await db
+    .select({ uri: remoteActors.uri, inbox: remoteActors.inbox, sharedInbox: remoteActors.sharedInbox })
+    .from(remoteActors)
+    .innerJoin(users, eq(users.id, remoteActors.userId))
+    .where(and(eq(remoteActors.userId, userId), isNull(users.suspendedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A remote person by username and server, with when their actor was last fetched; null when unknown. */
+export async function findRemoteByHandle(db: Executor, username: string, domain: string) {
+  const [row] = await db
+    .select({ userId: users.id, fetchedAt: remoteActors.fetchedAt })
+    .from(users)
+    .innerJoin(remoteActors, eq(remoteActors.userId, users.id))
+    .where(and(sql`lower(${users.username}) = ${username.toLowerCase()}`, eq(users.domain, domain.toLowerCase())))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A member's post as federation sends it (not a repost; its author not suspended); null otherwise. */
+export async function findFederatedPost(db: Executor, id: number) {
+  const parent = alias(posts, 'parent');
+  const [row] = await db
+    .select({
+      id: posts.id,
+      authorId: posts.authorId,
+      text: posts.text,
+      parentId: posts.parentId,
+      parentUri: parent.uri,
+      visibility: posts.visibility,
+      spoilerText: posts.spoilerText,
+      sensitive: posts.sensitive,
+      createdAt: posts.createdAt,
+      editedAt: posts.editedAt,
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .leftJoin(parent, eq(parent.id, posts.parentId))
+    .where(and(eq(posts.id, id), isNull(posts.repostOfId), isNull(users.domain), isNull(users.suspendedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export type FederatedPost = NonNullable<Awaited<ReturnType<typeof findFederatedPost>>>;
+
+/** The people a post reaches beyond followers (its mentions, the author it answers): remote ones with their actor. */
+export async function findMentionedPeople(db: Executor, postId: number) {
+  return db
+    .select({
+      userId: users.id,
+      username: users.username,
+      domain: users.domain,
+      uri: remoteActors.uri,
+      inbox: remoteActors.inbox,
+      sharedInbox: remoteActors.sharedInbox,
+    })
+    .from(postMentions)
+    .innerJoin(users, eq(users.id, postMentions.userId))
+    .leftJoin(remoteActors, eq(remoteActors.userId, users.id))
+    .where(and(eq(postMentions.postId, postId), isNull(users.suspendedAt)));
+}
+
+/** A member's followers on other servers (not suspended), as deliveries reach them. */
+export async function findRemoteFollowers(db: Executor, userId: number) {
+  return db
+    .select({ uri: remoteActors.uri, inbox: remoteActors.inbox, sharedInbox: remoteActors.sharedInbox })
+    .from(follows)
+    .innerJoin(remoteActors, eq(remoteActors.userId, follows.followerId))
+    .innerJoin(users, eq(users.id, follows.followerId))
+    .where(and(eq(follows.followeeId, userId), isNull(users.suspendedAt)));
+}
+
+/** A remote person by actor URI: their user id and followers collection; null when unknown. */
+export async function findRemoteActorByUri(db: Executor, uri: string) {
+  const [row] = await db
+    .select({ userId: remoteActors.userId, followersUrl: remoteActors.followersUrl })
+    .from(remoteActors)
+    .innerJoin(users, eq(users.id, remoteActors.userId))
+    .where(and(eq(remoteActors.uri, uri), isNull(users.suspendedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A remote person as an author of posts here (not suspended); null otherwise. */
+export async function findRemoteAuthor(db: Executor, userId: number) {
+  const [row] = await db
+    .select({ id: users.id, name: users.name, username: users.username, profileImage: users.profileImage })
+    .from(users)
+    .where(and(eq(users.id, userId), isNotNull(users.domain), isNull(users.suspendedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A post by its ActivityPub id (a remote post's `uri`); null when none. */
+export async function findPostIdByUri(db: Executor, uri: string): Promise<number | null> {
+  const [row] = await db.select({ id: posts.id }).from(posts).where(eq(posts.uri, uri)).limit(1);
+  return row?.id ?? null;
+}
+
+/** Whether a member of this server follows the person. */
+export async function hasLocalFollower(db: Executor, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.followerId))
+    .where(and(eq(follows.followeeId, userId), isNull(users.domain)))
+    .limit(1);
+  return row !== undefined;
 }

@@ -32,11 +32,14 @@ export const federationPlugin = fp(
     }
     const service = new FederationService(app.db, config, {
       follows: app.services.follows,
+      posts: app.services.posts,
+      postEdits: app.services.postEdits,
       events: app.services.events,
       log: app.log,
       ...(options.seam ? { seam: options.seam } : {}),
     });
     app.decorate('federation', service);
+    app.services.federationLink.attach(service.outgoing);
     app.addHook('onReady', async () => service.start());
     app.addHook('onClose', async () => service.stop());
     app.log.info(`Federation is on, as ${config.publicUrl}.`);

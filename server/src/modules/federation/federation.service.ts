@@ -6,12 +6,20 @@ import type { EventBus } from '../../lib/events.ts';
 import { DatabaseKvStore } from '../../lib/fed-kv.ts';
 import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
+import type { PostEditsService } from '../posts/post-edits.service.ts';
+import type { PostsService } from '../posts/posts.service.ts';
+import { findRemoteByHandle } from './federation.repository.ts';
 import { buildFederation } from './federation.ts';
 import { ActorKeys } from './keys.ts';
+import { type Handle, resolveHandle } from './lookup.ts';
+import { OutgoingFederation } from './outgoing.ts';
 
 /** What tests hand the federation instead of the real network (never anything beyond 127.0.0.1). */
 export interface FederationTestSeam {
-  /** Let Fedify fetch from and deliver to private addresses (a test's server on 127.0.0.1). */
+  /**
+   * Let Fedify fetch from and deliver to private addresses (a test's server on 127.0.0.1), and WebFinger
+   * look up handles over http on loopback addresses.
+   */
   allowPrivateAddress?: boolean;
   /** How remote documents are fetched. */
   documentLoader?: DocumentLoader;
@@ -28,16 +36,33 @@ export class FederationService {
   readonly queue: DatabaseMessageQueue;
   readonly kv: DatabaseKvStore;
   readonly keys: ActorKeys;
+  /** What members do that other servers hear of (lib/federation-link.ts). */
+  readonly outgoing: OutgoingFederation;
+  private readonly loopbackPeers: boolean;
+  private readonly db: Database;
+  private readonly publicUrl: string;
+  private readonly log: FastifyBaseLogger;
   private readonly listening = new AbortController();
   private running: Promise<void> | null = null;
 
   constructor(
     db: Database,
     config: Config,
-    deps: { follows: FollowsService; events: EventBus; log: FastifyBaseLogger; seam?: FederationTestSeam },
+    deps: {
+      follows: FollowsService;
+      posts: PostsService;
+      postEdits: PostEditsService;
+      events: EventBus;
+      log: FastifyBaseLogger;
+      seam?: FederationTestSeam;
+    },
     private readonly manualQueue = deps.seam?.manualQueue ?? false,
   ) {
     const log = deps.log.child({ module: 'federation' });
+    this.db = db;
+    this.publicUrl = config.publicUrl;
+    this.log = log;
+    this.loopbackPeers = deps.seam?.allowPrivateAddress ?? false;
     this.kv = new DatabaseKvStore(db);
     this.queue = new DatabaseMessageQueue(db, {
       pollMs: config.federation.queuePollMs,
@@ -54,10 +79,32 @@ export class FederationService {
       queue: this.queue,
       keys: this.keys,
       follows: deps.follows,
+      posts: deps.posts,
+      postEdits: deps.postEdits,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),
       ...(deps.seam?.documentLoader ? { documentLoader: deps.seam.documentLoader } : {}),
     });
+    this.outgoing = new OutgoingFederation(this.federation, db, this.kv, config.publicUrl, log);
+  }
+
+  /** Whether the handle names this server (`@alice@<our host>`). */
+  isLocal(handle: Handle): boolean {
+    return handle.host === new URL(this.publicUrl).host.toLowerCase();
+  }
+
+  /** Someone elsewhere Pipit knows already, by handle (nothing is fetched): their user id, or null. */
+  async known(handle: Handle): Promise<number | null> {
+    return (await findRemoteByHandle(this.db, handle.username, handle.host))?.userId ?? null;
+  }
+
+  /** Someone elsewhere by handle, found and kept (lookup.ts): their user id, or null. */
+  resolve(handle: Handle): Promise<number | null> {
+    return resolveHandle(
+      { federation: this.federation, db: this.db, publicUrl: this.publicUrl, log: this.log },
+      handle,
+      { loopbackPeers: this.loopbackPeers },
+    );
   }
 
   /** Starts taking queued deliveries and incoming activities in this process. */
@@ -67,12 +114,16 @@ export class FederationService {
   }
 
   async stop(): Promise<void> {
+    // What members did last is enqueued before the database goes.
+    await this.outgoing.settled();
     this.listening.abort();
     await this.running;
   }
 
   /** Runs every queued task due now, and what they enqueue in turn (tests); answers how many ran. */
-  runQueue(): Promise<number> {
+  async runQueue(): Promise<number> {
+    // What members did just now may still be on its way into the queue.
+    await this.outgoing.settled();
     return this.queue.drain((message) => this.federation.processQueuedTask(undefined, message as never));
   }
 }

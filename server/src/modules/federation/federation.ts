@@ -12,15 +12,19 @@ import {
   type Actor,
   Application,
   Create,
+  Delete,
   Endpoints,
   Follow,
   getTypeId,
+  Hashtag,
   Image,
+  Mention,
   Note,
   Person,
   PUBLIC_COLLECTION,
   Reject,
   Undo,
+  Update,
 } from '@fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
 import type { FastifyBaseLogger } from 'fastify';
@@ -28,9 +32,14 @@ import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
-import { absolute, textToHtml } from '../mastodon/html.ts';
+import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
+import type { PostEditsService } from '../posts/post-edits.service.ts';
+import type { PostsService } from '../posts/posts.service.ts';
 import * as repo from './federation.repository.ts';
+import { remoteHtmlToText } from './html.ts';
+import { type IncomingDeps, onCreate, onDelete, onUpdate } from './incoming.ts';
 import type { ActorKeys } from './keys.ts';
+import { followKey, parseFollowId } from './outgoing.ts';
 
 /** The instance actor's identifier (signed fetches; WebFinger `acct:<host>@<host>`). Members' are their ids. */
 export const INSTANCE_ACTOR = 'instance';
@@ -51,6 +60,8 @@ export interface FederationDeps {
   queue: MessageQueue;
   keys: ActorKeys;
   follows: FollowsService;
+  posts: PostsService;
+  postEdits: PostEditsService;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
   allowPrivateAddress?: boolean;
@@ -61,11 +72,14 @@ export interface FederationDeps {
 /**
  * The ActivityPub face of Pipit, built with Fedify: actors for members (`/users/{id}`, the profile
  * page's own URL) and the instance, WebFinger, outboxes of public posts, followers / following /
- * featured collections (counts), notes, and the inbox listeners (Follow, Undo(Follow) so far). Queued
+ * featured collections (counts), notes, and the inbox listeners (Follow, Undo(Follow), Accept and Reject
+ * of members' follows, Create / Update / Delete of notes: incoming.ts). Queued
  * work (deliveries, incoming activities) goes through `queue`; caches and idempotence through `kv`.
  */
 export function buildFederation(deps: FederationDeps): Federation<void> {
   const { db, publicUrl, keys, follows, log } = deps;
+  // Declared before the listeners that use it; set once the federation is built (below).
+  let incoming: IncomingDeps;
   const federation = createFederation<void>({
     kv: deps.kv,
     queue: deps.queue,
@@ -128,7 +142,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
       const before = cursor === null || cursor === '' ? null : memberIdOf(cursor);
       const rows = await repo.findOutboxPage(db, id, before, OUTBOX_PAGE);
       const items = rows.map((post) => {
-        const note = noteOf(ctx, publicUrl, identifier, post);
+        const note = noteOf(ctx, publicUrl, identifier, { ...post, visibility: 'public' });
         return new Create({
           id: new URL(`${note.id?.href}#create`),
           actor: ctx.getActorUri(identifier),
@@ -176,7 +190,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     const id = memberIdOf(values.id);
     if (id === null) return null;
     const post = await repo.findPublicPost(db, id);
-    return post ? noteOf(ctx, publicUrl, String(post.authorId), post, post.visibility) : null;
+    return post ? noteOf(ctx, publicUrl, String(post.authorId), post) : null;
   });
 
   federation
@@ -208,8 +222,11 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
         );
         return;
       }
-      // A request waits for the member's approval (its Accept comes with it: the next slice).
-      if (outcome !== 'following') return;
+      if (outcome !== 'following') {
+        // A request waits for the member's approval; its Accept or Reject names this Follow (outgoing.ts).
+        await deps.kv.set(followKey('in', followerId, followeeId), follow.id.href);
+        return;
+      }
       await ctx.sendActivity(
         { identifier: target.identifier },
         actor,
@@ -230,7 +247,41 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
       if (followeeId === null || followerId === null) return;
       await follows.unfollowAs(followerId, followeeId as UserId);
     })
+    .on(Accept, async (_ctx, accept) => {
+      // Our Follow, accepted by the very person it asked (the signer; Fedify checked the signature is theirs).
+      const ours = parseFollowId(publicUrl, accept.objectId);
+      if (!ours || !accept.actorId) return;
+      if ((await repo.findRemoteUserId(db, accept.actorId.href)) !== ours.followeeId) return;
+      await follows.acceptedBy(ours.followeeId, ours.followerId);
+    })
+    .on(Reject, async (_ctx, reject) => {
+      const ours = parseFollowId(publicUrl, reject.objectId);
+      if (!ours || !reject.actorId) return;
+      if ((await repo.findRemoteUserId(db, reject.actorId.href)) !== ours.followeeId) return;
+      await follows.rejectedBy(ours.followeeId, ours.followerId);
+    })
+    .on(Create, (ctx, create) => onCreate(ctx, create, incoming))
+    .on(Update, (ctx, update) => onUpdate(ctx, update, incoming))
+    .on(Delete, (ctx, del) => onDelete(ctx, del, incoming))
     .onError((_ctx, error) => log.warn({ err: error }, 'an incoming activity failed'));
+
+  const here = federation.createContext(new URL(publicUrl), undefined);
+  incoming = {
+    db,
+    posts: deps.posts,
+    postEdits: deps.postEdits,
+    log,
+    actorData: remoteActorData,
+    async memberOf(uri) {
+      const parsed = uri.origin === here.origin ? here.parseUri(uri) : null;
+      const id = parsed?.type === 'actor' ? memberIdOf(parsed.identifier) : null;
+      return id !== null && (await repo.findLocalActor(db, id)) ? id : null;
+    },
+    localPostOf(uri) {
+      const parsed = uri.origin === here.origin ? here.parseUri(uri) : null;
+      return parsed?.type === 'object' && parsed.class === Note ? memberIdOf(parsed.values.id ?? '') : null;
+    },
+  };
 
   return federation;
 }
@@ -271,31 +322,76 @@ function instanceActor(ctx: Context<void>, publicUrl: string) {
   );
 }
 
-/** A post as a Note: public ones to everyone (followers in cc), unlisted ones the other way round. */
-function noteOf(
+/** Someone a note names (a Mention tag, and its addressing): their actor URI and handle. */
+export interface NoteMention {
+  uri: URL;
+  handle: string;
+}
+
+/**
+ * A member's post as a Note, addressed by its visibility (Mastodon's addressing): public — the public
+ * collection in `to`, followers in `cc`; unlisted — the other way round; followers — their followers
+ * only; direct — the people it mentions only. The people it mentions are in `cc` (or `to` for direct)
+ * and tagged; its hashtags tagged; a content warning is `summary` with `sensitive`; a reply names its
+ * parent (here, or the remote note's own id) in `inReplyTo`.
+ */
+export function noteOf(
   ctx: Context<void>,
   publicUrl: string,
   authorIdentifier: string,
-  post: { id: number; text: string; parentId: number | null; createdAt: Date },
-  visibility: string = 'public',
+  post: {
+    id: number;
+    text: string;
+    parentId: number | null;
+    createdAt: Date;
+    visibility?: string;
+    spoilerText?: string;
+    sensitive?: boolean;
+    editedAt?: Date | null;
+    parentUri?: string | null;
+  },
+  extras: { mentions?: readonly NoteMention[]; hashtags?: readonly string[] } = {},
 ) {
   const id = ctx.getObjectUri(Note, { id: String(post.id) });
   const followers = ctx.getFollowersUri(authorIdentifier);
-  const isPublic = visibility === 'public';
+  const mentioned = (extras.mentions ?? []).map((m) => m.uri);
+  const visibility = post.visibility ?? 'public';
+  const audience: { tos: URL[]; ccs: URL[] } =
+    visibility === 'public'
+      ? { tos: [PUBLIC_COLLECTION], ccs: [followers, ...mentioned] }
+      : visibility === 'unlisted'
+        ? { tos: [followers], ccs: [PUBLIC_COLLECTION, ...mentioned] }
+        : visibility === 'followers'
+          ? { tos: [followers], ccs: mentioned }
+          : { tos: mentioned, ccs: [] };
+  const replyTarget =
+    post.parentId === null
+      ? null
+      : post.parentUri
+        ? new URL(post.parentUri)
+        : ctx.getObjectUri(Note, { id: String(post.parentId) });
   return new Note({
     id,
     attribution: ctx.getActorUri(authorIdentifier),
     content: textToHtml(post.text),
+    summary: post.spoilerText ? escapeHtml(post.spoilerText) : null,
+    sensitive: post.sensitive ?? false,
     url: new URL(`/posts/${post.id}`, publicUrl),
     published: toInstant(post.createdAt),
-    replyTarget: post.parentId === null ? null : ctx.getObjectUri(Note, { id: String(post.parentId) }),
-    to: isPublic ? PUBLIC_COLLECTION : followers,
-    ccs: [isPublic ? followers : PUBLIC_COLLECTION],
+    updated: post.editedAt ? toInstant(post.editedAt) : null,
+    replyTarget,
+    ...audience,
+    tags: [
+      ...(extras.mentions ?? []).map((m) => new Mention({ href: m.uri, name: m.handle })),
+      ...(extras.hashtags ?? []).map(
+        (tag) => new Hashtag({ href: new URL(`/hashtag/${encodeURIComponent(tag)}`, publicUrl), name: `#${tag}` }),
+      ),
+    ],
   });
 }
 
 /** What Pipit keeps of a remote actor (`remote_actors` and their `users` row). */
-async function remoteActorData(actor: Actor): Promise<repo.RemoteActorData> {
+export async function remoteActorData(actor: Actor): Promise<repo.RemoteActorData> {
   const uri = (actor.id as URL).href;
   const publicKeys: repo.RemoteActorData['publicKeys'] = [];
   for await (const key of actor.getPublicKeys()) {
@@ -315,8 +411,9 @@ async function remoteActorData(actor: Actor): Promise<repo.RemoteActorData> {
       actor.preferredUsername?.toString() ?? new URL(uri).pathname.split('/').filter(Boolean).at(-1) ?? 'unknown',
     domain: new URL(uri).host.toLowerCase(),
     name: (name || actor.preferredUsername?.toString() || '').slice(0, 100),
-    // Pipit shows a bio as plain text: the remote HTML's text (sanitized HTML is the next slice's).
-    bio: htmlToText(actor.summary?.toString() ?? '').slice(0, 2_000),
+    // Pipit shows a bio as plain text: the remote HTML's text, links as their addresses (html.ts).
+    bio: remoteHtmlToText(actor.summary?.toString() ?? '', 2_000),
+    avatar: await avatarOf(actor),
     inbox: (actor.inboxId as URL).href,
     sharedInbox: actor.endpoints?.sharedInbox?.href ?? null,
     url,
@@ -326,13 +423,22 @@ async function remoteActorData(actor: Actor): Promise<repo.RemoteActorData> {
   };
 }
 
-/** The text of a little HTML: paragraphs and breaks as new lines, tags dropped, entities decoded. */
-export function htmlToText(html: string): string {
-  const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|apos|#39|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '')
-    .trim();
+/**
+ * The address of an actor's avatar as they publish it (an embedded Image; never fetched here), when it
+ * is an http(s) URL of reasonable length; else null.
+ */
+async function avatarOf(actor: Actor): Promise<string | null> {
+  let url: URL | null = null;
+  try {
+    const icon = await actor.getIcon({ crossOrigin: 'trust', suppressError: true, documentLoader: noFetch });
+    url = icon?.url instanceof URL ? icon.url : (icon?.url?.href ?? null);
+  } catch {
+    return null;
+  }
+  return url && /^https?:$/.test(url.protocol) && url.href.length <= 2_000 ? url.href : null;
 }
+
+/** A document loader that loads nothing: what is not embedded is not fetched. */
+const noFetch: DocumentLoader = async (url) => {
+  throw new Error(`Not fetched: ${url}`);
+};

@@ -195,10 +195,22 @@ export async function lockFollowsOf(db: Executor, userId: number, mode: 'shared'
   );
 }
 
-/** Whether `userId` has "Approve followers" on; null when nobody has that id. */
-export async function isLocked(db: Executor, userId: number): Promise<boolean | null> {
-  const [row] = await db.select({ locked: users.locked }).from(users).where(eq(users.id, userId));
-  return row?.locked ?? null;
+/** Whether `userId` has "Approve followers" on and lives elsewhere; null when nobody has that id. */
+export async function followeeOf(db: Executor, userId: number): Promise<{ locked: boolean; remote: boolean } | null> {
+  const [row] = await db
+    .select({ locked: users.locked, remote: sql<boolean>`${users.domain} is not null` })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? null;
+}
+
+/** Whether the person lives on another server (`domain` set). */
+export async function isRemote(db: Executor, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ remote: sql<boolean>`${users.domain} is not null` })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.remote ?? false;
 }
 
 /** Adds the request unless it is there already: true when a row was added. */

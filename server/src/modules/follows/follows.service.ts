@@ -4,6 +4,7 @@ import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cu
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { AppError, forbidden, notFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { isOutOfReach, lockPair } from '../safety/safety.repository.ts';
@@ -20,6 +21,7 @@ export class FollowsService {
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly notifier: Notifier,
+    private readonly federation: FederationLink,
   ) {}
 
   /**
@@ -27,6 +29,8 @@ export class FollowsService {
    * notification (through the notifier) in one transaction. When they approve followers (a locked
    * account), a request instead, with a 'follow_request' notification: it becomes the follow when
    * they approve it. Answers the person as the viewer now sees them (followRequested while waiting).
+   * Someone on another server is always asked first: the request waits for their server's Accept
+   * (modules/federation sends the Follow once this has committed; asking again sends it again).
    */
   async follow(viewer: SessionUser, followeeId: UserId): Promise<User> {
     await this.followAs(viewer.userId, followeeId);
@@ -45,9 +49,18 @@ export class FollowsService {
         await lockPair(tx, me, followeeId);
         if (await isOutOfReach(tx, me, followeeId)) throw forbidden('You cannot follow this account.');
         await repo.lockFollowsOf(tx, followeeId, 'shared');
-        const locked = await repo.isLocked(tx, followeeId);
-        if (locked === null) throw userNotFound();
-        if (locked) {
+        const followee = await repo.followeeOf(tx, followeeId);
+        if (followee === null) throw userNotFound();
+        if (followee.remote) {
+          // Between two people elsewhere nothing is Pipit's to keep (no server would send it).
+          if (await repo.isRemote(tx, me)) throw forbidden('You cannot follow this account.');
+          if (await repo.followExists(tx, me, followeeId)) return;
+          outcome = 'requested';
+          await repo.insertFollowRequest(tx, me, followeeId);
+          outbox.afterCommit(() => this.federation.current?.followed(me, followeeId));
+          return;
+        }
+        if (followee.locked) {
           if (await repo.followExists(tx, me, followeeId)) return; // Following already: nothing to ask.
           outcome = 'requested';
           if (!(await repo.insertFollowRequest(tx, me, followeeId))) return;
@@ -78,10 +91,14 @@ export class FollowsService {
   async unfollowAs(me: number, followeeId: UserId): Promise<void> {
     if (followeeId === me) throw cannotFollowSelf();
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
-      if (await repo.deleteFollowRequest(tx, me, followeeId)) {
+      const requested = await repo.deleteFollowRequest(tx, me, followeeId);
+      if (requested) {
         await this.notifier.withdraw(tx, { userId: followeeId, actorId: me, type: 'follow_request', postId: null });
       }
-      if (!(await repo.deleteFollow(tx, me, followeeId))) return;
+      const followed = await repo.deleteFollow(tx, me, followeeId);
+      // Someone elsewhere hears of it (an Undo of the Follow), whether it was a follow or a request.
+      if (requested || followed) outbox.afterCommit(() => this.federation.current?.unfollowed(me, followeeId));
+      if (!followed) return;
       await repo.addToFollowCounts(tx, me, followeeId, -1);
       outbox.add({ type: 'user.unfollowed', followerId: me, followeeId });
       await this.notifier.withdraw(tx, { userId: followeeId, actorId: me, type: 'follow', postId: null });
@@ -122,6 +139,7 @@ export class FollowsService {
       // A suspended requester's request is not listed; it cannot be approved either.
       if (await isOutOfReach(tx, me, requesterId)) throw noRequest();
       await this.addFollow(tx, outbox, requesterId, me, false);
+      outbox.afterCommit(() => this.federation.current?.answeredFollow(me, requesterId, true));
     });
     return this.profile(viewer, requesterId);
   }
@@ -129,11 +147,41 @@ export class FollowsService {
   /** Rejects `requesterId`'s request (it and its notification go; they are not told). NOT_FOUND as approve. */
   async reject(viewer: SessionUser, requesterId: UserId): Promise<User> {
     const me = viewer.userId;
-    await commitThenPublish(this.db, this.events, async (tx) => {
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       if (!(await repo.deleteFollowRequest(tx, requesterId, me))) throw noRequest();
       await this.notifier.withdraw(tx, { userId: me, actorId: requesterId, type: 'follow_request', postId: null });
+      // A requester elsewhere is told (a Reject): their server keeps no pending follow.
+      outbox.afterCommit(() => this.federation.current?.answeredFollow(me, requesterId, false));
     });
     return this.profile(viewer, requesterId);
+  }
+
+  /**
+   * The remote person `followeeId` accepted `followerId`'s request (their server's Accept,
+   * modules/federation): the follow is made as an approval makes it. False when no request waited.
+   */
+  async acceptedBy(followeeId: number, followerId: number): Promise<boolean> {
+    return commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      await lockPair(tx, followerId, followeeId);
+      if (!(await repo.deleteFollowRequest(tx, followerId, followeeId))) return false;
+      await this.addFollow(tx, outbox, followerId, followeeId, false);
+      return true;
+    });
+  }
+
+  /**
+   * The remote person `followeeId` rejected `followerId`'s request, or took back an accepted follow
+   * (their server's Reject): the request or the follow goes. False when there was neither.
+   */
+  async rejectedBy(followeeId: number, followerId: number): Promise<boolean> {
+    return commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      await lockPair(tx, followerId, followeeId);
+      const requested = await repo.deleteFollowRequest(tx, followerId, followeeId);
+      if (!(await repo.deleteFollow(tx, followerId, followeeId))) return requested;
+      await repo.addToFollowCounts(tx, followerId, followeeId, -1);
+      outbox.add({ type: 'user.unfollowed', followerId, followeeId });
+      return true;
+    });
   }
 
   /**
@@ -149,6 +197,7 @@ export class FollowsService {
     await this.notifier.withdrawFrom(tx, userId, 'follow_request', requesters);
     for (const followerId of await repo.insertFollowsOf(tx, requesters, userId)) {
       outbox.add({ type: 'user.followed', followerId, followeeId: userId });
+      outbox.afterCommit(() => this.federation.current?.answeredFollow(userId, followerId, true));
     }
   }
 

@@ -5,13 +5,14 @@ import { MASTODON_VISIBILITY } from './visibility.ts';
 /** Mastodon's Account (docs.joinmastodon.org/entities/Account): a person, from their profile as the services answer it. */
 export function toAccount(publicUrl: string, user: User) {
   const profile = `${publicUrl}/users/${user.id}`;
+  // Mastodon's acct: the username for this server's members, `username@domain` for everyone else.
   const avatar = absolute(publicUrl, user.profileImage);
   // No cover: a plain dark banner (the avatar's silhouette is no banner).
   const header = absolute(publicUrl, user.coverImage, '/images/header.png');
   return {
     id: user.id,
     username: user.username,
-    acct: user.username,
+    acct: user.domain === null ? user.username : `${user.username}@${user.domain}`,
     url: profile,
     uri: profile,
     display_name: user.name,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { peopleByHandle } from '../federation/people.ts';
 import type { MastodonContext } from './mastodon.context.ts';
 import { mastodonEndpoints as e } from './mastodon.endpoints.ts';
 import { limitOf, route } from './mastodon.http.ts';
@@ -14,7 +15,16 @@ export async function searchRoutes(app: FastifyInstance, { config, present }: Ma
     const limit = limitOf(query.limit, 20, 40);
     const offset = query.offset === undefined ? 0 : Number(query.offset);
     const wants = (kind: string) => query.type === undefined || query.type === kind;
-    const people = wants('accounts') ? (await search.people(request.viewer, { q, limit, offset })).items : [];
+    // `@user@host`: that person (looked up at their server with resolve=true), and nothing else.
+    const byHandle = wants('accounts') ? await peopleByHandle(app, request.viewer, q, query.resolve === 'true') : { q };
+    const people =
+      'people' in byHandle
+        ? offset === 0
+          ? byHandle.people
+          : []
+        : wants('accounts')
+          ? (await search.people(request.viewer, { q: byHandle.q, limit, offset })).items
+          : [];
     const found = wants('statuses') ? (await search.posts(request.viewer, { q, limit, offset })).items : [];
     const tags = wants('hashtags') ? (await search.hashtags({ q, limit, offset })).items.map((t) => t.tag) : [];
     const followed = await hashtags.followedAmong(request.viewer, tags);

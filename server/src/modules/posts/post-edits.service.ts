@@ -14,6 +14,7 @@ import type { EditedMedia, EditedPoll } from '../../db/schema.ts';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, invalid, postNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { CardsService } from '../cards/cards.service.ts';
 import { joinDirectPost } from '../conversations/conversations.service.ts';
@@ -53,6 +54,8 @@ export class PostEditsService {
     private readonly polls: PollsService | null = null,
     /** Link cards: the card follows the edited post's first link. */
     private readonly cards: CardsService | null = null,
+    /** Federation: an edit of a member's post is sent on as an Update once committed. */
+    private readonly federation: FederationLink | null = null,
   ) {}
 
   /**
@@ -254,6 +257,7 @@ export class PostEditsService {
         const removedFiles = removed.flatMap((m) => [mediaUrl(m.key), mediaUrl(m.previewKey)]);
         outbox.afterCommit(() => {
           this.posts.collect(removedFiles);
+          this.federation?.current?.postUpdated(target);
           if (cardUrl) this.cards?.cardAfterEdit({ id: target, authorId: me }, cardUrl);
         });
       });

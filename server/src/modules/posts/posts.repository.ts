@@ -1,5 +1,5 @@
 import type { QuotePolicy, Visibility } from '@pipit/contract';
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { bigintArray, type Database, type Executor, executeRows, preparedOnce, preparedRows } from '../../db/client.ts';
@@ -340,6 +340,8 @@ export async function insertPost(
     quotePolicy: QuotePolicy;
     spoilerText?: string;
     sensitive?: boolean;
+    /** A remote post's Note id (posts.uri). */
+    uri?: string | null;
   },
 ) {
   const [created] = await db.insert(posts).values(row).returning(postTableColumns);
@@ -433,6 +435,7 @@ async function insertTopLevelPosts(db: Database, rows: TopLevelRow[], queueForFe
     spoilerText: rows[i]!.spoilerText ?? '',
     sensitive: rows[i]!.sensitive ?? false,
     editedAt: null,
+    uri: null,
     createdAt: r.created_at,
   }));
 }
@@ -618,6 +621,25 @@ export async function findUserIdsByUsernames(db: Executor, lowerUsernames: strin
     .from(users)
     // Members: a mention of a remote person is written @user@host.
     .where(and(inArray(sql`lower(${users.username})`, lowerUsernames), isNull(users.domain)));
+  return rows.map((r) => r.id);
+}
+
+/** The ids of people elsewhere Pipit knows, by `@user@host` (a handle nobody here knows finds nobody). */
+export async function findRemoteIdsByHandles(
+  db: Executor,
+  handles: ReadonlyArray<{ username: string; host: string }>,
+): Promise<number[]> {
+  if (handles.length === 0) return [];
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      or(
+        ...handles.map((h) =>
+          and(sql`lower(${users.username}) = ${h.username.toLowerCase()}`, eq(users.domain, h.host)),
+        ),
+      ),
+    );
   return rows.map((r) => r.id);
 }
 

@@ -2,6 +2,7 @@ import {
   type CreatePostBody,
   extractHashtags,
   extractMentions,
+  extractRemoteMentions,
   MAX_ANCESTORS,
   type PollInput,
   type Post,
@@ -19,6 +20,7 @@ import { type Cursor, encodeCursor, listPage, type Page, type PageRequest } from
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { forbidden, invalid, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import { type PostId, parsePostId, type UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { CardsService } from '../cards/cards.service.ts';
@@ -67,6 +69,8 @@ export class PostsService {
     private readonly cards: CardsService | null = null,
     /** Polls: a post's poll is written, and its end scheduled, in the post's transaction. */
     private readonly polls: PollsService | null = null,
+    /** Federation: told of a post written or deleted once it has committed (lib/federation-link.ts). */
+    private readonly federation: FederationLink | null = null,
   ) {}
 
   /**
@@ -89,6 +93,12 @@ export class PostsService {
       sensitive?: boolean;
       /** Parsed (createPostBody.poll); never with media (the contract refuses both). */
       poll?: PollInput;
+      /**
+       * A post written elsewhere (modules/federation, its author remote): its Note's id, and the members
+       * it mentions by its tags (its text's @names are not read: they may be anyone's anywhere). A reply
+       * wider than its parent is narrowed, never refused.
+       */
+      remote?: { uri: string; mentionIds: number[] };
     },
     within?: { tx: Tx; outbox: Outbox },
   ): Promise<Post> {
@@ -100,7 +110,10 @@ export class PostsService {
     const media = body.media ?? [];
     let quoteOfId = body.quoteOfId ?? null;
     const me = viewer.userId;
-    const mentioned = extractMentions(text);
+    const { remote } = body;
+    const mentioned = remote ? [] : extractMentions(text);
+    // People elsewhere (`@user@host`) Pipit knows: in the post's audience, told through federation.
+    const mentionedElsewhere = remote ? [] : extractRemoteMentions(text);
     // Packed from what was written and the session's own profile, not read back: one statement
     // fewer per post (a read-back cost 28 % of create's throughput in the bench). toPost takes the
     // view's row type, so a column added to postViewColumns fails to compile here.
@@ -136,8 +149,10 @@ export class PostsService {
       if (
         // In a caller's transaction the post goes the general way (the one-statement insert is grouped across requests).
         within === undefined &&
+        remote === undefined &&
         parentId === null &&
         mentioned.length === 0 &&
+        mentionedElsewhere.length === 0 &&
         media.length === 0 &&
         quoteOfId === null &&
         body.poll === undefined &&
@@ -156,6 +171,7 @@ export class PostsService {
         const view = pack(post, null);
         await this.events.publish([{ type: 'post.created', postId: post.id, authorId: me, parentId: null, view }]);
         this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: false });
+        this.federation?.current?.postCreated(post.id);
         return view;
       }
       const write = async (tx: Tx, outbox: Outbox) => {
@@ -175,10 +191,12 @@ export class PostsService {
           if (body.visibility === undefined) {
             if (widerThan(visibility, parent.visibility)) visibility = parent.visibility;
           } else if (widerThan(body.visibility, parent.visibility)) {
-            throw invalid(
-              'visibility',
-              `A reply cannot be seen by more people than the post it answers (${parent.visibility}).`,
-            );
+            if (remote) visibility = parent.visibility;
+            else
+              throw invalid(
+                'visibility',
+                `A reply cannot be seen by more people than the post it answers (${parent.visibility}).`,
+              );
           }
           replyTo = await repo.findPostAuthorName(tx, parentId);
         }
@@ -199,13 +217,15 @@ export class PostsService {
           quotePolicy,
           spoilerText,
           sensitive,
+          uri: remote?.uri ?? null,
         });
         await repo.addToPostsCount(tx, me, 1);
-        const mentionedIds = await repo.findUserIdsByUsernames(tx, mentioned);
+        const mentionedIds = remote ? remote.mentionIds : await repo.findUserIdsByUsernames(tx, mentioned);
+        const mentionedRemoteIds = await repo.findRemoteIdsByHandles(tx, mentionedElsewhere);
         // Its audience beyond the author's followers: whom it mentions, and the author it answers.
-        const reached = [...new Set([...mentionedIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])])].filter(
-          (id) => id !== me,
-        );
+        const reached = [
+          ...new Set([...mentionedIds, ...mentionedRemoteIds, ...(parentAuthorId !== null ? [parentAuthorId] : [])]),
+        ].filter((id) => id !== me);
         await repo.insertMentions(tx, post.id, reached);
         const attached = await this.media.attachWithin(tx, me, post.id, media);
         let view = pack(post, replyTo, attached, quoted ? { state: 'shown', post: quoted } : null);
@@ -252,9 +272,11 @@ export class PostsService {
           );
         }
         // Once it is committed (here, or by the caller whose transaction this is): its link card is fetched.
-        outbox.afterCommit(() =>
-          this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: media.length > 0 }),
-        );
+        outbox.afterCommit(() => {
+          this.cards?.postCreated({ id: post.id, authorId: me, text, hasMedia: media.length > 0 });
+          // Its audience elsewhere hears of it (a Create(Note) through the federation's queue).
+          this.federation?.current?.postCreated(post.id);
+        });
         return view;
       };
       return await (within ? write(within.tx, within.outbox) : commitThenPublish(this.db, this.events, write));
@@ -359,6 +381,7 @@ export class PostsService {
     if (deleted.parentId !== null) await repo.bumpPostCount(tx, deleted.parentId, 'replyCount', -1);
     await repo.addToPostsCount(tx, deleted.authorId, -1);
     outbox.add({ type: 'post.deleted', postId, authorId: deleted.authorId, parentId: deleted.parentId });
+    outbox.afterCommit(() => this.federation?.current?.postDeleted(postId, deleted.authorId));
     return { authorId: deleted.authorId, text: deleted.text, files };
   }
 

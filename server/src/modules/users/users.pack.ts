@@ -27,6 +27,7 @@ export const userColumns = {
   postsCount: users.postsCount,
   suspendedAt: users.suspendedAt,
   locked: users.locked,
+  domain: users.domain,
 };
 
 /** What to select to build a CurrentUser. */
@@ -69,6 +70,7 @@ const NONE: Relations = { isFollowing: false, followRequested: false, isBlocking
 export function toUser(row: UserRow, relations: Relations = NONE): User {
   return {
     ...toUserSummary(row),
+    domain: row.domain,
     bio: row.bio,
     coverImage: row.coverImage,
     createdAt: row.createdAt.toISOString(),

@@ -99,8 +99,9 @@ export function userViewColumns(viewerId: number | null) {
     followRequested:
       viewerId === null
         ? sql<boolean>`false`
-        : // Requests wait only on locked accounts (unlocking approves them all): no probe for the others.
-          sql<boolean>`(case when "users"."locked" then coalesce((select true from ${followRequests} mine where mine.requester_id = ${viewerId} and mine.target_id = ${usersId}), false) else false end)`,
+        : // Requests wait only on locked accounts (unlocking approves them all) and on people elsewhere
+          // (until their server accepts): no probe for the others.
+          sql<boolean>`(case when "users"."locked" or "users"."domain" is not null then coalesce((select true from ${followRequests} mine where mine.requester_id = ${viewerId} and mine.target_id = ${usersId}), false) else false end)`,
     // The viewer's own block and mute of them (the same kind of probe); never whether they blocked the viewer.
     isBlocking:
       viewerId === null

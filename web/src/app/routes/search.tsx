@@ -12,8 +12,11 @@ import { formatCount } from '../../lib/format-time.ts';
 import { paths } from '../../lib/paths.ts';
 import { useSearchPosts } from '../../state/posts.ts';
 import { useSearchHashtags, useSearchPeople } from '../../state/search.ts';
+import { useViewer } from '../../state/viewer.tsx';
 
 type Tab = 'posts' | 'people' | 'hashtags';
+/** A fediverse handle, `@user@host`. */
+const HANDLE = /^@?[\w.-]+@[\w.-]+(:\d+)?$/;
 const TABS: Array<{ value: Tab; label: string }> = [
   { value: 'posts', label: m('Posts') },
   { value: 'people', label: m('People') },
@@ -34,7 +37,9 @@ function PostResults({ q }: { q: string }) {
 }
 
 function PeopleResults({ q }: { q: string }) {
-  const people = useSearchPeople(q, 20);
+  // A member's search asks the server of a handle's person (`@user@host`); a visitor's finds whom Pipit knows.
+  const { user } = useViewer();
+  const people = useSearchPeople(q, 20, user !== null);
   if (people.isPending) return <PostSkeletons />;
   if (people.isError) return <ErrorState message={t('Couldn’t search people.')} onRetry={() => people.refetch()} />;
   if (people.data.items.length === 0) return <NoResults q={q} />;
@@ -82,12 +87,15 @@ export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   const asked = params.get('tab');
-  const tab: Tab = asked === 'people' || asked === 'hashtags' ? asked : 'posts';
+  // A handle (`@user@host`) is a person: their tab first.
+  const tab: Tab =
+    asked === 'people' || asked === 'hashtags' || asked === 'posts' ? asked : HANDLE.test(q) ? 'people' : 'posts';
   const choose = (next: Tab) =>
     setParams(
       (old) => {
         const updated = new URLSearchParams(old);
-        if (next === 'posts') updated.delete('tab');
+        // Posts are the default tab, but for a handle (whose default is People).
+        if (next === 'posts' && !HANDLE.test(q)) updated.delete('tab');
         else updated.set('tab', next);
         return updated;
       },

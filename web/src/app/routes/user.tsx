@@ -9,6 +9,7 @@ import { ProfileMenu } from '../../features/safety/components/profile-menu.tsx';
 import { t } from '../../i18n/i18n.ts';
 import { isNotFound } from '../../lib/api-client.ts';
 import { formatCount } from '../../lib/format-time.ts';
+import { handleOf } from '../../lib/handle.ts';
 import { isId } from '../../lib/ids.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUserPosts } from '../../state/posts.ts';
@@ -51,7 +52,7 @@ function ProfileView({ id }: { id: string }) {
   const { data } = user;
   return (
     <>
-      <PageTitle>{`${data.name} (@${data.username})`}</PageTitle>
+      <PageTitle>{`${data.name} (${handleOf(data)})`}</PageTitle>
       <PageHeader
         title={data.name}
         subtitle={

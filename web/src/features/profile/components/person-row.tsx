@@ -2,6 +2,7 @@ import type { User } from '@pipit/contract';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { useRowLink } from '../../../components/use-row-link.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { paths } from '../../../lib/paths.ts';
 import { FollowButton } from './follow-button.tsx';
 
@@ -23,7 +24,7 @@ export function PersonRow({ person }: { person: User }) {
               {person.name}
             </Link>
             <span className="block truncate text-muted">
-              <bdi>@{person.username}</bdi>
+              <bdi>{handleOf(person)}</bdi>
             </span>
           </div>
           <FollowButton user={person} size="sm" />

@@ -8,6 +8,7 @@ import { PostText } from '../../../components/post-text.tsx';
 import { t } from '../../../i18n/i18n.ts';
 import { countWords } from '../../../i18n/rich.tsx';
 import { formatCount, joinedDate } from '../../../lib/format-time.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { openModal } from '../../../lib/modals.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useUserView } from '../../../state/shadow.ts';
@@ -64,7 +65,7 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
           )}
         </h2>
         <p className="break-all text-[15px] text-muted">
-          <bdi>@{user.username}</bdi>
+          <bdi>{handleOf(user)}</bdi>
         </p>
         {user.suspended && (
           <p className="mt-3 inline-block rounded-md border border-danger/40 px-2 py-1 text-sm font-bold text-danger">
@@ -73,7 +74,9 @@ export function ProfileHeader({ user: cached, menu }: { user: User; menu?: React
         )}
         {user.locked && !own && !user.isFollowing && (
           <p className="mt-3 text-[15px] text-muted">
-            {t('@{username} approves followers: following sends a request.', { username: user.username })}
+            {t('@{username} approves followers: following sends a request.', {
+              username: user.domain ? `${user.username}@${user.domain}` : user.username,
+            })}
           </p>
         )}
         {user.bio && <PostText text={user.bio} className="mt-3 text-[15px] leading-5" />}

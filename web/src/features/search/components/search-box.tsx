@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { Avatar } from '../../../components/avatar.tsx';
 import { t } from '../../../i18n/i18n.ts';
 import { cn } from '../../../lib/cn.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSettled } from '../../../lib/use-settled.ts';
 import { useSearchPeople } from '../../../state/search.ts';
@@ -113,7 +114,7 @@ export function SearchBox({ initial = '', autoFocus = false, className }: Search
             <span className="min-w-0 leading-5">
               <span className="block truncate font-bold">{person.name}</span>
               <span className="block truncate text-muted">
-                <bdi>@{person.username}</bdi>
+                <bdi>{handleOf(person)}</bdi>
               </span>
             </span>
           </div>
