@@ -13,9 +13,9 @@ export type PushKind = (typeof PUSH_KINDS)[number];
 export const PUSH_ENDPOINT_MAX = 2048;
 
 /** The browser's PushSubscription as `toJSON()` gives it, and the kinds wanted. */
-export const pushSubscriptionBody = z.object({
+export const pushSubscriptionBody = z.strictObject({
   endpoint: z.string().min(1, 'The subscription has no endpoint').max(PUSH_ENDPOINT_MAX, 'The endpoint is too long'),
-  keys: z.object({
+  keys: z.strictObject({
     p256dh: z.string().min(1, 'The subscription has no p256dh key').max(200, 'The p256dh key is too long'),
     auth: z.string().min(1, 'The subscription has no auth secret').max(100, 'The auth secret is too long'),
   }),

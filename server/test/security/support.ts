@@ -317,6 +317,15 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const bobListWithAlice = (await ok(await clients.bob.post('/api/lists', { title: 'Alice' }), 'list')).id;
   await ok(await clients.bob.put(`/api/lists/${bobListWithAlice}/members/${alice.id}`), 'list member');
   const bobDraft = (await ok(await clients.bob.post('/api/drafts', { post: { text: 'later' } }), 'draft')).id;
+  // alice's browser gets notifications pushed (her session's subscription: PUT replaces it, DELETE ends it).
+  await ok(
+    await clients.alice.put('/api/push/subscription', {
+      endpoint: 'https://push.example/send/world',
+      keys: TEST_PUSH_KEYS,
+      kinds: ['reply'],
+    }),
+    'push subscription',
+  );
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
   const bobScheduled = (
     await ok(
