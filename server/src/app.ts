@@ -38,6 +38,7 @@ import { oauthRoutes } from './modules/oauth/oauth.routes.ts';
 import { passkeysRoutes } from './modules/passkeys/passkeys.routes.ts';
 import { pollsRoutes } from './modules/polls/polls.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { pushRoutes } from './modules/push/push.routes.ts';
 import { safetyRoutes } from './modules/safety/safety.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -196,6 +197,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     await api.register(settingsRoutes);
     await api.register(twoFactorRoutes);
     await api.register(passkeysRoutes);
+    await api.register(pushRoutes);
     await api.register(safetyRoutes);
     await api.register(listsRoutes);
     await api.register(draftsRoutes);

@@ -121,6 +121,28 @@ export interface Config {
     /** A card's picture is read up to this many bytes. */
     maxImageBytes: number;
   };
+  /** Web Push (modules/push): notifications sent to browsers and Mastodon apps through their push services. */
+  push: {
+    /**
+     * VAPID keys (RFC 8292) from VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (base64url, as web-push makes
+     * them); null: made at first start and kept in the database (`instance_keys`).
+     */
+    vapid: { publicKey: string; privateKey: string } | null;
+    /** Who push services may contact about this server (VAPID_SUBJECT: mailto: or https:); default from PUBLIC_URL or MAIL_FROM. */
+    subject: string;
+    /**
+     * Tests only (PUSH_ALLOW_LOOPBACK=true, refused in production): http:// endpoints on loopback
+     * addresses are taken and sent to, so tests run a push service on 127.0.0.1. Every other endpoint
+     * must be https:// on a public address.
+     */
+    allowLoopback: boolean;
+    /** Subscriptions per member (browsers and apps together); one more is refused. */
+    maxPerMember: number;
+    /** One send to a push service, at most this long. */
+    timeoutMs: number;
+    /** How often each process looks for deliveries another process queued; 0: never by itself (tests drain by hand). */
+    pollMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -220,6 +242,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'CARDS_ALLOW_LOOPBACK=true is for tests only: it lets link previews fetch this machine, and is refused when NODE_ENV=production',
     );
   }
+  const pushAllowLoopback = env.PUSH_ALLOW_LOOPBACK === 'true';
+  if (pushAllowLoopback && nodeEnv === 'production') {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      'PUSH_ALLOW_LOOPBACK=true is for tests only: it lets push notifications be sent to this machine over http, and is refused when NODE_ENV=production',
+    );
+  }
   if (env.CARDS !== undefined && env.CARDS !== '' && env.CARDS !== 'on' && env.CARDS !== 'off') {
     throw new ConfigError('INVALID_CONFIG', `CARDS must be "on" or "off", got "${env.CARDS}"`);
   }
@@ -296,7 +325,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPageBytes: 1024 * 1024,
       maxImageBytes: 5 * 1024 * 1024,
     },
+    push: {
+      vapid: parseVapid(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY),
+      subject: parseVapidSubject(env.VAPID_SUBJECT, publicUrl),
+      allowLoopback: pushAllowLoopback,
+      maxPerMember: parseCount(env.PUSH_MAX_PER_MEMBER, 20, 'PUSH_MAX_PER_MEMBER'),
+      timeoutMs: 10_000,
+      pollMs: parseCount(env.PUSH_QUEUE_POLL_MS, 1_000, 'PUSH_QUEUE_POLL_MS'),
+    },
   };
+}
+
+/** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: both or neither; a P-256 point (65 bytes) and scalar (32 bytes), base64url. */
+function parseVapid(publicKey: string | undefined, privateKey: string | undefined): Config['push']['vapid'] {
+  if (!publicKey && !privateKey) return null;
+  if (!publicKey || !privateKey) {
+    throw new ConfigError('INVALID_CONFIG', 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together, or neither');
+  }
+  const bytes = (value: string) => (/^[A-Za-z0-9_-]+$/.test(value) ? Buffer.from(value, 'base64url').length : 0);
+  if (bytes(publicKey) !== 65 || bytes(privateKey) !== 32) {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      'VAPID_PUBLIC_KEY must be a P-256 public key (65 bytes) and VAPID_PRIVATE_KEY its private key (32 bytes), both base64url (`npx web-push generate-vapid-keys`)',
+    );
+  }
+  return { publicKey, privateKey };
+}
+
+/** VAPID_SUBJECT, or the https PUBLIC_URL, or a mailto: on its host (push services want a way to reach the sender). */
+function parseVapidSubject(value: string | undefined, publicUrl: string): string {
+  if (value) {
+    if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(value)) {
+      throw new ConfigError('INVALID_CONFIG', `VAPID_SUBJECT must be a mailto: or https: URL, got "${value}"`);
+    }
+    return value;
+  }
+  return publicUrl.startsWith('https://') ? publicUrl : `mailto:no-reply@${new URL(publicUrl).hostname}`;
 }
 
 /** FEDERATION: unset (on with an https PUBLIC_URL), `on` (which then needs one) or `off`. */

@@ -23,6 +23,7 @@ import { FeedStore } from './modules/feeds/feeds.store.ts';
 import { FollowsService } from './modules/follows/follows.service.ts';
 import { HashtagsService } from './modules/hashtags/hashtags.service.ts';
 import { ListsService } from './modules/lists/lists.service.ts';
+import { MASTODON_TYPES } from './modules/mastodon/notification.presenter.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
@@ -35,6 +36,7 @@ import { PollsService } from './modules/polls/polls.service.ts';
 import { PostEditsService } from './modules/posts/post-edits.service.ts';
 import { PostViewCache } from './modules/posts/posts.cache.ts';
 import { PostsService } from './modules/posts/posts.service.ts';
+import { PushService } from './modules/push/push.service.ts';
 import { MUTE_SWEEP_INTERVAL_MS, SafetyService } from './modules/safety/safety.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { SessionsService } from './modules/sessions/sessions.service.ts';
@@ -61,6 +63,8 @@ export interface Services {
   twoFactor: TwoFactorService;
   /** Passkeys (WebAuthn): a sign-in that counts as two factors. */
   passkeys: PasskeysService;
+  /** Web Push: browsers' and Mastodon apps' subscriptions, and the deliveries of notifications to them. */
+  push: PushService;
   /** Outgoing mail (SMTP, or the log in development). */
   mailer: Mailer;
   media: MediaService;
@@ -118,7 +122,12 @@ export async function createServices(
   const events = deps.redis ? new RedisEventBus(deps.redis, deps.log) : new InProcessEventBus(deps.log);
   const jobs = new InProcessJobs(deps.log);
   const timedJobs = new TimedJobs(db, events, deps.log, config.timedJobs);
-  const notifier = new Notifier();
+  const push = await PushService.create(db, config, {
+    log: deps.log,
+    appWord: (type) => MASTODON_TYPES[type],
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  });
+  const notifier = new Notifier(push);
   const feeds = await createFeeds(db, config, deps, events);
   const oauth = new OAuthService(db, events);
   // An app's tokens end with the person's sessions (the seam: the core never imports OAuth).
@@ -161,6 +170,7 @@ export async function createServices(
   ).unref();
   // Every kind is registered by now (the services above): due jobs may run from here on.
   timedJobs.start();
+  push.start();
   return {
     events,
     jobs,
@@ -196,8 +206,10 @@ export async function createServices(
     scheduledPosts,
     stream,
     feeds: feeds?.service ?? null,
+    push,
     async stop() {
       await timedJobs.stop();
+      await push.stop();
       clearInterval(uploadSweep);
       clearInterval(muteSweep);
       mailer.close();

@@ -64,6 +64,8 @@ export const api = {
   twoFactorSetup: '/api/settings/two-factor/setup',
   twoFactorEnable: '/api/settings/two-factor/enable',
   passkeys: '/api/passkeys',
+  /** This browser's Web Push subscription (push.ts). */
+  pushSubscription: '/api/push/subscription',
   passkey: (id: string) => `/api/passkeys/${id}`,
   passkeyOptions: '/api/passkeys/options',
   passkeySignInOptions: '/api/passkeys/sign-in-options',

@@ -47,6 +47,7 @@ import {
 } from './oauth.ts';
 import { votePollBody } from './polls.ts';
 import { createPostBody, post, postAncestors, postPage } from './posts.ts';
+import { pushState, pushSubscriptionBody } from './push.ts';
 import { type HttpMethod, type RouteName, routes } from './routes.ts';
 import { muteBody, mutedAccountPage, mutedWord, mutedWordBody, mutedWordList } from './safety.ts';
 import {
@@ -489,6 +490,20 @@ export const endpoints = defineEndpoints({
     errors: ['UNAUTHENTICATED', 'CONFLICT', ...WRITE],
   },
   passkeys: { ...routes.passkeys, status: 200, answer: passkeyList, errors: ['UNAUTHENTICATED'] },
+  pushSubscription: { ...routes.pushSubscription, status: 200, answer: pushState, errors: ['UNAUTHENTICATED'] },
+  savePushSubscription: {
+    ...routes.savePushSubscription,
+    body: pushSubscriptionBody,
+    status: 200,
+    answer: pushState,
+    errors: ['UNAUTHENTICATED', 'LIMIT_REACHED', ...WRITE],
+  },
+  deletePushSubscription: {
+    ...routes.deletePushSubscription,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', ...WRITE],
+  },
   passkeyOptions: {
     ...routes.passkeyOptions,
     body: passkeyOptionsBody,

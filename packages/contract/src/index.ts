@@ -17,6 +17,7 @@ export * from './notifications.ts';
 export * from './oauth.ts';
 export * from './polls.ts';
 export * from './posts.ts';
+export * from './push.ts';
 export * from './routes.ts';
 export * from './safety.ts';
 export * from './search.ts';

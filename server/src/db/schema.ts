@@ -2,6 +2,7 @@ import {
   AUDIT_ACTIONS,
   LIST_REPLIES_POLICIES,
   NOTIFICATION_TYPES,
+  type NotificationType,
   QUOTE_POLICIES,
   type QuotePolicy,
   REPORT_CATEGORIES,
@@ -1135,5 +1136,56 @@ export const webauthnChallenges = pgTable(
   (t) => [
     index('webauthn_challenges_expires_at_idx').on(t.expiresAt),
     check('webauthn_challenges_purpose_check', sql`${t.purpose} IN ('register', 'authenticate')`),
+  ],
+);
+
+/**
+ * Keys this server made for itself once and keeps (modules/push: the VAPID key pair of Web Push, made
+ * at first start unless the environment gives one). `name` says which; `value` is the key's JSON.
+ */
+export const instanceKeys = pgTable('instance_keys', {
+  name: text('name').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Where a member's notifications are pushed (Web Push, RFC 8030/8291): a browser of the web app, tied
+ * to the session that subscribed it (`sessionId`: signing out ends it), or a Mastodon app, tied to its
+ * access token (`oauthTokenId`, one per token as Mastodon has it: revoking the token ends it). The
+ * endpoint is the push service's URL; `p256dh` and `auth` the browser's keys (base64url) the payload
+ * is encrypted for. `kinds`: which notifications are pushed. `policy`: from whom (Mastodon's all,
+ * followed, follower, none). `standard`: RFC 8291's aes128gcm, else the legacy aesgcm some apps
+ * still ask for. `accessToken`: an app's token, encrypted (Mastodon puts it in each payload).
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: bigint('session_id', { mode: 'number' }).references(() => sessions.id, { onDelete: 'cascade' }),
+    oauthTokenId: bigint('oauth_token_id', { mode: 'number' }).references(() => oauthTokens.id, {
+      onDelete: 'cascade',
+    }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** The notification types pushed (the contract's NOTIFICATION_TYPES). */
+    kinds: text('kinds').array().$type<NotificationType[]>().notNull(),
+    /** A Mastodon app's alerts as it set them (its words, some naming what Pipit never sends); null for a browser. */
+    alerts: jsonb('alerts').$type<Record<string, boolean>>(),
+    policy: text('policy').notNull().default('all'),
+    standard: boolean('standard').notNull().default(true),
+    accessToken: text('access_token'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('push_subscriptions_user_idx').on(t.userId),
+    uniqueIndex('push_subscriptions_session_key').on(t.sessionId),
+    uniqueIndex('push_subscriptions_token_key').on(t.oauthTokenId),
+    check('push_subscriptions_owner_check', sql`(${t.sessionId} IS NULL) <> (${t.oauthTokenId} IS NULL)`),
+    check('push_subscriptions_policy_check', sql`${t.policy} IN ('all', 'followed', 'follower', 'none')`),
   ],
 );

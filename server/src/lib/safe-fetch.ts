@@ -396,3 +396,69 @@ async function fetchHops(input: string, options: SafeFetchOptions, signal: Abort
     return { url: target.url.href, contentType: type, charset, body };
   }
 }
+
+export interface SafePostOptions {
+  headers: Record<string, string | number>;
+  body: Buffer | null;
+  /** The whole send, resolving included. */
+  timeoutMs: number;
+  resolve?: Resolve;
+  /** Tests only, as for safeFetch: loopback addresses may be sent to. */
+  allowLoopback?: boolean;
+}
+
+/**
+ * POSTs to a URL someone else chose (a Web Push endpoint) with safeFetch's checks on the target: only
+ * public addresses (any address of the name), the allowed ports, the connection pinned to the checked
+ * address. No redirect is followed (the answer is the status); at most 4 KiB of the answer's body is
+ * kept (push services answer errors in a sentence). Throws SafeFetchError for a refused target, a
+ * failed connection or the time limit.
+ */
+export async function safePost(input: string, options: SafePostOptions): Promise<{ status: number; body: string }> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new SafeFetchError('TIMEOUT', `Not sent within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+  });
+  timedOut.catch(() => {});
+  const send = async () => {
+    const target = await checkTarget(input, options);
+    const { url } = target;
+    const client = url.protocol === 'https:' ? https : http;
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const request = client.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+          port: url.port === '' ? undefined : Number(url.port),
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          family: target.family,
+          lookup: pinnedLookup(target.address, target.family),
+          agent: false,
+          signal: controller.signal,
+          headers: options.headers,
+        },
+        resolve,
+      );
+      request.on('error', (error) => reject(new SafeFetchError('NETWORK', `${url.host}: ${error.message}`)));
+      request.end(options.body ?? undefined);
+    });
+    let body = '';
+    try {
+      body = (await readBody(response, 4096)).toString('utf8');
+    } catch {
+      // The status is what counts; a long or broken error text is not read.
+    }
+    return { status: response.statusCode ?? 0, body };
+  };
+  try {
+    return await Promise.race([send(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}

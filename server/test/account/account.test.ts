@@ -52,6 +52,7 @@ const PERSON_COLUMNS = [
   'recovery_codes.user_id',
   'passkeys.user_id',
   'webauthn_challenges.user_id',
+  'push_subscriptions.user_id',
 ];
 
 describe('the account as a whole', () => {

@@ -73,6 +73,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       maxPageBytes: 1024 * 1024,
       maxImageBytes: 5 * 1024 * 1024,
     },
+    // Deliveries are run by hand (services.push.drain()); test/push allows its push service on 127.0.0.1.
+    push: {
+      vapid: null,
+      subject: 'mailto:no-reply@localhost',
+      allowLoopback: false,
+      maxPerMember: 20,
+      timeoutMs: 5_000,
+      pollMs: 0,
+    },
     ...overrides,
   };
 }

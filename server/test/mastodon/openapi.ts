@@ -67,6 +67,7 @@ const EMPTY_ANSWERS = new Set([
   'POST /api/v1/lists/{id}/accounts 200',
   'DELETE /api/v1/lists/{id}/accounts 200',
   'DELETE /api/v1/scheduled_statuses/{id} 200',
+  'DELETE /api/v1/push/subscription 200',
 ]);
 
 /** The validator of `method path` answering `status` (the path as the description writes it, e.g. /api/v1/statuses/{id}). */

@@ -10,7 +10,7 @@ import { type MastodonEndpointName, mastodonEndpoints } from '../../src/modules/
 import { inject, useTestApp } from '../helpers/app.ts';
 import { multipart } from '../helpers/multipart.ts';
 import { photo } from '../media/fixtures.ts';
-import { listRoutes, seedWorld } from '../security/support.ts';
+import { listRoutes, seedWorld, TEST_PUSH_KEYS } from '../security/support.ts';
 import { mastodonCall } from './openapi.ts';
 
 type World = Awaited<ReturnType<typeof seedWorld>>;
@@ -144,6 +144,16 @@ const CALLS: Record<MastodonEndpointName, Call> = {
     body: { scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString() },
   },
   deleteScheduledStatus: { url: (_w, ids) => `/api/v1/scheduled_statuses/${ids.scheduled}` },
+  createPushSubscription: {
+    url: () => '/api/v1/push/subscription',
+    body: {
+      subscription: { endpoint: 'https://push.example/send/app', keys: TEST_PUSH_KEYS, standard: true },
+      data: { alerts: { mention: true, favourite: true }, policy: 'all' },
+    },
+  },
+  pushSubscription: { url: () => '/api/v1/push/subscription' },
+  updatePushSubscription: { url: () => '/api/v1/push/subscription', body: { data: { alerts: { follow: true } } } },
+  deletePushSubscription: { url: () => '/api/v1/push/subscription' },
 };
 
 /**
@@ -222,6 +232,7 @@ describe('the Mastodon route table', () => {
       'deleteStatus',
       'deleteList',
       'deleteScheduledStatus',
+      'deletePushSubscription',
     ];
     const order = [...names.filter((n) => !last.includes(n)), ...last];
     for (const name of order) {

@@ -7,6 +7,7 @@
  * leaves every table (and the media directory) exactly as it was.
  */
 import { gzipSync } from 'node:zlib';
+import { PUSH_KINDS } from '@pipit/contract';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +158,8 @@ const NON_STRING_FIELDS: Record<string, (value: unknown) => boolean> = {
     value === null || (Number.isInteger(value) && (value as number) >= 60 && (value as number) <= 31_536_000),
   // A list's "hide its members from Home".
   exclusive: (value) => typeof value === 'boolean',
+  // A push subscription's kinds: a list of them, empty for none (its keys are an object, never taken otherwise).
+  kinds: (value) => Array.isArray(value) && value.every((kind) => (PUSH_KINDS as readonly unknown[]).includes(kind)),
 };
 const accepts = (field: string, value: unknown) => NON_STRING_FIELDS[field]?.(value) ?? false;
 

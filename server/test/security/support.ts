@@ -3,7 +3,7 @@
  * of every table (row counts and checksums) to prove a refused write changed nothing, and checks on
  * error answers.
  */
-import { createHash } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { ERROR_CODES } from '@pipit/contract';
 import type { LightMyRequestResponse } from 'fastify';
@@ -112,6 +112,7 @@ const TABLES = [
   'recovery_codes',
   'passkeys',
   'webauthn_challenges',
+  'push_subscriptions',
 ] as const;
 
 export type Fingerprint = Record<string, string>;
@@ -316,6 +317,15 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
   const bobListWithAlice = (await ok(await clients.bob.post('/api/lists', { title: 'Alice' }), 'list')).id;
   await ok(await clients.bob.put(`/api/lists/${bobListWithAlice}/members/${alice.id}`), 'list member');
   const bobDraft = (await ok(await clients.bob.post('/api/drafts', { post: { text: 'later' } }), 'draft')).id;
+  // alice's browser gets notifications pushed (her session's subscription: PUT replaces it, DELETE ends it).
+  await ok(
+    await clients.alice.put('/api/push/subscription', {
+      endpoint: 'https://push.example/send/world',
+      keys: TEST_PUSH_KEYS,
+      kinds: ['reply'],
+    }),
+    'push subscription',
+  );
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
   const bobScheduled = (
     await ok(
@@ -323,7 +333,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
       'scheduled',
     )
   ).id;
-  const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow');
+  const { clientId, appId, token: aliceToken } = await authorizeApp(ctx.app, alice.id, 'read write follow push');
   const oauth = { clientId, appId, aliceToken };
   const pendingSecret = newTotpSecret();
   await seedTwoFactor(ctx, [alice.id, carol.id], pendingSecret);
@@ -384,6 +394,13 @@ export function sendCall(client: TestClient, call: WriteCall, w: World) {
   if (form) return client.request(call.method, call.url(w), form.payload, { headers: form.headers });
   return client.request(call.method, call.url(w), call.body?.(w, client));
 }
+
+/** A browser's Web Push keys: a P-256 public key and a 16-byte auth secret (base64url). */
+export const TEST_PUSH_KEYS = (() => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+})();
 
 /** A small real JPEG for upload calls. */
 export const SMALL_JPEG = await photo(64, 48);
@@ -851,6 +868,22 @@ export const WRITE_CALLS: WriteCall[] = [
     owner: 'alice',
     scope: 'resource',
     url: (w) => `/api/passkeys/${w.alicePasskey}`,
+  },
+  {
+    // This browser's Web Push subscription: each session its own.
+    method: 'PUT',
+    route: '/api/push/subscription',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/push/subscription',
+    body: () => ({ endpoint: 'https://push.example/send/1', keys: TEST_PUSH_KEYS, kinds: ['reply', 'like'] }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/push/subscription',
+    owner: 'alice',
+    scope: 'self',
+    url: () => '/api/push/subscription',
   },
   {
     // A sign-in's challenge: anyone may ask (limited per address).

@@ -112,6 +112,8 @@ export const settingsKeys = {
   /** Two-factor sign-in's state, and the member's passkeys. */
   twoFactor: () => ['settings', 'two-factor'] as const,
   passkeys: () => ['settings', 'passkeys'] as const,
+  /** This browser's Web Push subscription and the server's VAPID key. */
+  push: () => ['settings', 'push'] as const,
 };
 
 /** Reports and moderation: the member's own reports; the moderators' queue, accounts and log. */

@@ -8,7 +8,7 @@ export const mastodonVersion = (pipitVersion: string) => `4.3.0 (compatible; Pip
  * The limits apps read from the instance: Pipit's own (contract LIMITS, POLL_LIMITS). What Pipit does
  * not have yet says so where Mastodon has a place for it (POST /api/v1/statuses refuses it by name).
  */
-export function configuration(publicUrl: string) {
+export function configuration(publicUrl: string, vapidKey: string) {
   return {
     urls: {
       streaming: publicUrl.replace(/^http/, 'ws'),
@@ -17,7 +17,8 @@ export function configuration(publicUrl: string) {
       privacy_policy: null,
       terms_of_service: null,
     },
-    vapid: { public_key: '' },
+    // Web Push's VAPID public key (modules/push): apps subscribe with it.
+    vapid: { public_key: vapidKey },
     accounts: {
       max_featured_tags: 0,
       max_pinned_statuses: 0,
@@ -52,7 +53,7 @@ export function configuration(publicUrl: string) {
 const DESCRIPTION = 'Pipit: short messages, among people.';
 
 /** Mastodon's Instance (v2) and its v1 form. */
-export function toInstance(config: Config, pipitVersion: string) {
+export function toInstance(config: Config, pipitVersion: string, vapidKey: string) {
   const domain = new URL(config.publicUrl).host;
   // Who to write to: the first admin's email, else the address mail comes from.
   const contactEmail = config.adminEmails[0] ?? /<([^>]+)>/.exec(config.mail.from)?.[1] ?? config.mail.from;
@@ -68,7 +69,7 @@ export function toInstance(config: Config, pipitVersion: string) {
       thumbnail: { url: `${config.publicUrl}/images/instance.png`, blurhash: null, versions: {} },
       icon: [],
       languages: ['en'],
-      configuration: configuration(config.publicUrl),
+      configuration: configuration(config.publicUrl, vapidKey),
       registrations: { enabled: true, approval_required: false, message: null, min_age: null, reason_required: false },
       api_versions: { mastodon: 2 },
       contact: { email: contactEmail, account: null },
@@ -88,7 +89,7 @@ export function toInstance(config: Config, pipitVersion: string) {
       registrations: true,
       approval_required: false,
       invites_enabled: false,
-      configuration: configuration(config.publicUrl),
+      configuration: configuration(config.publicUrl, vapidKey),
       contact_account: null,
       rules: [],
     },

@@ -8,7 +8,7 @@ import { route } from './mastodon.http.ts';
 /** The instance: what apps read first (its name, version, limits, streaming URL). */
 export async function instanceRoutes(app: FastifyInstance, { config }: MastodonContext) {
   // This server's version (its package.json's; the build inlines it). Built once: it never changes.
-  const instance = toInstance(config, serverPackage.version);
+  const instance = toInstance(config, serverPackage.version, app.services.push.vapidPublicKey);
   route(app, e.instanceV2, async () => instance.v2);
   route(app, e.instanceV1, async () => instance.v1);
   for (const empty of [e.instanceRules, e.instancePeers, e.instanceActivity, e.customEmojis]) {

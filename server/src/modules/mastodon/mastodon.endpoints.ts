@@ -156,6 +156,12 @@ export const mastodonEndpoints = {
   unfollowTag: post('/api/v1/tags/:name/unfollow', 'write:follows'),
   followedTags: get('/api/v1/followed_tags', 'read:follows', { query: pageQuery }),
 
+  // Web Push (push.routes.ts): the token's one subscription. Bodies are read by the route (nested forms).
+  createPushSubscription: post('/api/v1/push/subscription', 'push'),
+  pushSubscription: get('/api/v1/push/subscription', 'push'),
+  updatePushSubscription: { method: 'PUT', path: '/api/v1/push/subscription', scope: 'push' },
+  deletePushSubscription: { method: 'DELETE', path: '/api/v1/push/subscription', scope: 'push' },
+
   // What Pipit does not have yet answers well-formed and empty, behind its scope (empty.routes.ts).
   filtersV1: get('/api/v1/filters', 'read:filters'),
   filters: get('/api/v2/filters', 'read:filters'),

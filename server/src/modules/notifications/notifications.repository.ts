@@ -18,15 +18,19 @@ export interface NewNotification {
  * Inserts in one statement; the unique key (user, actor, type, post) makes a repeat a no-op.
  * Answers the rows really written.
  */
-export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<NewNotification[]> {
+export async function insertNotifications(
+  db: Executor,
+  rows: NewNotification[],
+): Promise<(NewNotification & { id: number })[]> {
   if (rows.length === 0) return [];
   const written = await db.insert(notifications).values(rows).onConflictDoNothing().returning({
+    id: notifications.id,
     userId: notifications.userId,
     actorId: notifications.actorId,
     type: notifications.type,
     postId: notifications.postId,
   });
-  return written as NewNotification[];
+  return written as (NewNotification & { id: number })[];
 }
 
 /** Removes the one notification a like or a follow created (answered by the unique key's index). */

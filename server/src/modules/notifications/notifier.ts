@@ -9,6 +9,14 @@ import {
   type NewNotification,
 } from './notifications.repository.ts';
 
+/**
+ * Where written notifications are pushed to devices (modules/push): deliveries queued in the
+ * notification's transaction. A seam, so this module does not depend on the push module.
+ */
+export interface NotificationPusher {
+  enqueueIn(tx: Executor, outbox: Outbox, written: readonly { id: number; userId: number }[]): Promise<void>;
+}
+
 /** Someone who might be told about an action, and why. */
 export interface Candidate {
   userId: number;
@@ -23,6 +31,8 @@ export interface Candidate {
  * when its like, follow or post does; the `notification.created` events go out after commit.
  */
 export class Notifier {
+  constructor(private readonly pusher: NotificationPusher | null = null) {}
+
   async notify(
     tx: Executor,
     outbox: Outbox,
@@ -42,7 +52,7 @@ export class Notifier {
       tx,
       rows.filter((row) => !hiding.has(row.userId)),
     );
-    announce(outbox, written);
+    await this.announce(tx, outbox, written);
   }
 
   /**
@@ -66,7 +76,7 @@ export class Notifier {
       postId: poll.postId,
     }));
     const written = await insertNotifications(tx, rows);
-    announce(outbox, written);
+    await this.announce(tx, outbox, written);
   }
 
   /** Takes back the notification an undone action created (an unlike, an unfollow). */
@@ -84,17 +94,25 @@ export class Notifier {
       actorIds.filter((id) => id !== userId),
     );
   }
-}
 
-/** Tells the live streams of each notification written (`notification.created`, after the commit). */
-function announce(outbox: Outbox, written: Awaited<ReturnType<typeof insertNotifications>>): void {
-  outbox.add(
-    ...written.map((row) => ({
-      type: 'notification.created' as const,
-      userId: row.userId,
-      actorId: row.actorId,
-      notificationType: row.type,
-      postId: row.postId,
-    })),
-  );
+  /**
+   * Tells the live streams of each notification written (`notification.created`, after the commit),
+   * and queues its pushes to the recipient's devices (in the transaction).
+   */
+  private async announce(
+    tx: Executor,
+    outbox: Outbox,
+    written: Awaited<ReturnType<typeof insertNotifications>>,
+  ): Promise<void> {
+    outbox.add(
+      ...written.map((row) => ({
+        type: 'notification.created' as const,
+        userId: row.userId,
+        actorId: row.actorId,
+        notificationType: row.type,
+        postId: row.postId,
+      })),
+    );
+    await this.pusher?.enqueueIn(tx, outbox, written);
+  }
 }

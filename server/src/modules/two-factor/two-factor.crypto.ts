@@ -45,15 +45,25 @@ export function totpStep(secret: string, code: string, now: number): number | nu
 }
 
 /**
- * The secret is kept encrypted (AES-256-GCM) with a key derived from AUTH_SECRET by HKDF-SHA256; the
+ * The secret is kept encrypted (AES-256-GCM) with a key derived from AUTH_SECRET by HKDF-SHA256 (one per
+ * purpose: the TOTP secret, a Mastodon app's token kept for its push payloads); the
  * member's id is the additional data, so a ciphertext copied to another member's row does not open.
  * Stored as `v1.iv.tag.ciphertext` (base64url).
  */
-const keyOf = (authSecret: string) => Buffer.from(hkdfSync('sha256', authSecret, '', 'pipit two-factor secret v1', 32));
+const keyOf = (authSecret: string, purpose: string) =>
+  Buffer.from(hkdfSync('sha256', authSecret, '', `pipit ${purpose} v1`, 32));
 
-export function encryptSecret(secret: string, userId: number, authSecret: string): string {
+/** What a secret kept this way is for: each has its own key (HKDF's info), so one never opens as another. */
+export type SecretPurpose = 'two-factor secret' | 'push access token';
+
+export function encryptSecret(
+  secret: string,
+  userId: number,
+  authSecret: string,
+  purpose: SecretPurpose = 'two-factor secret',
+): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(authSecret), iv);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(authSecret, purpose), iv);
   cipher.setAAD(Buffer.from(`user:${userId}`));
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return ['v1', iv, cipher.getAuthTag(), ciphertext]
@@ -62,11 +72,16 @@ export function encryptSecret(secret: string, userId: number, authSecret: string
 }
 
 /** The secret, or null when it does not open (another AUTH_SECRET, another member's row, damage). */
-export function decryptSecret(stored: string, userId: number, authSecret: string): string | null {
+export function decryptSecret(
+  stored: string,
+  userId: number,
+  authSecret: string,
+  purpose: SecretPurpose = 'two-factor secret',
+): string | null {
   const [version, iv, tag, ciphertext] = stored.split('.');
   if (version !== 'v1' || !iv || !tag || ciphertext === undefined) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(authSecret), Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(authSecret, purpose), Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(`user:${userId}`));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');

@@ -11,6 +11,7 @@ import { ModerationLink, MyReports } from '../../features/moderation/components/
 import { BlockedAccounts, MutedAccounts, MutedWords } from '../../features/safety/components/safety-settings.tsx';
 import { DataSection, DeleteAccountSection } from '../../features/settings/components/account-section.tsx';
 import { Appearance } from '../../features/settings/components/appearance.tsx';
+import { DeviceNotifications } from '../../features/settings/components/device-notifications.tsx';
 import { EmailForm } from '../../features/settings/components/email-form.tsx';
 import { PasswordForm } from '../../features/settings/components/password-form.tsx';
 import { PostDefaults } from '../../features/settings/components/post-defaults.tsx';
@@ -65,6 +66,7 @@ export function SettingsPage() {
           <UnsentPosts />
           {user && <Privacy locked={user.locked} />}
           {user && <Reading expandSpoilers={user.expandSpoilers} />}
+          <DeviceNotifications />
           <PasswordForm />
           {user && <EmailForm current={user.email} />}
           <Suspense fallback={<Spinner label={t('Loading sign-in security')} />}>
