@@ -29,6 +29,7 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Language } from '../lib/languages.ts';
 
 // Index columns stay ascending: Postgres scans them backwards for ORDER BY … DESC
 // (Drizzle's .desc() emits NULLS LAST, which an ORDER BY … DESC cannot use).
@@ -1179,6 +1180,8 @@ export const pushSubscriptions = pgTable(
     policy: text('policy').notNull().default('all'),
     standard: boolean('standard').notNull().default(true),
     accessToken: text('access_token'),
+    /** The language its titles are written in (lib/languages.ts): the subscriber's Accept-Language when subscribing. */
+    language: text('language').$type<Language>().notNull().default('en'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -40,14 +40,14 @@ describe('Web Push', () => {
       configuration: { vapid: { public_key: string } };
     }>().configuration.vapid.public_key;
 
-  /** bob's browser, subscribed with `kinds`, pushing to `/bob/<n>` of the push service. */
-  async function subscribe(client: TestClient, path: string, kinds = ALL_KINDS) {
+  /** bob's browser, subscribed with `kinds`, pushing to `/bob/<n>` of the push service (`language`: its Accept-Language). */
+  async function subscribe(client: TestClient, path: string, kinds = ALL_KINDS, language?: string) {
     const browser = new BrowserKeys();
-    const res = await client.put('/api/push/subscription', {
-      endpoint: `${service.origin}${path}`,
-      keys: browser.keys,
-      kinds,
-    });
+    const res = await client.put(
+      '/api/push/subscription',
+      { endpoint: `${service.origin}${path}`, keys: browser.keys, kinds },
+      language ? { headers: { 'accept-language': language } } : {},
+    );
     expect(res.statusCode, res.body).toBe(200);
     return browser;
   }
@@ -215,6 +215,27 @@ describe('Web Push', () => {
       body: 'Finale spoilers',
     });
     expect(plain).not.toMatch(/butler|dog/);
+  });
+
+  it('writes the title in the language the browser subscribed with; what people wrote goes as written', async () => {
+    const { clients } = await seedTrio(ctx);
+    const spanish = await subscribe(clients.bob, '/bob/es', ALL_KINDS, 'es-MX,en;q=0.5');
+    const arabic = await subscribe(clients.carol, '/carol/ar', ALL_KINDS, 'fr, ar;q=0.8');
+    const english = await subscribe(clients.alice, '/alice/en', ALL_KINDS, 'de-DE');
+    await like(clients.alice, (await createPost(clients.bob, 'Los colibríes no caminan')).id);
+    await like(clients.bob, (await createPost(clients.carol, 'الطيور تغني')).id);
+    await like(clients.carol, (await createPost(clients.alice, 'Wrens again')).id);
+    expect(await ctx.app.services.push.drain()).toBe(3);
+    const payloadAt = (path: string, keys: BrowserKeys) =>
+      JSON.parse(keys.decrypt(service.received.find((r) => r.path === path)!.body));
+    expect(payloadAt('/bob/es', spanish)).toMatchObject({
+      title: 'A Alice le gustó tu publicación',
+      body: 'Los colibríes no caminan',
+      preferred_locale: 'es',
+    });
+    expect(payloadAt('/carol/ar', arabic)).toMatchObject({ title: 'أُعجب Bob بمنشورك', preferred_locale: 'ar' });
+    // A language Pipit does not write in: English.
+    expect(payloadAt('/alice/en', english)).toMatchObject({ title: 'Carol liked your post', preferred_locale: 'en' });
   });
 
   it('pushes only the kinds the subscription wants', async () => {

@@ -9,7 +9,7 @@ import {
   type HttpMethod,
   routes,
 } from '@pipit/contract';
-import { currentLocale, DEFAULT_LOCALE, t } from '../i18n/i18n.ts';
+import { currentLocale, t } from '../i18n/i18n.ts';
 import { serverMessage } from '../i18n/server-messages.ts';
 import { getCsrfToken } from './csrf.ts';
 import { takeEarly } from './early.ts';
@@ -93,8 +93,9 @@ export async function apiFetch<T>(
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (unsafe) headers[CSRF_HEADER] = await getCsrfToken({ fresh: freshToken });
-    // What the server writes to the person (the password-reset email) follows the language they read.
-    if (unsafe && currentLocale() !== DEFAULT_LOCALE) headers['Accept-Language'] = currentLocale();
+    // What the server writes to the person (the password-reset email, push titles) follows the language they
+    // read, English included: a browser's own Accept-Language may name another.
+    if (unsafe) headers['Accept-Language'] = currentLocale();
     return fetch(url, {
       method,
       headers,

@@ -17,6 +17,7 @@ CREATE TABLE "push_subscriptions" (
 	"policy" text DEFAULT 'all' NOT NULL,
 	"standard" boolean DEFAULT true NOT NULL,
 	"access_token" text,
+	"language" text DEFAULT 'en' NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "push_subscriptions_owner_check" CHECK (("push_subscriptions"."session_id" IS NULL) <> ("push_subscriptions"."oauth_token_id" IS NULL)),
 	CONSTRAINT "push_subscriptions_policy_check" CHECK ("push_subscriptions"."policy" IN ('all', 'followed', 'follower', 'none'))

@@ -3,25 +3,11 @@
  * the web app sends its language as Accept-Language, a browser's own header does as well; the first of
  * its languages that Pipit speaks is used, else English. English is the text as it always was.
  */
+import { type Language, preferredLanguage } from '../../lib/languages.ts';
 
-export const MAIL_LANGUAGES = ['en', 'es', 'ar'] as const;
-export type MailLanguage = (typeof MAIL_LANGUAGES)[number];
-
-/** The first language of an Accept-Language header that Pipit writes mail in (by preference order), else English. */
-export function mailLanguage(acceptLanguage: string | undefined): MailLanguage {
-  if (!acceptLanguage) return 'en';
-  const ranked = acceptLanguage
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { language: tag.trim().toLowerCase().split('-')[0] ?? '', q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  const found = ranked.find((entry) => (MAIL_LANGUAGES as readonly string[]).includes(entry.language));
-  return (found?.language as MailLanguage | undefined) ?? 'en';
-}
+export type MailLanguage = Language;
+/** The language of the mail to someone whose Accept-Language is this (lib/languages.ts). */
+export const mailLanguage = preferredLanguage;
 
 /** The email's subject and text lines, `link` and `minutes` filled in. */
 export function passwordResetMail(

@@ -2,6 +2,7 @@ import { NOTIFICATION_TYPES } from '@pipit/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, invalid, notFound } from '../../lib/errors.ts';
+import { preferredLanguage } from '../../lib/languages.ts';
 import { bearerToken, noToken } from '../oauth/bearer.ts';
 import { PUSH_POLICIES } from '../push/push.service.ts';
 import type { MastodonContext } from './mastodon.context.ts';
@@ -67,6 +68,7 @@ export async function pushRoutes(app: FastifyInstance, _context: MastodonContext
         alerts,
         kinds: kindsOf(alerts),
         policy: body.data?.policy ?? 'all',
+        language: preferredLanguage(request.headers['accept-language']),
       });
       return toWebPushSubscription(row, push.vapidPublicKey);
     } catch (error) {

@@ -15,6 +15,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { AppError, invalid } from '../../lib/errors.ts';
 import type { Outbox } from '../../lib/events.ts';
 import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
+import type { Language } from '../../lib/languages.ts';
 import {
   addressAllowed,
   addressRange,
@@ -110,7 +111,7 @@ export class PushService implements NotificationPusher {
   }
 
   /** Subscribes this browser, or changes what it wants (the same PUT: the browser sends its subscription again). */
-  async saveForSession(viewer: SessionUser, body: PushSubscriptionBody): Promise<PushState> {
+  async saveForSession(viewer: SessionUser, body: PushSubscriptionBody, language: Language = 'en'): Promise<PushState> {
     const keys = this.checked(body);
     await this.save(
       viewer.userId,
@@ -122,6 +123,7 @@ export class PushService implements NotificationPusher {
         policy: 'all',
         standard: true,
         accessToken: null,
+        language,
       },
     );
     return this.state(viewer);
@@ -147,6 +149,7 @@ export class PushService implements NotificationPusher {
       kinds: NotificationType[];
       alerts: Record<string, boolean>;
       policy: PushPolicy;
+      language: Language;
     },
   ): Promise<AppSubscription> {
     const keys = this.checked(input);
@@ -160,6 +163,7 @@ export class PushService implements NotificationPusher {
         policy: input.policy,
         standard: input.standard,
         accessToken: encryptSecret(token.value, userId, this.config.authSecret, 'push access token'),
+        language: input.language,
       },
     );
   }
@@ -287,6 +291,7 @@ export class PushService implements NotificationPusher {
     const payload = pushPayload(notification, this.config.publicUrl, {
       type: app ? this.appWord(notification.type) : notification.type,
       accessToken,
+      language: subscription.language,
     });
     const request = webpush.generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
