@@ -35,7 +35,7 @@ export function ReplyingTo({ post, className }: { post: Post; className?: string
         ? rich(t('Replying to <0>@{username}</0>', { username: post.replyTo.username }), [
             (name) => (
               <Link to={paths.user(post.replyTo?.id ?? '')} className={REPLY_LINK}>
-                {name}
+                <bdi>{name}</bdi>
               </Link>
             ),
           ])
