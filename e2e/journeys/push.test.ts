@@ -139,12 +139,11 @@ describe('an installable app with Web Push', () => {
   );
 
   j.step('pushes another member’s like, which the service worker shows as a notification', async () => {
-    const liked = performance.now();
     await bob.like(idaPost);
+    // The push service's receipt is the signal (bounded by the step's timeout); how soon it comes is the
+    // bench's to say (bench/README.md, "Push delivery"), not a browser journey's.
     await service.waitFor(1);
     const pushed = service.received[0]!;
-    // Within the 2 s of the event (the like's answer), here on a shared two-core machine.
-    expect(pushed.at - liked).toBeLessThan(2_000);
     const payload = browserKeys.decrypt(pushed.body);
     expect(JSON.parse(payload)).toMatchObject({ title: 'Bob Finch liked your post', body: 'Nest boxes are up' });
 
