@@ -1,10 +1,7 @@
 import type { webcrypto } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { generateCryptoKeyPair, signRequest, verifyRequest } from '@fedify/fedify';
 import { CryptographicKey, Follow, Person, Undo } from '@fedify/vocab';
 import { eq, sql } from 'drizzle-orm';
@@ -13,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { executeRows } from '../../src/db/client.ts';
 import { follows, posts, remoteActors, users } from '../../src/db/schema.ts';
 import { insertUser, useTestApp } from '../helpers/app.ts';
+import { ORIGIN, useFederatedApp } from './peer.ts';
 
 /**
  * ActivityPub through the Fastify bridge (modules/federation), on the real database: discovery
@@ -21,9 +19,6 @@ import { insertUser, useTestApp } from '../helpers/app.ts';
  * queue, and its Undo. The remote server is an http server on 127.0.0.1 this file starts; nothing
  * reaches further. The queue is run by hand (`runQueue`), never on a timer.
  */
-const ORIGIN = 'https://pipit.test';
-const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-fed-web-'));
-writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit web app</title>');
 
 /** A remote server: Bob's actor, and the inbox where what Pipit sends arrives. */
 interface Remote {
@@ -94,20 +89,7 @@ describe('federation', () => {
     remote.server.close();
   });
 
-  const ctx = useTestApp(
-    {
-      publicUrl: ORIGIN,
-      secureCookies: true,
-      webDist,
-      federation: { enabled: true, offReason: null, queuePollMs: 60_000 },
-    },
-    { federation: { allowPrivateAddress: true, manualQueue: true } },
-  );
-  const federation = () => {
-    const service = ctx.app.federation;
-    if (!service) throw new Error('federation is off');
-    return service;
-  };
+  const { ctx, federation } = useFederatedApp();
   const getLd = (url: string) =>
     ctx.app.inject({ method: 'GET', url, headers: { accept: 'application/activity+json' } });
 

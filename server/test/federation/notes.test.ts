@@ -1,12 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Accept, Create, Delete, Follow, Mention, Note, PUBLIC_COLLECTION, Tombstone, Update } from '@fedify/vocab';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts, users } from '../../src/db/schema.ts';
-import { authorizeApp, insertUser, TestClient, useTestApp } from '../helpers/app.ts';
-import { type Delivery, Peer } from './peer.ts';
+import { authorizeApp, insertUser, TestClient } from '../helpers/app.ts';
+import { type Delivery, ORIGIN, Peer, useFederatedApp } from './peer.ts';
 
 /**
  * Notes both ways (modules/federation: outgoing.ts sendNote, incoming.ts): a member's posts, edits and
@@ -14,11 +11,8 @@ import { type Delivery, Peer } from './peer.ts';
  * their posts (text reduced to text, visibility never wider than addressed) and shown where a member's
  * would be. The other server is a Peer (peer.ts) on 127.0.0.1; the queue is run by hand.
  */
-const ORIGIN = 'https://pipit.test';
 /** The public collection, as deliveries spell it (in full, for servers that do not expand JSON-LD). */
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
-const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-fed-web-'));
-writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit web app</title>');
 
 describe('notes', () => {
   let peer: Peer;
@@ -27,20 +21,8 @@ describe('notes', () => {
   });
   afterAll(() => peer.close());
 
-  const ctx = useTestApp(
-    {
-      publicUrl: ORIGIN,
-      secureCookies: true,
-      webDist,
-      federation: { enabled: true, offReason: null, queuePollMs: 60_000 },
-    },
-    { federation: { allowPrivateAddress: true, manualQueue: true } },
-  );
-  const runQueue = () => {
-    const service = ctx.app.federation;
-    if (!service) throw new Error('federation is off');
-    return service.runQueue();
-  };
+  const { ctx, federation } = useFederatedApp();
+  const runQueue = () => federation().runQueue();
 
   async function member(username: string) {
     const user = await insertUser(ctx.db, { username });

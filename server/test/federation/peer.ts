@@ -1,10 +1,41 @@
 import type { webcrypto } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { generateCryptoKeyPair, signRequest, verifyRequest } from '@fedify/fedify';
 import { CryptographicKey, Endpoints, Image, Person } from '@fedify/vocab';
 import type { App } from '../../src/app.ts';
+import { useTestApp } from '../helpers/app.ts';
+
+/** The instance under test's public origin (https: federation is on). */
+export const ORIGIN = 'https://pipit.test';
+
+/**
+ * The app with federation on as ORIGIN, its queue run by hand (`federation().runQueue()`), peers on
+ * 127.0.0.1 allowed, and a stand-in web app (what a browser asking an actor's URL for HTML falls through to).
+ */
+export function useFederatedApp() {
+  const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-fed-web-'));
+  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit web app</title>');
+  const ctx = useTestApp(
+    {
+      publicUrl: ORIGIN,
+      secureCookies: true,
+      webDist,
+      federation: { enabled: true, offReason: null, queuePollMs: 60_000 },
+    },
+    { federation: { allowPrivateAddress: true, manualQueue: true } },
+  );
+  const federation = () => {
+    const service = ctx.app.federation;
+    if (!service) throw new Error('federation is off');
+    return service;
+  };
+  return { ctx, federation, webDist };
+}
 
 /** What arrived at the peer's inboxes. */
 export interface Delivery {

@@ -1,13 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Accept, Follow, Reject } from '@fedify/vocab';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRows } from '../../src/db/client.ts';
 import { followRequests, follows, remoteActors, users } from '../../src/db/schema.ts';
-import { authorizeApp, insertUser, TestClient, useTestApp } from '../helpers/app.ts';
-import { Peer } from './peer.ts';
+import { authorizeApp, insertUser, TestClient } from '../helpers/app.ts';
+import { ORIGIN, Peer, useFederatedApp } from './peer.ts';
 
 /**
  * Finding and following people elsewhere (modules/federation: lookup.ts, outgoing.ts, the Accept and
@@ -15,9 +12,6 @@ import { Peer } from './peer.ts';
  * (peer.ts): real HTTP on 127.0.0.1, its activities signed with its person's key; what Pipit sends it
  * is checked against the member's key. The queue is run by hand.
  */
-const ORIGIN = 'https://pipit.test';
-const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-fed-web-'));
-writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit web app</title>');
 
 describe('people elsewhere', () => {
   let peer: Peer;
@@ -26,20 +20,7 @@ describe('people elsewhere', () => {
   });
   afterAll(() => peer.close());
 
-  const ctx = useTestApp(
-    {
-      publicUrl: ORIGIN,
-      secureCookies: true,
-      webDist,
-      federation: { enabled: true, offReason: null, queuePollMs: 60_000 },
-    },
-    { federation: { allowPrivateAddress: true, manualQueue: true } },
-  );
-  const federation = () => {
-    const service = ctx.app.federation;
-    if (!service) throw new Error('federation is off');
-    return service;
-  };
+  const { ctx, federation } = useFederatedApp();
   const handle = () => `@carol@${peer.host}`;
   /** The people search, asking the person's server (resolve) unless told not to. */
   const search = (client: TestClient, q: string, resolve = true) =>
