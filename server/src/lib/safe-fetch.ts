@@ -264,29 +264,39 @@ function typeTaken(type: string, types: readonly string[]): boolean {
   return types.some((taken) => (taken.endsWith('/') ? type.startsWith(taken) : type === taken));
 }
 
+/** A request's options to the checked address: the connection pinned to it, and of its own (never a pooled socket opened to another address). */
+function pinnedRequest(
+  target: CheckedTarget,
+  method: 'GET' | 'POST',
+  signal: AbortSignal,
+  headers: http.OutgoingHttpHeaders | undefined,
+): http.RequestOptions {
+  const { url } = target;
+  return {
+    protocol: url.protocol,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port === '' ? undefined : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    method,
+    family: target.family,
+    lookup: pinnedLookup(target.address, target.family),
+    agent: false,
+    signal,
+    headers,
+  };
+}
+
 /** One GET to the checked address; resolves with the answer's head (the body not read yet). */
 function get(target: CheckedTarget, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   const { url } = target;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
-      {
-        protocol: url.protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port === '' ? undefined : Number(url.port),
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        family: target.family,
-        lookup: pinnedLookup(target.address, target.family),
-        // A connection of its own: never a pooled socket opened to another address.
-        agent: false,
-        signal,
-        headers: {
-          'User-Agent': options.userAgent ?? DEFAULT_USER_AGENT,
-          Accept: options.accept ?? '*/*',
-          'Accept-Encoding': 'gzip, deflate, br',
-        },
-      },
+      pinnedRequest(target, 'GET', signal, {
+        'User-Agent': options.userAgent ?? DEFAULT_USER_AGENT,
+        Accept: options.accept ?? '*/*',
+        'Accept-Encoding': 'gzip, deflate, br',
+      }),
       resolve,
     );
     request.on('error', (error) => reject(error));
@@ -429,21 +439,7 @@ export async function safePost(input: string, options: SafePostOptions): Promise
     const { url } = target;
     const client = url.protocol === 'https:' ? https : http;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const request = client.request(
-        {
-          protocol: url.protocol,
-          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-          port: url.port === '' ? undefined : Number(url.port),
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
-          family: target.family,
-          lookup: pinnedLookup(target.address, target.family),
-          agent: false,
-          signal: controller.signal,
-          headers: options.headers,
-        },
-        resolve,
-      );
+      const request = client.request(pinnedRequest(target, 'POST', controller.signal, options.headers), resolve);
       request.on('error', (error) => reject(new SafeFetchError('NETWORK', `${url.host}: ${error.message}`)));
       request.end(options.body ?? undefined);
     });
