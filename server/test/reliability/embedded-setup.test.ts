@@ -7,25 +7,11 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpClient, outputLine, startServer, tempDir } from './support.ts';
+import { HttpClient, LATEST_MIGRATION, MIGRATIONS, outputLine, rawQuery, startServer, tempDir } from './support.ts';
 
-const journal = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, '../../src/db/migrations/meta/_journal.json'), 'utf8'),
-) as { entries: { tag: string }[] };
-const migrations = journal.entries.length;
-const latest = journal.entries.at(-1)?.tag;
-
-/** Runs statements on the directory's database as it is: no lock, no migrations (the server is stopped). */
-async function rawQuery(dataDir: string, text: string): Promise<Record<string, unknown>[]> {
-  const db = new PGlite(path.join(dataDir, 'pgdata'));
-  try {
-    return (await db.query<Record<string, unknown>>(text)).rows;
-  } finally {
-    await db.close();
-  }
-}
+const migrations = MIGRATIONS;
+const latest = LATEST_MIGRATION;
 
 describe('the embedded data directory is set up by a helper process', () => {
   const dataDir = tempDir('pipit-embedded-setup-');

@@ -11,26 +11,21 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, outputLine, SERVER_DIR, startServer, tempDir } from './support.ts';
+import {
+  HttpClient,
+  LATEST_MIGRATION,
+  MIGRATIONS,
+  outputLine,
+  rawQuery,
+  SERVER_DIR,
+  startServer,
+  tempDir,
+} from './support.ts';
 
 const ROOT = path.resolve(SERVER_DIR, '..');
-const journal = JSON.parse(readFileSync(path.join(SERVER_DIR, 'src/db/migrations/meta/_journal.json'), 'utf8')) as {
-  entries: { tag: string }[];
-};
-const migrations = journal.entries.length;
-const latest = journal.entries.at(-1)?.tag;
-
-/** Statements on the directory's database as it is (the server is stopped). */
-async function rawQuery(dataDir: string, text: string): Promise<Record<string, unknown>[]> {
-  const db = new PGlite(path.join(dataDir, 'pgdata'));
-  try {
-    return (await db.query<Record<string, unknown>>(text)).rows;
-  } finally {
-    await db.close();
-  }
-}
+const migrations = MIGRATIONS;
+const latest = LATEST_MIGRATION;
 
 describe("a new embedded data directory starts from the build's template", () => {
   let dist = '';

@@ -4,11 +4,12 @@
  * 127.0.0.1 only; the machine's shared PostgreSQL (5432) is never touched.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
 import { CSRF_HEADER } from '@pipit/contract';
 import { newCsrfCookie } from '../../src/lib/auth-cookies.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
@@ -16,6 +17,23 @@ import { CookieJar } from '../helpers/cookie-jar.ts';
 const run = promisify(execFile);
 
 export const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
+const journal = JSON.parse(readFileSync(path.join(SERVER_DIR, 'src/db/migrations/meta/_journal.json'), 'utf8')) as {
+  entries: { tag: string }[];
+};
+/** How many migrations there are, and the last one's tag (what a set-up data directory is marked with). */
+export const MIGRATIONS = journal.entries.length;
+export const LATEST_MIGRATION = journal.entries.at(-1)?.tag;
+
+/** Runs statements on a data directory's database as it is: no lock, no migrations (the server is stopped). */
+export async function rawQuery(dataDir: string, text: string): Promise<Record<string, unknown>[]> {
+  const db = new PGlite(path.join(dataDir, 'pgdata'));
+  try {
+    return (await db.query<Record<string, unknown>>(text)).rows;
+  } finally {
+    await db.close();
+  }
+}
+
 export const AUTH_SECRET = 'reliability-secret-0123456789abcdef0123456789abcdef';
 export const PASSWORD = 'correct horse battery';
 
