@@ -138,5 +138,7 @@ function nestedFields(raw: unknown): Record<string, unknown> {
     }
     target[path[path.length - 1] as string] = value;
   }
-  return JSON.parse(JSON.stringify(out));
+  // Null-prototype containers (a field named __proto__ is only a field); the schema reads them as it
+  // reads plain objects and returns plain ones, and never walks deeper than it asks.
+  return out;
 }
