@@ -207,8 +207,10 @@ describe('link cards', () => {
     expect(server.hits('/article')).toBe(1);
 
     // Another first link: the old card goes with the edit, the new one comes once its page is read.
+    // (The answer may already carry the new card: the page is read after the commit, on PostgreSQL
+    // sometimes before the answer is written. It never carries the old one.)
     const relinked = await edit(written.id, { text: `Rather ${server.origin}/other, then ${server.origin}/article` });
-    expect(relinked.card).toBeNull();
+    expect([undefined, 'Herons at dusk']).toContain(relinked.card?.title);
     await drain();
     expect((await cardOf(clients.bob, written.id))?.title).toBe('Herons at dusk');
     expect(server.hits('/other')).toBe(1);
