@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeEach } from 'vitest';
 import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { type DbHandle, openDatabase, sql } from '../../src/db/client.ts';
+import { type DbHandle, executeRows, openDatabase, sql } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
 import { cookieNames, newCsrfCookie } from '../../src/lib/auth-cookies.ts';
 import { CookieJar } from './cookie-jar.ts';
@@ -132,15 +132,30 @@ export function testDb(): Promise<DbHandle> {
   return shared;
 }
 
+/**
+ * Every table of the schema but instance_keys (made once when the app is built, and kept by it): a
+ * worker's files share one database, so nothing one file wrote may reach the next.
+ */
+const wiped = new WeakMap<DbHandle, Promise<string>>();
+function wipedTables(handle: DbHandle): Promise<string> {
+  let list = wiped.get(handle);
+  if (!list) {
+    list = executeRows<{ tablename: string }>(
+      handle.db,
+      sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'instance_keys' ORDER BY tablename`,
+    ).then((rows) => rows.map((row) => `"${row.tablename}"`).join(', '));
+    wiped.set(handle, list);
+  }
+  return list;
+}
+
 export async function resetDb(handle: DbHandle): Promise<void> {
   // On PostgreSQL a TRUNCATE can meet work the previous test left running in another connection (a
   // background job's insert) and lose a deadlock (40P01, seen once in CI): the other side finishes,
   // and the TRUNCATE is tried again (at most three times).
   for (let attempt = 1; ; attempt++) {
     try {
-      await handle.db.execute(
-        sql`TRUNCATE webauthn_challenges, timed_jobs, fed_kv, fed_queue, notifications, media_attachments, preview_cards, post_hashtags, bookmarks, likes, follows, posts, sessions, users RESTART IDENTITY CASCADE`,
-      );
+      await handle.db.execute(sql.raw(`TRUNCATE ${await wipedTables(handle)} RESTART IDENTITY CASCADE`));
       return;
     } catch (error) {
       const code =
