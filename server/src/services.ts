@@ -150,7 +150,16 @@ export async function createServices(
   const scheduledPosts = new ScheduledPostsService(db, events, posts, timedJobs);
   const postEdits = new PostEditsService(db, events, notifier, posts, polls, cards, federationLink);
   const follows = new FollowsService(db, events, notifier, federationLink);
-  const users = new UsersService(db, media, jobs, events, follows, config.publicUrl, config.adminEmails);
+  const users = new UsersService(
+    db,
+    media,
+    jobs,
+    events,
+    follows,
+    config.publicUrl,
+    config.adminEmails,
+    federationLink,
+  );
   await promoteAdmins(db, config.adminEmails);
   const stream = new StreamHub(db, config.stream, deps.log);
   stream.listen(events);
@@ -160,7 +169,7 @@ export async function createServices(
     () => jobs.run('media.expire', async () => void (await media.expireUploads())),
     UPLOAD_SWEEP_INTERVAL_MS,
   ).unref();
-  const safety = new SafetyService(db, events);
+  const safety = new SafetyService(db, events, federationLink);
   const mailer = createMailer(config.mail, deps.log);
   const auth = await AuthService.create(db, sessions, users);
   // Mutes that ran out are removed (and the muters' home feeds rebuilt) by each process; idempotent.
@@ -178,7 +187,7 @@ export async function createServices(
     notifier,
     sessions,
     auth,
-    account: new AccountService(db, events, auth, media, jobs),
+    account: new AccountService(db, events, auth, media, jobs, federationLink),
     passwordReset: new PasswordResetService(db, sessions, mailer, jobs, config.publicUrl),
     twoFactor: new TwoFactorService(db, auth, config),
     passkeys: new PasskeysService(db, auth, config.publicUrl),

@@ -23,6 +23,29 @@ export interface FederationPort {
   postUpdated(postId: number): void;
   /** It was deleted (by its author or a moderator): a Delete to the author's followers elsewhere. */
   postDeleted(postId: number, authorId: number): void;
+  /** `userId` (a member) liked a post: a Like to its author when the author is elsewhere. */
+  liked(userId: number, postId: number): void;
+  /** They took the like back: an Undo(Like). */
+  unliked(userId: number, postId: number): void;
+  /**
+   * `userId` (a member) reposted `postId`, their repost being the post `repostId`: an Announce to their
+   * followers elsewhere and to the post's author when elsewhere.
+   */
+  reposted(userId: number, postId: number, repostId: number): void;
+  /** They took the repost `repostId` back: an Undo(Announce) to the same people. */
+  unreposted(userId: number, postId: number, repostId: number): void;
+  /** `userId` (a member) blocked `targetId`: a Block to them when they are elsewhere. */
+  blocked(userId: number, targetId: number): void;
+  /** The block was lifted: an Undo(Block). */
+  unblocked(userId: number, targetId: number): void;
+  /** A member's profile (name, bio, pictures, username, locked) changed: an Update of their actor to followers elsewhere. */
+  profileUpdated(userId: number): void;
+  /**
+   * A member's account is about to be deleted (called before its transaction): reads what its
+   * Delete needs — the keys that sign it and the followers elsewhere who hear it — and answers the sending, to be
+   * called once the deletion has committed (nothing is sent for an account nobody elsewhere follows).
+   */
+  accountDeleting(userId: number): Promise<() => void>;
 }
 
 export class FederationLink {

@@ -49,6 +49,8 @@ export class SafeFetchError extends Error {
   constructor(
     readonly code: SafeFetchErrorCode,
     message: string,
+    /** The answer's status, for HTTP_STATUS. */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'SafeFetchError';
@@ -380,7 +382,7 @@ async function fetchHops(input: string, options: SafeFetchOptions, signal: Abort
     }
     if (status !== 200) {
       response.destroy();
-      throw new SafeFetchError('HTTP_STATUS', `${target.url.host} answered ${status}`);
+      throw new SafeFetchError('HTTP_STATUS', `${target.url.host} answered ${status}`, status);
     }
     const { type, charset } = parseContentType(response.headers['content-type']);
     if (!typeTaken(type, options.types)) {

@@ -1,9 +1,9 @@
-import { Accept, Create, Delete, Follow, Mention, Note, PUBLIC_COLLECTION, Tombstone, Update } from '@fedify/vocab';
+import { Create, Delete, Mention, Note, PUBLIC_COLLECTION, Tombstone, Update } from '@fedify/vocab';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { posts, users } from '../../src/db/schema.ts';
-import { authorizeApp, insertUser, TestClient } from '../helpers/app.ts';
-import { type Delivery, ORIGIN, Peer, useFederatedApp } from './peer.ts';
+import { posts } from '../../src/db/schema.ts';
+import { authorizeApp, type TestClient } from '../helpers/app.ts';
+import { type Delivery, ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
 /**
  * Notes both ways (modules/federation: outgoing.ts sendNote, incoming.ts): a member's posts, edits and
@@ -21,47 +21,9 @@ describe('notes', () => {
   });
   afterAll(() => peer.close());
 
-  const { ctx, federation } = useFederatedApp();
-  const runQueue = () => federation().runQueue();
-
-  async function member(username: string) {
-    const user = await insertUser(ctx.db, { username });
-    return { user, client: await new TestClient(ctx).signInAs(user.id) };
-  }
-
-  /** Carol (on the peer) follows `memberId`: her signed Follow, accepted. Answers carol's user id. */
-  async function carolFollows(memberId: number): Promise<number> {
-    const follow = await new Follow({
-      id: new URL(`/activities/follow-${memberId}`, peer.origin),
-      actor: peer.actorId,
-      object: new URL(`/users/${memberId}`, ORIGIN),
-    }).toJsonLd();
-    expect((await peer.deliver(ctx.app, ORIGIN, `/users/${memberId}/inbox`, follow)).statusCode).toBe(202);
-    const accepted = peer.nextDelivery();
-    await runQueue();
-    expect((await accepted).json.type).toBe('Accept');
-    const [carol] = await ctx.db.db.select({ id: users.id }).from(users).where(eq(users.username, 'carol'));
-    return carol?.id as number;
-  }
-
-  /** `client`'s member follows carol: found by handle, followed, accepted by her server. Answers her id. */
-  async function followCarol(client: TestClient): Promise<number> {
-    const found = await client.get(`/api/search/people?q=${encodeURIComponent(`@carol@${peer.host}`)}&resolve=true`);
-    const carolId = found.json().items[0].id as string;
-    await client.put(`/api/users/${carolId}/follow`);
-    const arrived = peer.nextDelivery();
-    await runQueue();
-    const follow = await arrived;
-    const accept = new Accept({
-      id: new URL(`/activities/accept-${Math.random()}`, peer.origin),
-      actor: peer.actorId,
-      object: await Follow.fromJsonLd(follow.json),
-    });
-    expect((await peer.deliver(ctx.app, ORIGIN, '/inbox', await accept.toJsonLd())).statusCode).toBe(202);
-    await runQueue();
-    expect((await client.get(`/api/users/${carolId}`)).json().isFollowing).toBe(true);
-    return Number(carolId);
-  }
+  const fed = useFederatedApp();
+  const { ctx } = fed;
+  const { runQueue, member, carolFollows, followCarol } = withCarol(fed, () => peer);
 
   /** Posts as `client`, runs the queue, and answers what reached the peer (nothing: an empty list). */
   async function postAndDeliver(client: TestClient, body: Record<string, unknown>) {

@@ -6,9 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateCryptoKeyPair, signRequest, verifyRequest } from '@fedify/fedify';
-import { CryptographicKey, Endpoints, Image, Person } from '@fedify/vocab';
+import { Accept, CryptographicKey, Endpoints, Follow, Image, Person } from '@fedify/vocab';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
-import { useTestApp } from '../helpers/app.ts';
+import { users } from '../../src/db/schema.ts';
+import { insertUser, TestClient, useTestApp } from '../helpers/app.ts';
 
 /** The instance under test's public origin (https: federation is on). */
 export const ORIGIN = 'https://pipit.test';
@@ -56,6 +59,8 @@ export class Peer {
   readonly received: Delivery[] = [];
   /** GET requests served, by path (how often Pipit fetched what). */
   readonly fetched = new Map<string, number>();
+  /** Carol's account deleted: her actor answers 410 Gone. */
+  gone = false;
   private waiting: Array<(d: Delivery) => void> = [];
   private actorJson = '';
 
@@ -134,6 +139,10 @@ export class Peer {
       return;
     }
     if (req.method === 'GET' && url.pathname === '/users/carol') {
+      if (this.gone) {
+        res.writeHead(410).end();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/activity+json' }).end(this.actorJson);
       return;
     }
@@ -148,14 +157,20 @@ export class Peer {
   }
 
   /** POSTs an activity to the app's `inbox` as carol's server: signed with her key unless told otherwise. */
-  async deliver(app: App, appOrigin: string, inbox: string, activity: unknown, options: { unsigned?: boolean } = {}) {
+  async deliver(
+    app: App,
+    appOrigin: string,
+    inbox: string,
+    activity: unknown,
+    options: { unsigned?: boolean; keyId?: URL } = {},
+  ) {
     const body = JSON.stringify(activity);
     let request = new Request(new URL(inbox, appOrigin), {
       method: 'POST',
       headers: { 'content-type': 'application/activity+json', accept: 'application/activity+json' },
       body,
     });
-    if (!options.unsigned) request = await signRequest(request, this.keys.privateKey, this.keyId);
+    if (!options.unsigned) request = await signRequest(request, this.keys.privateKey, options.keyId ?? this.keyId);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
@@ -183,4 +198,55 @@ export class Peer {
     );
     return key?.ownerId?.href ?? null;
   }
+}
+
+/**
+ * What the exchanges with carol's server begin with: a member signed in, carol following a member (her
+ * Follow, accepted), a member following carol (found by handle, her server's Accept). `runQueue` runs the
+ * app's federation queue by hand.
+ */
+export function withCarol(fed: ReturnType<typeof useFederatedApp>, peer: () => Peer) {
+  const { ctx, federation } = fed;
+  const runQueue = () => federation().runQueue();
+
+  async function member(username: string) {
+    const user = await insertUser(ctx.db, { username });
+    return { user, client: await new TestClient(ctx).signInAs(user.id) };
+  }
+
+  /** Carol (on the peer) follows `memberId`: her signed Follow, accepted. Answers carol's user id. */
+  async function carolFollows(memberId: number): Promise<number> {
+    const follow = await new Follow({
+      id: new URL(`/activities/follow-${memberId}`, peer().origin),
+      actor: peer().actorId,
+      object: new URL(`/users/${memberId}`, ORIGIN),
+    }).toJsonLd();
+    expect((await peer().deliver(ctx.app, ORIGIN, `/users/${memberId}/inbox`, follow)).statusCode).toBe(202);
+    const accepted = peer().nextDelivery();
+    await runQueue();
+    expect((await accepted).json.type).toBe('Accept');
+    const [carol] = await ctx.db.db.select({ id: users.id }).from(users).where(eq(users.username, 'carol'));
+    return carol?.id as number;
+  }
+
+  /** `client`'s member follows carol: found by handle, followed, accepted by her server. Answers her id. */
+  async function followCarol(client: TestClient): Promise<number> {
+    const found = await client.get(`/api/search/people?q=${encodeURIComponent(`@carol@${peer().host}`)}&resolve=true`);
+    const carolId = found.json().items[0].id as string;
+    await client.put(`/api/users/${carolId}/follow`);
+    const arrived = peer().nextDelivery();
+    await runQueue();
+    const follow = await arrived;
+    const accept = new Accept({
+      id: new URL(`/activities/accept-${Math.random()}`, peer().origin),
+      actor: peer().actorId,
+      object: await Follow.fromJsonLd(follow.json),
+    });
+    expect((await peer().deliver(ctx.app, ORIGIN, '/inbox', await accept.toJsonLd())).statusCode).toBe(202);
+    await runQueue();
+    expect((await client.get(`/api/users/${carolId}`)).json().isFollowing).toBe(true);
+    return Number(carolId);
+  }
+
+  return { runQueue, member, carolFollows, followCarol };
 }

@@ -3,8 +3,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRows } from '../../src/db/client.ts';
 import { followRequests, follows, remoteActors, users } from '../../src/db/schema.ts';
-import { authorizeApp, insertUser, TestClient } from '../helpers/app.ts';
-import { ORIGIN, Peer, useFederatedApp } from './peer.ts';
+import { authorizeApp, TestClient } from '../helpers/app.ts';
+import { ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
 /**
  * Finding and following people elsewhere (modules/federation: lookup.ts, outgoing.ts, the Accept and
@@ -20,16 +20,13 @@ describe('people elsewhere', () => {
   });
   afterAll(() => peer.close());
 
-  const { ctx, federation } = useFederatedApp();
+  const fed = useFederatedApp();
+  const { ctx, federation } = fed;
+  const { member } = withCarol(fed, () => peer);
   const handle = () => `@carol@${peer.host}`;
   /** The people search, asking the person's server (resolve) unless told not to. */
   const search = (client: TestClient, q: string, resolve = true) =>
     client.get(`/api/search/people?q=${encodeURIComponent(q)}${resolve ? '&resolve=true' : ''}`);
-
-  async function member(username: string) {
-    const user = await insertUser(ctx.db, { username });
-    return { user, client: await new TestClient(ctx).signInAs(user.id) };
-  }
 
   /** Finds carol through search as `client`: her user id. */
   async function findCarol(client: TestClient): Promise<string> {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { type Executor, executeRows } from '../../db/client.ts';
 import { bookmarks, follows, likes, mediaAttachments, mutedWords, posts, users } from '../../db/schema.ts';
 
@@ -41,6 +41,16 @@ export async function findAccountFiles(db: Executor, userId: number): Promise<{ 
     images: [user?.profileImage, user?.coverImage].filter((url): url is string => typeof url === 'string'),
     keys: uploads.flatMap((u) => [u.key, u.previewKey]),
   };
+}
+
+/** Whether the user is someone elsewhere (a `users` row with a domain). */
+export async function isRemoteUser(db: Executor, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), isNotNull(users.domain)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Deletes the account; every row of theirs goes with it (foreign keys cascade). True when it existed. */

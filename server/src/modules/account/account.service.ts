@@ -1,6 +1,7 @@
 import { strToU8, type Zippable, zipSync } from 'fflate';
 import type { Database } from '../../db/client.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { MediaService } from '../media/media.service.ts';
@@ -23,6 +24,8 @@ export class AccountService {
     private readonly auth: AuthService,
     private readonly media: MediaService,
     private readonly jobs: Jobs,
+    /** Federation: followers elsewhere hear that the account is gone (lib/federation-link.ts). */
+    private readonly federation: FederationLink | null = null,
   ) {}
 
   /**
@@ -33,7 +36,10 @@ export class AccountService {
    */
   async delete(viewer: SessionUser, password: string): Promise<void> {
     await this.auth.confirmPassword(viewer, password, 'password', 'The password is not right.');
+    // Read before the account goes (its keys sign the Delete); sent once the deletion has committed.
+    const announceDeletion = (await this.federation?.current?.accountDeleting(viewer.userId)) ?? null;
     const files = await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      if (announceDeletion) outbox.afterCommit(announceDeletion);
       const found = await repo.findAccountFiles(tx, viewer.userId);
       await repo.uncountAccount(tx, viewer.userId);
       await repo.deleteAccount(tx, viewer.userId);
@@ -42,6 +48,21 @@ export class AccountService {
       return [...found.images, ...found.keys.map(mediaUrl)];
     });
     if (files.length > 0) this.jobs.run('media.collect', () => this.media.collect(files));
+  }
+
+  /**
+   * Someone elsewhere whose own server says their account is gone (federation): what was kept of them goes as a
+   * member's account would — the counters that counted them first, then every row of theirs. False when the id
+   * is not someone elsewhere (a member's account is only ever deleted by its member, above).
+   */
+  async forgetRemote(userId: number): Promise<boolean> {
+    return commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      if (!(await repo.isRemoteUser(tx, userId))) return false;
+      await repo.uncountAccount(tx, userId);
+      await repo.deleteAccount(tx, userId);
+      outbox.add({ type: 'sessions.ended', userId }, { type: 'user.updated', userId });
+      return true;
+    });
   }
 
   /**

@@ -16,6 +16,7 @@ export async function findLocalActor(db: Executor, id: number) {
       coverImage: users.coverImage,
       locked: users.locked,
       createdAt: users.createdAt,
+      updatedAt: users.updatedAt,
       followersCount: users.followersCount,
       followingCount: users.followingCount,
       postsCount: users.postsCount,
@@ -309,4 +310,36 @@ export async function hasLocalFollower(db: Executor, userId: number): Promise<bo
     .where(and(eq(follows.followeeId, userId), isNull(users.domain)))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * A post as a like or repost of it names it elsewhere: its ActivityPub id when it came from elsewhere (null for a
+ * member's: its id is ours), its visibility, and its author as deliveries reach them (null fields for a member).
+ */
+export async function findPostTarget(db: Executor, postId: number) {
+  const [row] = await db
+    .select({
+      id: posts.id,
+      uri: posts.uri,
+      visibility: posts.visibility,
+      authorId: posts.authorId,
+      authorUri: remoteActors.uri,
+      authorInbox: remoteActors.inbox,
+      authorSharedInbox: remoteActors.sharedInbox,
+    })
+    .from(posts)
+    .leftJoin(remoteActors, eq(remoteActors.userId, posts.authorId))
+    .where(eq(posts.id, postId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The repost `userId` made of `postId` (its row's id), or null. */
+export async function findRepostOf(db: Executor, userId: number, postId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.authorId, userId), eq(posts.repostOfId, postId)))
+    .limit(1);
+  return row?.id ?? null;
 }

@@ -34,6 +34,8 @@ export const federationPlugin = fp(
       follows: app.services.follows,
       posts: app.services.posts,
       postEdits: app.services.postEdits,
+      safety: app.services.safety,
+      account: app.services.account,
       events: app.services.events,
       log: app.log,
       ...(options.seam ? { seam: options.seam } : {}),

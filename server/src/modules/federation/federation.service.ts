@@ -5,9 +5,11 @@ import type { Database } from '../../db/client.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { DatabaseKvStore } from '../../lib/fed-kv.ts';
 import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
+import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
+import type { SafetyService } from '../safety/safety.service.ts';
 import { findRemoteByHandle } from './federation.repository.ts';
 import { buildFederation } from './federation.ts';
 import { ActorKeys } from './keys.ts';
@@ -52,6 +54,8 @@ export class FederationService {
       follows: FollowsService;
       posts: PostsService;
       postEdits: PostEditsService;
+      safety: SafetyService;
+      account: AccountService;
       events: EventBus;
       log: FastifyBaseLogger;
       seam?: FederationTestSeam;
@@ -81,6 +85,9 @@ export class FederationService {
       follows: deps.follows,
       posts: deps.posts,
       postEdits: deps.postEdits,
+      safety: deps.safety,
+      account: deps.account,
+      events: deps.events,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),
       ...(deps.seam?.documentLoader ? { documentLoader: deps.seam.documentLoader } : {}),

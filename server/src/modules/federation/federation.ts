@@ -10,7 +10,9 @@ import {
 import {
   Accept,
   type Actor,
+  Announce,
   Application,
+  Block,
   Create,
   Delete,
   Endpoints,
@@ -18,6 +20,7 @@ import {
   getTypeId,
   Hashtag,
   Image,
+  Like,
   Mention,
   Note,
   Person,
@@ -30,15 +33,29 @@ import { Temporal } from '@js-temporal/polyfill';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
+import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
+import type { SafetyService } from '../safety/safety.service.ts';
 import * as repo from './federation.repository.ts';
 import { remoteHtmlToText } from './html.ts';
-import { type IncomingDeps, onCreate, onDelete, onUpdate } from './incoming.ts';
+import {
+  forgetActor,
+  type IncomingDeps,
+  onAnnounce,
+  onBlock,
+  onCreate,
+  onDelete,
+  onLike,
+  onUndo,
+  onUpdate,
+} from './incoming.ts';
 import type { ActorKeys } from './keys.ts';
+import { actorGone } from './lookup.ts';
 import { followKey, parseFollowId } from './outgoing.ts';
 
 /** The instance actor's identifier (signed fetches; WebFinger `acct:<host>@<host>`). Members' are their ids. */
@@ -62,6 +79,9 @@ export interface FederationDeps {
   follows: FollowsService;
   posts: PostsService;
   postEdits: PostEditsService;
+  safety: SafetyService;
+  account: AccountService;
+  events: EventBus;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
   allowPrivateAddress?: boolean;
@@ -100,27 +120,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
       if (id === null) return null;
       const user = await repo.findLocalActor(db, id);
       if (!user) return null;
-      const pairs = await ctx.getActorKeyPairs(identifier);
-      return new Person({
-        id: ctx.getActorUri(identifier),
-        preferredUsername: user.username,
-        name: user.name,
-        summary: textToHtml(user.bio),
-        url: new URL(`/users/${id}`, publicUrl),
-        icon: user.profileImage ? new Image({ url: new URL(absolute(publicUrl, user.profileImage)) }) : null,
-        image: user.coverImage ? new Image({ url: new URL(absolute(publicUrl, user.coverImage)) }) : null,
-        inbox: ctx.getInboxUri(identifier),
-        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
-        outbox: ctx.getOutboxUri(identifier),
-        followers: ctx.getFollowersUri(identifier),
-        following: ctx.getFollowingUri(identifier),
-        featured: ctx.getFeaturedUri(identifier),
-        publicKey: pairs[0]?.cryptographicKey ?? null,
-        assertionMethods: pairs.map((pair) => pair.multikey),
-        manuallyApprovesFollowers: user.locked,
-        discoverable: true,
-        published: toInstant(user.createdAt),
-      });
+      return memberActor(ctx, publicUrl, identifier, user);
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
       if (identifier === INSTANCE_ACTOR) return keys.pairsOf(null);
@@ -238,6 +238,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
       );
     })
     .on(Undo, async (ctx, undo) => {
+      if (await onUndo(ctx, undo, incoming)) return;
       const object = await undo.getObject(ctx);
       if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href) return;
       const target = object.objectId ? ctx.parseUri(object.objectId) : null;
@@ -263,6 +264,20 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     .on(Create, (ctx, create) => onCreate(ctx, create, incoming))
     .on(Update, (ctx, update) => onUpdate(ctx, update, incoming))
     .on(Delete, (ctx, del) => onDelete(ctx, del, incoming))
+    .on(Like, (ctx, like) => onLike(ctx, like, incoming))
+    .on(Announce, (ctx, announce) => onAnnounce(ctx, announce, incoming))
+    .on(Block, (ctx, block) => onBlock(ctx, block, incoming))
+    .onUnverifiedActivity(async (_ctx, activity, reason) => {
+      // A deleted account's Delete of itself: its keys are gone with it, so it cannot be verified. Its server is
+      // asked whether the actor is gone (410 or 404) before what was kept of them goes; 202 either way for a
+      // Delete of an actor (Mastodon sends one to every server it knows), the default 401 for anything else.
+      if (!(activity instanceof Delete) || reason.type !== 'keyFetchError' || !activity.actorId) return;
+      if (activity.objectId?.href !== activity.actorId.href) return;
+      if (await actorGone(activity.actorId, { loopbackPeers: deps.allowPrivateAddress ?? false })) {
+        await forgetActor(activity.actorId.href, incoming);
+      }
+      return new Response(null, { status: 202 });
+    })
     .onError((_ctx, error) => log.warn({ err: error }, 'an incoming activity failed'));
 
   const here = federation.createContext(new URL(publicUrl), undefined);
@@ -270,6 +285,9 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     db,
     posts: deps.posts,
     postEdits: deps.postEdits,
+    safety: deps.safety,
+    account: deps.account,
+    events: deps.events,
     log,
     actorData: remoteActorData,
     async memberOf(uri) {
@@ -320,6 +338,37 @@ function instanceActor(ctx: Context<void>, publicUrl: string) {
         manuallyApprovesFollowers: true,
       }),
   );
+}
+
+/** A member as their actor (`/users/{id}`): what the dispatcher serves and an Update(Person) carries. */
+export async function memberActor(
+  ctx: Context<void>,
+  publicUrl: string,
+  identifier: string,
+  user: repo.LocalActorRow,
+): Promise<Person> {
+  const pairs = await ctx.getActorKeyPairs(identifier);
+  return new Person({
+    id: ctx.getActorUri(identifier),
+    preferredUsername: user.username,
+    name: user.name,
+    summary: textToHtml(user.bio),
+    url: new URL(`/users/${user.id}`, publicUrl),
+    icon: user.profileImage ? new Image({ url: new URL(absolute(publicUrl, user.profileImage)) }) : null,
+    image: user.coverImage ? new Image({ url: new URL(absolute(publicUrl, user.coverImage)) }) : null,
+    inbox: ctx.getInboxUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    outbox: ctx.getOutboxUri(identifier),
+    followers: ctx.getFollowersUri(identifier),
+    following: ctx.getFollowingUri(identifier),
+    featured: ctx.getFeaturedUri(identifier),
+    publicKey: pairs[0]?.cryptographicKey ?? null,
+    assertionMethods: pairs.map((pair) => pair.multikey),
+    manuallyApprovesFollowers: user.locked,
+    discoverable: true,
+    published: toInstant(user.createdAt),
+    updated: toInstant(user.updatedAt),
+  });
 }
 
 /** Someone a note names (a Mention tag, and its addressing): their actor URI and handle. */

@@ -1,13 +1,30 @@
 import type { InboxContext } from '@fedify/fedify';
-import { type Actor, type Create, type Delete, Mention, Note, PUBLIC_COLLECTION, type Update } from '@fedify/vocab';
+import {
+  type Activity,
+  type Actor,
+  Announce,
+  Block,
+  type Create,
+  type Delete,
+  isActor,
+  Like,
+  Mention,
+  Note,
+  PUBLIC_COLLECTION,
+  type Undo,
+  type Update,
+} from '@fedify/vocab';
 import type { Visibility } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { PostId } from '../../lib/ids.ts';
+import type { EventBus } from '../../lib/events.ts';
+import type { PostId, UserId } from '../../lib/ids.ts';
+import type { AccountService } from '../account/account.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
+import type { SafetyService } from '../safety/safety.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import * as repo from './federation.repository.ts';
 import { remoteHtmlToText } from './html.ts';
@@ -22,6 +39,9 @@ export interface IncomingDeps {
   db: Database;
   posts: PostsService;
   postEdits: PostEditsService;
+  safety: SafetyService;
+  account: AccountService;
+  events: EventBus;
   log: FastifyBaseLogger;
   /** The member a URI names (an actor of ours), or null. */
   memberOf(uri: URL): Promise<number | null>;
@@ -148,6 +168,11 @@ export async function onCreate(ctx: InboxContext<void>, create: Create, deps: In
 
 /** Update(Note): the author's edit of a post of theirs kept here (text, content warning, sensitive). */
 export async function onUpdate(ctx: InboxContext<void>, update: Update, deps: IncomingDeps): Promise<void> {
+  const object = await update.getObject(ctx);
+  if (isActor(object)) {
+    await refreshActor(update, object, deps);
+    return;
+  }
   const note = await ownNote(ctx, update, deps.log);
   if (!note?.id || !update.actorId) return;
   const author = await repo.findRemoteActorByUri(deps.db, update.actorId.href);
@@ -170,9 +195,38 @@ export async function onUpdate(ctx: InboxContext<void>, update: Update, deps: In
   }
 }
 
-/** Delete of a note (its id, or a Tombstone): the author's post kept here goes. */
+/**
+ * Update of an actor, by that actor (the signer): what is kept of them is refreshed — name, bio, avatar, locked,
+ * inbox, keys — for someone Pipit knows; nobody new is kept for it.
+ */
+async function refreshActor(update: Update, actor: Actor, deps: IncomingDeps): Promise<void> {
+  if (!update.actorId || actor.id?.href !== update.actorId.href || !actor.inboxId) return;
+  const userId = await repo.findRemoteUserId(deps.db, actor.id.href);
+  if (userId === null) return;
+  await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
+  // Kept pages, caches and open streams showing their name or picture are refreshed.
+  await deps.events.publish([{ type: 'user.updated', userId }]);
+}
+
+/**
+ * Delete of an actor by itself: their server deleted the account, and what was kept of them here goes (their
+ * posts, likes, reposts, follows, with the counters that counted them). Answers whether anyone was forgotten.
+ */
+export async function forgetActor(actorUri: string, deps: Pick<IncomingDeps, 'db' | 'account' | 'log'>) {
+  const userId = await repo.findRemoteUserId(deps.db, actorUri);
+  if (userId === null) return false;
+  const forgotten = await deps.account.forgetRemote(userId);
+  if (forgotten) deps.log.info({ actor: actorUri }, 'a deleted remote account was forgotten');
+  return forgotten;
+}
+
+/** Delete of a note (its id, or a Tombstone): the author's post kept here goes. Of the actor itself: forgetActor. */
 export async function onDelete(_ctx: InboxContext<void>, del: Delete, deps: IncomingDeps): Promise<void> {
   if (!del.actorId || !del.objectId) return;
+  if (del.objectId.href === del.actorId.href) {
+    await forgetActor(del.actorId.href, deps);
+    return;
+  }
   // Only the author's own: the object's id is on the signer's server and the post is theirs here.
   if (del.objectId.origin !== del.actorId.origin) return;
   const author = await repo.findRemoteActorByUri(deps.db, del.actorId.href);
@@ -186,4 +240,99 @@ export async function onDelete(_ctx: InboxContext<void>, del: Delete, deps: Inco
     if (error instanceof AppError) return;
     throw error;
   }
+}
+
+/**
+ * The signer of an activity as someone kept here: known, or their actor fetched and kept now (someone new who
+ * likes, reposts or blocks a member). Null when their document is not the signer's, or they are suspended here.
+ */
+async function signerKept(
+  ctx: InboxContext<void>,
+  activity: Activity,
+  deps: IncomingDeps,
+): Promise<SessionUser | null> {
+  const actorId = activity.actorId;
+  if (!actorId) return null;
+  let known = await repo.findRemoteActorByUri(deps.db, actorId.href);
+  if (!known && (await repo.findRemoteUserId(deps.db, actorId.href)) === null) {
+    const actor = await activity.getActor(ctx);
+    if (!actor?.id || actor.id.href !== actorId.href || !actor.inboxId) return null;
+    await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
+    known = await repo.findRemoteActorByUri(deps.db, actorId.href);
+  }
+  return known ? asAuthor(deps.db, known.userId) : null;
+}
+
+/** Runs what a remote person does as a member would; a refusal (not found, hidden, forbidden) is logged, not thrown. */
+async function asMemberWould(deps: IncomingDeps, what: string, activity: Activity, work: () => Promise<unknown>) {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    deps.log.info({ activity: activity.id?.href, code: error.code }, `a remote ${what} was refused`);
+  }
+}
+
+/** Like of a member's post: liked by its (remote) signer, notified as any like — unless they may not see it. */
+export async function onLike(ctx: InboxContext<void>, like: Like, deps: IncomingDeps): Promise<void> {
+  const postId = like.objectId ? deps.localPostOf(like.objectId) : null;
+  if (postId === null) return; // A like of someone else's post is their server's to count.
+  const viewer = await signerKept(ctx, like, deps);
+  if (viewer) await asMemberWould(deps, 'like', like, () => deps.posts.like(viewer, postId as PostId));
+}
+
+/**
+ * Announce (a repost) of a post kept here: of a member's post, by anyone; of someone else's, only by someone a
+ * member follows (it reaches their Home). A note Pipit does not have is not fetched for it (yet).
+ */
+export async function onAnnounce(ctx: InboxContext<void>, announce: Announce, deps: IncomingDeps): Promise<void> {
+  if (!announce.objectId || !announce.actorId) return;
+  const local = deps.localPostOf(announce.objectId);
+  const postId = local ?? (await repo.findPostIdByUri(deps.db, announce.objectId.href));
+  if (postId === null) {
+    deps.log.info({ activity: announce.id?.href }, 'a repost of a note not kept here was dropped');
+    return;
+  }
+  if (local === null) {
+    const known = await repo.findRemoteActorByUri(deps.db, announce.actorId.href);
+    if (!known || !(await repo.hasLocalFollower(deps.db, known.userId))) return;
+  }
+  const viewer = await signerKept(ctx, announce, deps);
+  if (viewer) await asMemberWould(deps, 'repost', announce, () => deps.posts.repost(viewer, postId as PostId));
+}
+
+/** Block of a member: as a member's block would (follows both ways end, and what they see of each other). */
+export async function onBlock(ctx: InboxContext<void>, block: Block, deps: IncomingDeps): Promise<void> {
+  const memberId = block.objectId ? await deps.memberOf(block.objectId) : null;
+  if (memberId === null) return;
+  const viewer = await signerKept(ctx, block, deps);
+  if (viewer) await asMemberWould(deps, 'block', block, () => deps.safety.block(viewer, memberId as UserId));
+}
+
+/**
+ * Undo of a Like, Announce or Block the signer made (the object's actor is the signer): taken back as a
+ * member's would be. (Undo of a Follow: federation.ts.) Answers false when the object is none of these.
+ */
+export async function onUndo(ctx: InboxContext<void>, undo: Undo, deps: IncomingDeps): Promise<boolean> {
+  const object = await undo.getObject(ctx);
+  if (!(object instanceof Like || object instanceof Announce || object instanceof Block)) return false;
+  if (!undo.actorId || object.actorId?.href !== undo.actorId.href || !object.objectId) return true;
+  const userId = await repo.findRemoteUserId(deps.db, undo.actorId.href);
+  const viewer = userId === null ? null : await asAuthor(deps.db, userId);
+  if (!viewer) return true;
+  const target = object.objectId;
+  if (object instanceof Block) {
+    const memberId = await deps.memberOf(target);
+    if (memberId !== null) await deps.safety.unblock(viewer, memberId as UserId);
+    return true;
+  }
+  const postId =
+    deps.localPostOf(target) ?? (object instanceof Announce ? await repo.findPostIdByUri(deps.db, target.href) : null);
+  if (postId === null) return true;
+  await asMemberWould(deps, 'undo', undo, () =>
+    object instanceof Like
+      ? deps.posts.unlike(viewer, postId as PostId)
+      : deps.posts.unrepost(viewer, postId as PostId),
+  );
+  return true;
 }

@@ -11,6 +11,7 @@ const HANDLE = /^@?([A-Za-z0-9_][A-Za-z0-9_.-]{0,99})@((?:[A-Za-z0-9-]{1,63}\.)*
 /** A known person's actor is fetched again when older than this. */
 const REFRESH_MS = 24 * 60 * 60 * 1000;
 const WEBFINGER_MAX_BYTES = 64 * 1024;
+const ACTOR_MAX_BYTES = 1024 * 1024;
 const WEBFINGER_TIMEOUT_MS = 5_000;
 
 export interface Handle {
@@ -101,4 +102,25 @@ async function webFinger(handle: Handle, options: LookupOptions): Promise<URL | 
     }
   }
   return null;
+}
+
+/**
+ * Whether an actor's own server says it is gone (410 Gone, or 404) when asked now — what an unsigned Delete of
+ * that actor is checked against before anything is removed (its keys went with it, so the Delete cannot be
+ * verified). Any other answer, or none, is not "gone".
+ */
+export async function actorGone(actorUrl: URL, options: LookupOptions): Promise<boolean> {
+  try {
+    await safeFetch(actorUrl.href, {
+      timeoutMs: WEBFINGER_TIMEOUT_MS,
+      maxBytes: ACTOR_MAX_BYTES,
+      types: ['application/activity+json', 'application/ld+json', 'application/json'],
+      accept: 'application/activity+json',
+      allowLoopback: options.loopbackPeers,
+      userAgent: 'Pipit (ActivityPub)',
+    });
+    return false;
+  } catch (error) {
+    return error instanceof SafeFetchError && (error.status === 410 || error.status === 404);
+  }
 }

@@ -1,10 +1,14 @@
-import type { Context, Federation, KvKey, KvStore } from '@fedify/fedify';
+import type { Context, Federation, KvKey, KvStore, SenderKeyPair } from '@fedify/fedify';
 import {
   Accept,
+  Announce,
+  Block,
   Create,
   Delete,
   Endpoints,
   Follow,
+  Like,
+  Note,
   PUBLIC_COLLECTION,
   Reject,
   Tombstone,
@@ -16,7 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { FederationPort } from '../../lib/federation-link.ts';
 import * as repo from './federation.repository.ts';
-import { type NoteMention, noteOf } from './federation.ts';
+import { memberActor, type NoteMention, noteOf } from './federation.ts';
 
 /** Where the id of a Follow is kept: ours to a remote person (for its Undo), theirs to a member (for the answer). */
 export const followKey = (direction: 'out' | 'in', followerId: number, followeeId: number): KvKey => [
@@ -25,6 +29,14 @@ export const followKey = (direction: 'out' | 'in', followerId: number, followeeI
   String(followerId),
   String(followeeId),
 ];
+
+/** Where the id of a member's Like of a post is kept (for its Undo). */
+const likeKey = (userId: number, postId: number): KvKey => ['pipit', 'like', String(userId), String(postId)];
+/** Where the id of a member's Block of someone elsewhere is kept (for its Undo). */
+const blockKey = (userId: number, targetId: number): KvKey => ['pipit', 'block', String(userId), String(targetId)];
+
+/** A fresh id for an activity of a member's: under their actor, `#<kind>/<uuid>`. */
+const activityId = (actor: URL, kind: string) => new URL(`${actor.href}#${kind}/${crypto.randomUUID()}`);
 
 /** A follow's activity id: under the follower's actor, `#follows/<followee>/<uuid>` (parsed back from an Accept). */
 export function followIdOf(ctx: Context<void>, followerId: number, followeeId: number): URL {
@@ -164,6 +176,186 @@ export class OutgoingFederation implements FederationPort {
         { preferSharedInbox: true, orderingKey: `post:${postId}` },
       );
     });
+  }
+
+  liked(userId: number, postId: number): void {
+    this.run('a Like', async () => {
+      const target = await this.remotelyAuthored(userId, postId);
+      if (!target) return;
+      const ctx = this.context();
+      const actor = ctx.getActorUri(String(userId));
+      const id = activityId(actor, 'likes');
+      await this.kv.set(likeKey(userId, postId), id.href);
+      await ctx.sendActivity(
+        { identifier: String(userId) },
+        target.recipient,
+        new Like({ id, actor, object: target.object, to: target.recipient.id }),
+        { orderingKey: `like:${userId}:${postId}` },
+      );
+    });
+  }
+
+  unliked(userId: number, postId: number): void {
+    this.run('an Undo(Like)', async () => {
+      const target = await this.remotelyAuthored(userId, postId);
+      if (!target) return;
+      const ctx = this.context();
+      const actor = ctx.getActorUri(String(userId));
+      const key = likeKey(userId, postId);
+      const kept = await this.kv.get<string>(key);
+      await this.kv.delete(key);
+      const like = new Like({ id: kept ? new URL(kept) : null, actor, object: target.object });
+      await ctx.sendActivity(
+        { identifier: String(userId) },
+        target.recipient,
+        new Undo({ id: activityId(actor, 'undo'), actor, object: like, to: target.recipient.id }),
+        { orderingKey: `like:${userId}:${postId}` },
+      );
+    });
+  }
+
+  reposted(userId: number, postId: number, repostId: number): void {
+    this.run('an Announce', () => this.sendAnnounce(userId, postId, repostId, false));
+  }
+
+  unreposted(userId: number, postId: number, repostId: number): void {
+    this.run('an Undo(Announce)', () => this.sendAnnounce(userId, postId, repostId, true));
+  }
+
+  blocked(userId: number, targetId: number): void {
+    this.run('a Block', async () => {
+      const remote = await repo.findRemoteActor(this.db, targetId);
+      if (!remote || (await repo.findLocalActor(this.db, userId)) === null) return;
+      const ctx = this.context();
+      const actor = ctx.getActorUri(String(userId));
+      const id = activityId(actor, 'blocks');
+      await this.kv.set(blockKey(userId, targetId), id.href);
+      await ctx.sendActivity(
+        { identifier: String(userId) },
+        recipientOf(remote),
+        new Block({ id, actor, object: new URL(remote.uri), to: new URL(remote.uri) }),
+        { orderingKey: `block:${userId}:${targetId}` },
+      );
+    });
+  }
+
+  unblocked(userId: number, targetId: number): void {
+    this.run('an Undo(Block)', async () => {
+      const remote = await repo.findRemoteActor(this.db, targetId);
+      if (!remote || (await repo.findLocalActor(this.db, userId)) === null) return;
+      const ctx = this.context();
+      const actor = ctx.getActorUri(String(userId));
+      const key = blockKey(userId, targetId);
+      const kept = await this.kv.get<string>(key);
+      await this.kv.delete(key);
+      const block = new Block({ id: kept ? new URL(kept) : null, actor, object: new URL(remote.uri) });
+      await ctx.sendActivity(
+        { identifier: String(userId) },
+        recipientOf(remote),
+        new Undo({ id: activityId(actor, 'undo'), actor, object: block, to: new URL(remote.uri) }),
+        { orderingKey: `block:${userId}:${targetId}` },
+      );
+    });
+  }
+
+  profileUpdated(userId: number): void {
+    this.run('an Update(Person)', async () => {
+      const user = await repo.findLocalActor(this.db, userId);
+      const followers = user ? await repo.findRemoteFollowers(this.db, userId) : [];
+      if (!user || followers.length === 0) return;
+      const ctx = this.context();
+      const identifier = String(userId);
+      const person = await memberActor(ctx, this.publicUrl, identifier, user);
+      await ctx.sendActivity(
+        { identifier },
+        followers.map(recipientOf),
+        new Update({
+          id: activityId(person.id as URL, 'updates'),
+          actor: person.id,
+          object: person,
+          to: PUBLIC_COLLECTION,
+          ccs: [ctx.getFollowersUri(identifier)],
+        }),
+        { preferSharedInbox: true, orderingKey: `actor:${userId}` },
+      );
+    });
+  }
+
+  async accountDeleting(userId: number): Promise<() => void> {
+    const nothing = () => {};
+    if ((await repo.findLocalActor(this.db, userId)) === null) return nothing;
+    const followers = await repo.findRemoteFollowers(this.db, userId);
+    if (followers.length === 0) return nothing;
+    const ctx = this.context();
+    const identifier = String(userId);
+    // The keys go with the account: they are read now and sign the Delete after it has gone.
+    const keys = (await ctx.getActorKeyPairs(identifier)).map((pair) => ({
+      keyId: pair.keyId,
+      privateKey: (pair as unknown as { privateKey: SenderKeyPair['privateKey'] }).privateKey,
+    }));
+    const actor = ctx.getActorUri(identifier);
+    const followersUri = ctx.getFollowersUri(identifier);
+    return () =>
+      this.run('a Delete(Person)', async () => {
+        await ctx.sendActivity(
+          keys,
+          followers.map(recipientOf),
+          new Delete({
+            id: new URL(`${actor.href}#delete`),
+            actor,
+            object: actor,
+            to: PUBLIC_COLLECTION,
+            ccs: [followersUri],
+          }),
+          { preferSharedInbox: true, orderingKey: `actor:${userId}` },
+        );
+      });
+  }
+
+  /**
+   * A post of someone elsewhere that a member acts on (a like): its ActivityPub id and its author as a
+   * recipient; null when the member is not one (a remote person's like, relayed here) or the author is a member.
+   */
+  private async remotelyAuthored(userId: number, postId: number) {
+    const post = await repo.findPostTarget(this.db, postId);
+    if (!post?.uri || !post.authorUri || !post.authorInbox) return null;
+    if ((await repo.findLocalActor(this.db, userId)) === null) return null;
+    return {
+      object: new URL(post.uri),
+      recipient: recipientOf({ uri: post.authorUri, inbox: post.authorInbox, sharedInbox: post.authorSharedInbox }),
+    };
+  }
+
+  /**
+   * A member's repost as an Announce (or its Undo): to everyone, their followers in cc and the post's author when
+   * elsewhere; delivered to their followers elsewhere and that author. Its id names the repost (`#announces/<id>`),
+   * so the Undo names the same Announce without anything kept.
+   */
+  private async sendAnnounce(userId: number, postId: number, repostId: number, undo: boolean): Promise<void> {
+    const post = await repo.findPostTarget(this.db, postId);
+    if (!post || (await repo.findLocalActor(this.db, userId)) === null) return;
+    const author =
+      post.authorUri && post.authorInbox
+        ? { uri: post.authorUri, inbox: post.authorInbox, sharedInbox: post.authorSharedInbox }
+        : null;
+    const followers = await repo.findRemoteFollowers(this.db, userId);
+    const recipients = [...followers, ...(author ? [author] : [])];
+    if (recipients.length === 0) return;
+    const ctx = this.context();
+    const identifier = String(userId);
+    const actor = ctx.getActorUri(identifier);
+    const object = post.uri ? new URL(post.uri) : ctx.getObjectUri(Note, { id: String(post.id) });
+    const addressing = {
+      to: PUBLIC_COLLECTION,
+      ccs: [ctx.getFollowersUri(identifier), ...(author ? [new URL(author.uri)] : [])],
+    };
+    const announce = new Announce({ id: new URL(`${actor.href}#announces/${repostId}`), actor, object, ...addressing });
+    await ctx.sendActivity(
+      { identifier },
+      recipients.map(recipientOf),
+      undo ? new Undo({ id: activityId(actor, 'undo'), actor, object: announce, ...addressing }) : announce,
+      { preferSharedInbox: true, orderingKey: `announce:${repostId}` },
+    );
   }
 
   /**

@@ -458,6 +458,7 @@ export class PostsService {
         const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', 1);
         if (authorId !== null) await refuseUnseen(tx, me, postId);
         outbox.add({ type: 'post.liked', postId, userId: me });
+        outbox.afterCommit(() => this.federation?.current?.liked(me, postId));
         if (authorId !== null)
           await this.notifier.notify(tx, outbox, { actorId: me, postId }, [{ userId: authorId, type: 'like' }]);
       });
@@ -501,6 +502,7 @@ export class PostsService {
         }
         await this.feeds?.enqueueFanOut(tx, created);
         await this.notifier.notify(tx, outbox, { actorId: me, postId: target }, [{ userId: authorId, type: 'repost' }]);
+        outbox.afterCommit(() => this.federation?.current?.reposted(me, target, created));
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw postNotFound();
@@ -530,6 +532,7 @@ export class PostsService {
       if (removed === null) return;
       const authorId = await repo.bumpPostCount(tx, target, 'repostCount', -1);
       outbox.add({ type: 'post.deleted', postId: removed, authorId: me, parentId: null, repostOfId: target });
+      outbox.afterCommit(() => this.federation?.current?.unreposted(me, target, removed));
       // Where this was the post's first entry, the next repost now is: fan the others out again (a
       // feed that has one already, or shows an earlier entry, is left as it is).
       if (this.feeds) {
@@ -549,6 +552,7 @@ export class PostsService {
       if (!(await repo.deleteLike(tx, me, postId))) return;
       const authorId = await repo.bumpPostCount(tx, postId, 'likeCount', -1);
       outbox.add({ type: 'post.unliked', postId, userId: me });
+      outbox.afterCommit(() => this.federation?.current?.unliked(me, postId));
       if (authorId !== null) await this.notifier.withdraw(tx, { userId: authorId, actorId: me, type: 'like', postId });
     });
     return this.get(viewer, postId);

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { invalid, notFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { UserId } from '../../lib/ids.ts';
 import { toUserView } from '../follows/follows.pack.ts';
 import { addToFollowCounts, deleteFollowRequestsBetween } from '../follows/follows.repository.ts';
@@ -26,6 +27,8 @@ export class SafetyService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
+    /** Federation: a block of someone elsewhere, or its end, is sent to them (lib/federation-link.ts). */
+    private readonly federation: FederationLink | null = null,
   ) {}
 
   /**
@@ -50,6 +53,7 @@ export class SafetyService {
       await deleteFollowRequestsBetween(tx, me, targetId);
       await deleteNotificationsBetween(tx, me, targetId);
       outbox.add({ type: 'visibility.changed', userIds: [me, targetId] });
+      outbox.afterCommit(() => this.federation?.current?.blocked(me, targetId));
     });
     return this.profile(me, targetId);
   }
@@ -60,6 +64,7 @@ export class SafetyService {
     if (targetId === me) throw invalid('id', 'You cannot block yourself.');
     if (await repo.deleteBlock(this.db, me, targetId)) {
       await this.events.publish([{ type: 'visibility.changed', userIds: [me, targetId] }]);
+      this.federation?.current?.unblocked(me, targetId);
     }
     return this.profile(me, targetId);
   }

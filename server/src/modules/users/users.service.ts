@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
 import { AppError, invalid, unauthenticated, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { Jobs } from '../../lib/jobs.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
@@ -40,6 +41,8 @@ export class UsersService {
     private readonly publicUrl: string,
     /** Accounts with these emails (lower-case) are admins (config.adminEmails), as is the first account. */
     private readonly adminEmails: readonly string[] = [],
+    /** Federation: a profile's change is sent to its followers elsewhere (lib/federation-link.ts). */
+    private readonly federation: FederationLink | null = null,
   ) {}
 
   /**
@@ -157,6 +160,7 @@ export class UsersService {
           if (input.locked === false) await this.follows.approveAllWithin(tx, outbox, userId);
           if (!(await repo.updateUser(tx, userId, patch))) throw unauthenticated();
           outbox.add({ type: 'user.updated', userId });
+          outbox.afterCommit(() => this.federation?.current?.profileUpdated(userId));
         });
       } catch (error) {
         // Rolled back: the files stored for it may be nobody's.

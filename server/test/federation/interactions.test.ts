@@ -1,0 +1,365 @@
+import { verifyRequest } from '@fedify/fedify';
+import { Announce, Block, Create, Delete, Like, Note, Person, PUBLIC_COLLECTION, Undo, Update } from '@fedify/vocab';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { follows, likes, posts, users } from '../../src/db/schema.ts';
+import { type Delivery, ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
+
+/**
+ * What people do to each other's posts and to each other across servers, both ways (modules/federation:
+ * outgoing.ts, incoming.ts): likes, reposts (Announce), blocks, each with its Undo; a profile's Update; an
+ * account's Delete. Carol is on another server (a Peer on 127.0.0.1); the queue is run by hand.
+ */
+describe('likes, reposts, blocks, profiles and deleted accounts, across servers', () => {
+  let peer: Peer;
+  beforeAll(async () => {
+    peer = await Peer.start();
+  });
+  afterAll(() => peer.close());
+  beforeEach(() => {
+    peer.gone = false;
+  });
+
+  const fed = useFederatedApp();
+  const { ctx } = fed;
+  const { runQueue, member, carolFollows, followCarol } = withCarol(fed, () => peer);
+
+  let n = 0;
+  /** A fresh activity id on carol's server. */
+  const carolsId = (kind: string) => new URL(`/activities/${kind}-${++n}`, peer.origin);
+  /** Delivers an activity of carol's, signed, to the shared inbox, and runs the queue (where it is handled). */
+  async function fromCarol(activity: { toJsonLd(): Promise<unknown> }) {
+    const res = await peer.deliver(ctx.app, ORIGIN, '/inbox', await activity.toJsonLd());
+    expect(res.statusCode, res.body).toBe(202);
+    await runQueue();
+  }
+  /** Runs the queue and answers what reached carol's server meanwhile. */
+  async function sent(): Promise<Delivery[]> {
+    const before = peer.received.length;
+    await runQueue();
+    return peer.received.slice(before);
+  }
+  const postUrl = (id: string | number) => new URL(`/posts/${id}`, ORIGIN);
+  const memberUrl = (id: number) => new URL(`/users/${id}`, ORIGIN);
+
+  async function write(client: Awaited<ReturnType<typeof member>>['client'], body: Record<string, unknown>) {
+    const res = await client.post('/api/posts', body);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: string }>().id;
+  }
+
+  /** A note of carol's, kept here because alice follows her. Answers its id here and its id on her server. */
+  async function carolsNote(text: string) {
+    const uri = carolsId('note');
+    const note = new Note({
+      id: uri,
+      attribution: peer.actorId,
+      content: `<p>${text}</p>`,
+      to: PUBLIC_COLLECTION,
+      ccs: [new URL('/users/carol/followers', peer.origin)],
+    });
+    await fromCarol(new Create({ id: carolsId('create'), actor: peer.actorId, object: note, to: PUBLIC_COLLECTION }));
+    const [row] = await ctx.db.db.select({ id: posts.id }).from(posts).where(eq(posts.uri, uri.href));
+    expect(row).toBeDefined();
+    return { id: String(row?.id), uri };
+  }
+
+  describe('likes', () => {
+    it("carol's like of a member's post counts and notifies; her Undo takes it back", async () => {
+      const { client } = await member('alice');
+      const postId = await write(client, { text: 'Swifts are back' });
+      const like = new Like({ id: carolsId('like'), actor: peer.actorId, object: postUrl(postId) });
+      await fromCarol(like);
+      expect((await client.get(`/api/posts/${postId}`)).json()).toMatchObject({ likeCount: 1 });
+      const notes = (await client.get('/api/notifications')).json().items;
+      expect(notes).toMatchObject([{ type: 'like', actor: { username: 'carol' }, post: { id: postId } }]);
+      // The same Like again (a retry, or twice): one like.
+      await fromCarol(new Like({ id: carolsId('like'), actor: peer.actorId, object: postUrl(postId) }));
+      expect((await client.get(`/api/posts/${postId}`)).json().likeCount).toBe(1);
+
+      await fromCarol(new Undo({ id: carolsId('undo'), actor: peer.actorId, object: like }));
+      expect((await client.get(`/api/posts/${postId}`)).json().likeCount).toBe(0);
+      expect((await client.get('/api/notifications')).json().items).toEqual([]);
+      expect(
+        await ctx.db.db
+          .select()
+          .from(likes)
+          .where(eq(likes.postId, Number(postId))),
+      ).toEqual([]);
+      expect(alice.id).toBeGreaterThan(0);
+    });
+
+    it("a like of a post carol may not see is refused; an Undo of someone else's like changes nothing", async () => {
+      const { client } = await member('alice');
+      const { client: bobClient } = await member('bob');
+      const hidden = await write(client, { text: 'For my followers', visibility: 'followers' });
+      await fromCarol(new Like({ id: carolsId('like'), actor: peer.actorId, object: postUrl(hidden) }));
+      expect(await ctx.db.db.select().from(likes)).toEqual([]);
+
+      const open = await write(client, { text: 'For all' });
+      expect((await bobClient.put(`/api/posts/${open}/like`)).statusCode).toBe(200);
+      // Carol's Undo of a Like that names bob as its actor: not hers, refused.
+      const bobs = new Like({ id: carolsId('like'), actor: memberUrl(2), object: postUrl(open) });
+      await fromCarol(new Undo({ id: carolsId('undo'), actor: peer.actorId, object: bobs }));
+      expect((await client.get(`/api/posts/${open}`)).json().likeCount).toBe(1);
+    });
+
+    it("a member's like of carol's note: a signed Like to her inbox; unliking: an Undo of that Like", async () => {
+      const { user: alice, client } = await member('alice');
+      await followCarol(client);
+      const note = await carolsNote('Dusk over the marsh');
+      expect((await client.put(`/api/posts/${note.id}/like`)).statusCode).toBe(200);
+      const [like] = await sent();
+      expect(like?.url).toBe('/users/carol/inbox');
+      expect(like?.json).toMatchObject({ type: 'Like', actor: memberUrl(alice.id).href, object: note.uri.href });
+      expect(await peer.signerOf(ctx.app, like as Delivery)).toBe(memberUrl(alice.id).href);
+
+      expect((await client.delete(`/api/posts/${note.id}/like`)).statusCode).toBe(200);
+      const [undo] = await sent();
+      expect(undo?.json).toMatchObject({
+        type: 'Undo',
+        actor: memberUrl(alice.id).href,
+        object: { type: 'Like', id: like?.json.id, object: note.uri.href },
+      });
+      // A like of a member's post stays here: nothing is sent.
+      const own = await write(client, { text: 'Mine' });
+      await client.put(`/api/posts/${own}/like`);
+      expect(await sent()).toEqual([]);
+    });
+  });
+
+  describe('reposts', () => {
+    it("carol's Announce of a member's post is her repost, counted and notified; her Undo takes it back", async () => {
+      const { client } = await member('alice');
+      const postId = await write(client, { text: 'Worth sharing' });
+      const announce = new Announce({
+        id: carolsId('announce'),
+        actor: peer.actorId,
+        object: postUrl(postId),
+        to: PUBLIC_COLLECTION,
+      });
+      await fromCarol(announce);
+      expect((await client.get(`/api/posts/${postId}`)).json().repostCount).toBe(1);
+      expect((await client.get('/api/notifications')).json().items).toMatchObject([
+        { type: 'repost', actor: { username: 'carol' } },
+      ]);
+      await fromCarol(new Undo({ id: carolsId('undo'), actor: peer.actorId, object: announce }));
+      expect((await client.get(`/api/posts/${postId}`)).json().repostCount).toBe(0);
+      expect((await client.get('/api/notifications')).json().items).toEqual([]);
+    });
+
+    it("carol's repost of a note kept here reaches her followers' Home; of one unknown here, or by someone nobody follows, nothing", async () => {
+      const { client: aliceClient } = await member('alice');
+      const { client: bobClient } = await member('bob');
+      const bobsPost = await write(bobClient, { text: 'Bob on herons' });
+      // Nobody here follows carol yet: her repost of bob's post is still bob's to hear of (a member's post).
+      await fromCarol(
+        new Announce({
+          id: carolsId('announce'),
+          actor: peer.actorId,
+          object: postUrl(bobsPost),
+          to: PUBLIC_COLLECTION,
+        }),
+      );
+      expect((await bobClient.get(`/api/posts/${bobsPost}`)).json().repostCount).toBe(1);
+
+      await followCarol(aliceClient);
+      const note = await carolsNote('A heron, again');
+      // A repost of her own note: alice's Home shows it (once: the note and the repost are one entry).
+      await fromCarol(
+        new Announce({ id: carolsId('announce'), actor: peer.actorId, object: note.uri, to: PUBLIC_COLLECTION }),
+      );
+      expect((await aliceClient.get(`/api/posts/${note.id}`)).json().repostCount).toBe(1);
+      // A note nobody here has: dropped, nothing fetched.
+      const unknown = new URL('/notes/unknown', peer.origin);
+      await fromCarol(
+        new Announce({ id: carolsId('announce'), actor: peer.actorId, object: unknown, to: PUBLIC_COLLECTION }),
+      );
+      expect(peer.fetched.get('/notes/unknown')).toBeUndefined();
+      expect(await ctx.db.db.select().from(posts).where(eq(posts.uri, unknown.href))).toEqual([]);
+    });
+
+    it("a member's repost: an Announce to her followers elsewhere and the author elsewhere; unreposting: its Undo", async () => {
+      const { user: alice, client } = await member('alice');
+      await followCarol(client);
+      const note = await carolsNote('Share me');
+      expect((await client.put(`/api/posts/${note.id}/repost`)).statusCode).toBe(200);
+      const [announce] = await sent();
+      expect(announce?.json).toMatchObject({
+        type: 'Announce',
+        actor: memberUrl(alice.id).href,
+        object: note.uri.href,
+        to: 'https://www.w3.org/ns/activitystreams#Public',
+      });
+      expect(await peer.signerOf(ctx.app, announce as Delivery)).toBe(memberUrl(alice.id).href);
+      expect((await client.delete(`/api/posts/${note.id}/repost`)).statusCode).toBe(200);
+      const [undo] = await sent();
+      expect(undo?.json).toMatchObject({ type: 'Undo', object: { type: 'Announce', id: announce?.json.id } });
+
+      // Her repost of her own post reaches carol as her follower, naming the post by its URL here.
+      await carolFollows(alice.id);
+      const own = await write(client, { text: 'My own' });
+      await sent();
+      await client.put(`/api/posts/${own}/repost`);
+      const [mine] = await sent();
+      expect(mine?.json).toMatchObject({ type: 'Announce', object: postUrl(own).href });
+    });
+  });
+
+  describe('blocks', () => {
+    it("carol's Block of a member ends the follows both ways; her Undo lifts it (no follow comes back)", async () => {
+      const { user: alice, client } = await member('alice');
+      const carolId = await followCarol(client);
+      await carolFollows(alice.id);
+      const block = new Block({ id: carolsId('block'), actor: peer.actorId, object: memberUrl(alice.id) });
+      await fromCarol(block);
+      expect(await ctx.db.db.select().from(follows)).toEqual([]);
+      const [row] = await ctx.db.db.select().from(users).where(eq(users.id, alice.id));
+      expect(row).toMatchObject({ followersCount: 0, followingCount: 0 });
+      // Across the block alice cannot follow her again (as a member's block would do); nothing is sent.
+      expect((await client.put(`/api/users/${carolId}/follow`)).json()).toMatchObject({ code: 'FORBIDDEN' });
+      expect(await sent()).toEqual([]);
+
+      await fromCarol(new Undo({ id: carolsId('undo'), actor: peer.actorId, object: block }));
+      expect((await client.get(`/api/users/${carolId}`)).json()).toMatchObject({ isFollowing: false });
+      // Lifted: she may follow again (a Follow goes to carol's server).
+      expect((await client.put(`/api/users/${carolId}/follow`)).statusCode).toBe(200);
+      expect((await sent()).map((d) => d.json.type)).toEqual(['Follow']);
+    });
+
+    it("a member's block of carol: a Block to her inbox; unblocking: an Undo of it", async () => {
+      const { user: alice, client } = await member('alice');
+      const carolId = await followCarol(client);
+      expect((await client.put(`/api/users/${carolId}/block`)).statusCode).toBe(200);
+      const [block] = await sent();
+      expect(block?.json).toMatchObject({
+        type: 'Block',
+        actor: memberUrl(alice.id).href,
+        object: peer.actorId.href,
+      });
+      expect(await peer.signerOf(ctx.app, block as Delivery)).toBe(memberUrl(alice.id).href);
+      expect((await client.delete(`/api/users/${carolId}/block`)).statusCode).toBe(200);
+      const [undo] = await sent();
+      expect(undo?.json).toMatchObject({ type: 'Undo', object: { type: 'Block', id: block?.json.id } });
+    });
+  });
+
+  describe('profiles', () => {
+    it("a member's profile edit: an Update of her actor to her followers elsewhere", async () => {
+      const { user: alice, client } = await member('alice');
+      await carolFollows(alice.id);
+      expect((await client.patch('/api/edit', { name: 'Alice Heron', bio: 'Birds <3' })).statusCode).toBe(200);
+      const [update] = await sent();
+      expect(update?.url).toBe('/inbox');
+      expect(update?.json).toMatchObject({
+        type: 'Update',
+        actor: memberUrl(alice.id).href,
+        object: { type: 'Person', id: memberUrl(alice.id).href, name: 'Alice Heron', summary: '<p>Birds &lt;3</p>' },
+      });
+      expect(await peer.signerOf(ctx.app, update as Delivery)).toBe(memberUrl(alice.id).href);
+    });
+
+    it("carol's Update of herself refreshes her here; an Update of someone else's actor changes nothing", async () => {
+      const { client } = await member('alice');
+      const carolId = await followCarol(client);
+      const renamed = new Person({
+        id: peer.actorId,
+        preferredUsername: 'carol',
+        name: 'Carol Marsh',
+        summary: '<p>Now <i>on</i> the marsh</p>',
+        inbox: new URL('/users/carol/inbox', peer.origin),
+        manuallyApprovesFollowers: true,
+      });
+      await fromCarol(new Update({ id: carolsId('update'), actor: peer.actorId, object: renamed }));
+      expect((await client.get(`/api/users/${carolId}`)).json()).toMatchObject({
+        name: 'Carol Marsh',
+        bio: 'Now on the marsh',
+        locked: true,
+      });
+      // Her server speaking for an actor that is not hers: refused.
+      const { user: bob } = await member('bob');
+      const impostor = new Person({
+        id: memberUrl(bob.id),
+        preferredUsername: 'bob',
+        name: 'Not Bob',
+        inbox: new URL('/users/carol/inbox', peer.origin),
+      });
+      await fromCarol(new Update({ id: carolsId('update'), actor: peer.actorId, object: impostor }));
+      expect((await client.get(`/api/users/${bob.id}`)).json().name).toBe('Bob');
+    });
+  });
+
+  describe('deleted accounts', () => {
+    it("a member's account deletion: a Delete of her actor, signed with her key, reaches her followers elsewhere", async () => {
+      const { user: alice, client } = await member('alice');
+      await carolFollows(alice.id);
+      // Her key as carol's server knew it before she went (her actor answers 404 after).
+      const actorDoc = (
+        await ctx.app.inject({ url: `/users/${alice.id}`, headers: { accept: 'application/activity+json' } })
+      ).json();
+      expect((await client.delete('/api/account', { payload: { password: 'correct horse battery' } })).statusCode).toBe(
+        204,
+      );
+      const [del] = await sent();
+      expect(del?.json).toMatchObject({
+        type: 'Delete',
+        actor: memberUrl(alice.id).href,
+        object: memberUrl(alice.id).href,
+      });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(del?.headers ?? {})) {
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      const key = await verifyRequest(
+        new Request(`${peer.origin}${del?.url}`, { method: 'POST', headers, body: del?.body ?? '' }),
+        { documentLoader: async (url) => ({ contextUrl: null, documentUrl: url, document: actorDoc }) },
+      );
+      expect(key?.ownerId?.href).toBe(memberUrl(alice.id).href);
+    });
+
+    it("carol's Delete of herself: her posts, likes, reposts and follows here go, with the counts", async () => {
+      const { user: alice, client } = await member('alice');
+      const carolId = await followCarol(client);
+      await carolFollows(alice.id);
+      const mine = await write(client, { text: 'Liked and shared' });
+      await fromCarol(new Like({ id: carolsId('like'), actor: peer.actorId, object: postUrl(mine) }));
+      await fromCarol(
+        new Announce({ id: carolsId('announce'), actor: peer.actorId, object: postUrl(mine), to: PUBLIC_COLLECTION }),
+      );
+      await carolsNote('Going away');
+      await fromCarol(
+        new Delete({ id: carolsId('delete'), actor: peer.actorId, object: peer.actorId, to: PUBLIC_COLLECTION }),
+      );
+      expect(await ctx.db.db.select().from(users).where(eq(users.id, carolId))).toEqual([]);
+      expect(await ctx.db.db.select().from(posts).where(eq(posts.authorId, carolId))).toEqual([]);
+      expect((await client.get(`/api/posts/${mine}`)).json()).toMatchObject({ likeCount: 0, repostCount: 0 });
+      const [row] = await ctx.db.db.select().from(users).where(eq(users.id, alice.id));
+      expect(row).toMatchObject({ followersCount: 0, followingCount: 0 });
+      expect((await client.get('/api/timeline/following')).json().items.map((p: { text: string }) => p.text)).toEqual([
+        'Liked and shared',
+      ]);
+    });
+
+    it('an unverifiable Delete of her: she is forgotten only when her server says she is gone', async () => {
+      const { client } = await member('alice');
+      const carolId = await followCarol(client);
+      const del = await new Delete({
+        id: carolsId('delete'),
+        actor: peer.actorId,
+        object: peer.actorId,
+        to: PUBLIC_COLLECTION,
+      }).toJsonLd();
+      // Unsigned while her actor is still served: refused, nothing goes.
+      const refused = await peer.deliver(ctx.app, ORIGIN, '/inbox', del, { unsigned: true });
+      expect(refused.statusCode).toBe(401);
+      expect(await ctx.db.db.select().from(users).where(eq(users.id, carolId))).toHaveLength(1);
+      // Her account gone (her actor 410, her key with it): the Delete cannot be verified (its key, never seen
+      // here, cannot be fetched), her server confirms she is gone.
+      peer.gone = true;
+      const keyId = new URL('/users/carol#key-2', peer.origin);
+      const accepted = await peer.deliver(ctx.app, ORIGIN, '/inbox', del, { keyId });
+      expect(accepted.statusCode).toBe(202);
+      expect(await ctx.db.db.select().from(users).where(eq(users.id, carolId))).toEqual([]);
+    });
+  });
+});
