@@ -64,6 +64,59 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
     return { id: String(row?.id), uri };
   }
 
+  /** A public note of carol's that her server serves and Pipit has never seen. */
+  async function noteOnPeer(text: string, inReplyTo: URL | null = null) {
+    const note = new Note({
+      id: carolsId('note'),
+      attribution: peer.actorId,
+      content: `<p>${text}</p>`,
+      to: PUBLIC_COLLECTION,
+      ccs: [new URL('/users/carol/followers', peer.origin)],
+      replyTarget: inReplyTo,
+    });
+    await peer.serve(note);
+    return note;
+  }
+
+  describe('threads', () => {
+    it('a reply to notes Pipit does not have: its missing parents are fetched and kept, at most five', async () => {
+      const { client } = await member('alice');
+      await followCarol(client);
+      // A chain of seven notes on her server; Pipit has none of them. The newest arrives.
+      const chain: Note[] = [];
+      for (let i = 0; i < 7; i++) chain.push(await noteOnPeer(`Note ${i}`, chain.at(-1)?.id ?? null));
+      const newest = chain.at(-1) as Note;
+      const create = new Create({ id: carolsId('create'), actor: peer.actorId, object: newest, to: PUBLIC_COLLECTION });
+      await fromCarol(create);
+      // The newest and five ancestors are kept, each under its parent; the oldest was never asked for.
+      const kept = await ctx.db.db.select({ id: posts.id, uri: posts.uri, parentId: posts.parentId }).from(posts);
+      const byUri = new Map(kept.map((row) => [row.uri, row]));
+      expect(kept).toHaveLength(6);
+      for (let i = 2; i < 7; i++) {
+        expect(byUri.get(chain[i]?.id?.href ?? '')?.parentId).toBe(byUri.get(chain[i - 1]?.id?.href ?? '')?.id);
+      }
+      expect(byUri.get(chain[1]?.id?.href ?? '')?.parentId).toBeNull();
+      expect(peer.fetched.get(chain[0]?.id?.pathname ?? '')).toBeUndefined();
+      // The thread reads from the first kept ancestor down.
+      const newestHere = byUri.get(newest.id?.href ?? '')?.id;
+      const ancestors = (await client.get(`/api/posts/${newestHere}/ancestors`)).json().items;
+      expect(ancestors.map((p: { text: string }) => p.text)).toEqual([
+        'Note 1',
+        'Note 2',
+        'Note 3',
+        'Note 4',
+        'Note 5',
+      ]);
+      // The same Create again: nothing more is fetched or kept.
+      const before = [...peer.fetched.values()].reduce((a, b) => a + b, 0);
+      await fromCarol(
+        new Create({ id: carolsId('create'), actor: peer.actorId, object: newest, to: PUBLIC_COLLECTION }),
+      );
+      expect([...peer.fetched.values()].reduce((a, b) => a + b, 0)).toBe(before);
+      expect(await ctx.db.db.select({ id: posts.id }).from(posts)).toHaveLength(6);
+    });
+  });
+
   describe('likes', () => {
     it("carol's like of a member's post counts and notifies; her Undo takes it back", async () => {
       const { client } = await member('alice');
@@ -151,6 +204,12 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
       const { client: aliceClient } = await member('alice');
       const { client: bobClient } = await member('bob');
       const bobsPost = await write(bobClient, { text: 'Bob on herons' });
+      // Her repost of a note Pipit does not have, while nobody here follows her: not even asked for.
+      const old = await noteOnPeer('An old note');
+      await fromCarol(
+        new Announce({ id: carolsId('announce'), actor: peer.actorId, object: old.id, to: PUBLIC_COLLECTION }),
+      );
+      expect(peer.fetched.get((old.id as URL).pathname)).toBeUndefined();
       // Nobody here follows carol yet: her repost of bob's post is still bob's to hear of (a member's post).
       await fromCarol(
         new Announce({
@@ -169,12 +228,22 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
         new Announce({ id: carolsId('announce'), actor: peer.actorId, object: note.uri, to: PUBLIC_COLLECTION }),
       );
       expect((await aliceClient.get(`/api/posts/${note.id}`)).json().repostCount).toBe(1);
-      // A note nobody here has: dropped, nothing fetched.
+      // Once she is followed, her repost of a note not kept here fetches it from her server: kept, reposted.
+      await fromCarol(
+        new Announce({ id: carolsId('announce'), actor: peer.actorId, object: old.id, to: PUBLIC_COLLECTION }),
+      );
+      const [kept] = await ctx.db.db
+        .select()
+        .from(posts)
+        .where(eq(posts.uri, (old.id as URL).href));
+      expect(kept).toMatchObject({ text: 'An old note', repostCount: 1, visibility: 'public' });
+      // A note nobody here has, that her server does not serve either: asked for (a signed fetch, knocked twice
+      // when refused: two signature forms), nothing kept.
       const unknown = new URL('/notes/unknown', peer.origin);
       await fromCarol(
         new Announce({ id: carolsId('announce'), actor: peer.actorId, object: unknown, to: PUBLIC_COLLECTION }),
       );
-      expect(peer.fetched.get('/notes/unknown')).toBeUndefined();
+      expect(peer.fetched.get('/notes/unknown')).toBeGreaterThanOrEqual(1);
       expect(await ctx.db.db.select().from(posts).where(eq(posts.uri, unknown.href))).toEqual([]);
     });
 

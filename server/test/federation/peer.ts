@@ -61,6 +61,8 @@ export class Peer {
   readonly fetched = new Map<string, number>();
   /** Carol's account deleted: her actor answers 410 Gone. */
   gone = false;
+  /** Other documents served (notes), by path, as ActivityStreams JSON. */
+  readonly documents = new Map<string, string>();
   private waiting: Array<(d: Delivery) => void> = [];
   private actorJson = '';
 
@@ -109,6 +111,11 @@ export class Peer {
     return peer;
   }
 
+  /** Serves an object (a note) at its id's path, as carol's server would. */
+  async serve(object: { id: URL | null; toJsonLd(): Promise<unknown> }): Promise<void> {
+    this.documents.set((object.id as URL).pathname, JSON.stringify(await object.toJsonLd()));
+  }
+
   close(): void {
     this.server.close();
   }
@@ -144,6 +151,11 @@ export class Peer {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/activity+json' }).end(this.actorJson);
+      return;
+    }
+    const document = req.method === 'GET' ? this.documents.get(url.pathname) : undefined;
+    if (document !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/activity+json' }).end(document);
       return;
     }
     if (req.method === 'POST' && (url.pathname === '/users/carol/inbox' || url.pathname === '/inbox')) {

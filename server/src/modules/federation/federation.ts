@@ -290,6 +290,16 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     events: deps.events,
     log,
     actorData: remoteActorData,
+    async fetchObject(ctx, uri) {
+      try {
+        return await ctx.lookupObject(uri, {
+          documentLoader: await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR }),
+        });
+      } catch (error) {
+        log.info({ err: error, uri: uri.href }, 'a remote object could not be fetched');
+        return null;
+      }
+    },
     async memberOf(uri) {
       const parsed = uri.origin === here.origin ? here.parseUri(uri) : null;
       const id = parsed?.type === 'actor' ? memberIdOf(parsed.identifier) : null;

@@ -49,6 +49,11 @@ export interface IncomingDeps {
   localPostOf(uri: URL): number | null;
   /** What is kept of a remote actor (federation.ts remoteActorData). */
   actorData(actor: Actor): Promise<repo.RemoteActorData>;
+  /**
+   * A remote object by its id, fetched from its server signed as the instance actor (Fedify's loader: public
+   * addresses only; a document whose id is of another origin than its URL is refused); null when it cannot be had.
+   */
+  fetchObject(ctx: InboxContext<void>, uri: URL): Promise<unknown>;
 }
 
 /** A remote person as the posts services take an author (no session: they act from their server). */
@@ -108,62 +113,112 @@ export function visibilityOf(tos: readonly string[], ccs: readonly string[], fol
   return 'direct';
 }
 
-/**
- * Create(Note): stored as a post of its (remote) author when someone here follows them, or when it
- * addresses a member (a mention, a direct message) — as Mastodon does; anything else is nobody's
- * business here and dropped. Once per note id (posts.uri): a Create delivered twice stores one post.
- */
-export async function onCreate(ctx: InboxContext<void>, create: Create, deps: IncomingDeps): Promise<void> {
-  const note = await ownNote(ctx, create, deps.log);
-  if (!note?.id || !create.actorId) return;
-  if ((await repo.findPostIdByUri(deps.db, note.id.href)) !== null) return;
+/** Missing ancestors of a note fetched from their servers, at most (one request each, signed as the instance). */
+export const MAX_FETCHED_ANCESTORS = 5;
+
+/** The members a note names: in its `to`/`cc`, or tagged as mentioned. */
+async function membersNamed(ctx: InboxContext<void>, note: Note, deps: IncomingDeps) {
   const { tos, ccs, mentions } = await addressing(ctx, note);
   const named = new Set<number>();
   for (const uri of [...tos, ...ccs].map((u) => new URL(u)).concat(mentions)) {
     const member = await deps.memberOf(uri);
     if (member !== null) named.add(member);
   }
-  let author = await repo.findRemoteActorByUri(deps.db, create.actorId.href);
-  if (!author && named.size > 0) {
-    // Someone new writing to a member: their actor is fetched and kept (as a Follow's is).
-    const actor = await create.getActor(ctx);
-    if (actor?.id?.href === create.actorId.href && actor.inboxId) {
-      await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
-      author = await repo.findRemoteActorByUri(deps.db, create.actorId.href);
-    }
-  }
-  if (!author || (named.size === 0 && !(await repo.hasLocalFollower(deps.db, author.userId)))) {
-    deps.log.info({ note: note.id.href }, 'a note nobody here follows or is named in was dropped');
-    return;
-  }
+  return { tos, ccs, named };
+}
+
+/** A remote actor by URI, fetched and kept when not known yet (the document must be that actor's). */
+async function keptActor(ctx: InboxContext<void>, uri: URL, deps: IncomingDeps) {
+  const known = await repo.findRemoteActorByUri(deps.db, uri.href);
+  if (known || (await repo.findRemoteUserId(deps.db, uri.href)) !== null) return known;
+  const actor = await deps.fetchObject(ctx, uri);
+  if (!isActor(actor) || actor.id?.href !== uri.href || !actor.inboxId) return null;
+  await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
+  return repo.findRemoteActorByUri(deps.db, uri.href);
+}
+
+/**
+ * Keeps a remote note as a post of its author (known, or their actor fetched and kept): text reduced to
+ * text, visibility never wider than its addressing, threaded under its parent — a post here, or one
+ * fetched from its server when missing (at most `ancestors` more, each kept the same way). Answers its id
+ * here, or null when it is refused (its author unknown and not fetchable, nothing to show, a parent it may
+ * not answer). Once per note id: a note kept already is answered as it is.
+ */
+async function keepNote(
+  ctx: InboxContext<void>,
+  note: Note,
+  deps: IncomingDeps,
+  options: { named: ReadonlySet<number>; tos: string[]; ccs: string[]; ancestors: number },
+): Promise<number | null> {
+  const noteId = note.id as URL;
+  const existing = await repo.findPostIdByUri(deps.db, noteId.href);
+  if (existing !== null) return existing;
+  const authorUri = note.attributionId;
+  if (!authorUri || authorUri.origin !== noteId.origin) return null;
+  const author = await keptActor(ctx, authorUri, deps);
+  if (!author) return null;
   const text = remoteHtmlToText(note.content?.toString() ?? '', NOTE_TEXT_MAX);
   const spoilerText = remoteHtmlToText(note.summary?.toString() ?? '', SUMMARY_MAX);
-  if (text === '' && spoilerText === '') return;
-  const replyTarget = note.replyTargetId;
-  const parentId = replyTarget
-    ? (deps.localPostOf(replyTarget) ?? (await repo.findPostIdByUri(deps.db, replyTarget.href)))
-    : null;
+  if (text === '' && spoilerText === '') return null;
+  const parentId = await parentOf(ctx, note, deps, options.ancestors);
   const viewer = await asAuthor(deps.db, author.userId);
-  if (!viewer) return;
+  if (!viewer) return null;
   try {
-    await deps.posts.create(viewer, {
+    const post = await deps.posts.create(viewer, {
       text,
       parentId: parentId as PostId | null,
-      visibility: visibilityOf(tos, ccs, author.followersUrl),
+      visibility: visibilityOf(options.tos, options.ccs, author.followersUrl),
       spoilerText,
       sensitive: note.sensitive ?? spoilerText !== '',
-      remote: { uri: note.id.href, mentionIds: [...named] },
+      remote: { uri: noteId.href, mentionIds: [...options.named] },
     });
+    return Number(post.id);
   } catch (error) {
     // The same note arriving twice at once: the other delivery stored it.
-    if (violatedUniqueConstraint(error) === 'posts_uri_key') return;
+    if (violatedUniqueConstraint(error) === 'posts_uri_key') return repo.findPostIdByUri(deps.db, noteId.href);
     // A parent it may not answer (a block), or gone: refused as a member's reply would be.
     if (error instanceof AppError) {
-      deps.log.info({ note: note.id.href, code: error.code }, 'a remote note was refused');
-      return;
+      deps.log.info({ note: noteId.href, code: error.code }, 'a remote note was refused');
+      return null;
     }
     throw error;
   }
+}
+
+/**
+ * The post a note answers: ours, one kept here, or — while `ancestors` allows — the parent fetched from its
+ * server and kept (with its own missing parents, one fewer each). Null for a note that answers nothing, or
+ * whose parent cannot be had (it is kept as a post of its own, as Mastodon keeps one).
+ */
+async function parentOf(ctx: InboxContext<void>, note: Note, deps: IncomingDeps, ancestors: number) {
+  const target = note.replyTargetId;
+  if (!target) return null;
+  const here = deps.localPostOf(target) ?? (await repo.findPostIdByUri(deps.db, target.href));
+  if (here !== null || ancestors <= 0) return here;
+  const parent = await deps.fetchObject(ctx, target);
+  if (!(parent instanceof Note) || parent.id?.href !== target.href) return null;
+  const { tos, ccs, named } = await membersNamed(ctx, parent, deps);
+  return keepNote(ctx, parent, deps, { named, tos, ccs, ancestors: ancestors - 1 });
+}
+
+/**
+ * Create(Note): stored as a post of its (remote) author when someone here follows them, or when it
+ * addresses a member (a mention, a direct message) — as Mastodon does; anything else is nobody's
+ * business here and dropped. Once per note id (posts.uri): a Create delivered twice stores one post.
+ * Missing parents are fetched (keepNote), at most MAX_FETCHED_ANCESTORS.
+ */
+export async function onCreate(ctx: InboxContext<void>, create: Create, deps: IncomingDeps): Promise<void> {
+  const note = await ownNote(ctx, create, deps.log);
+  if (!note?.id || !create.actorId) return;
+  if ((await repo.findPostIdByUri(deps.db, note.id.href)) !== null) return;
+  const { tos, ccs, named } = await membersNamed(ctx, note, deps);
+  const author = await repo.findRemoteActorByUri(deps.db, create.actorId.href);
+  // Someone new writing to a member is fetched and kept (keepNote); anyone else must be followed here.
+  if (named.size === 0 && !(author && (await repo.hasLocalFollower(deps.db, author.userId)))) {
+    deps.log.info({ note: note.id.href }, 'a note nobody here follows or is named in was dropped');
+    return;
+  }
+  await keepNote(ctx, note, deps, { named, tos, ccs, ancestors: MAX_FETCHED_ANCESTORS });
 }
 
 /** Update(Note): the author's edit of a post of theirs kept here (text, content warning, sensitive). */
@@ -282,23 +337,33 @@ export async function onLike(ctx: InboxContext<void>, like: Like, deps: Incoming
 }
 
 /**
- * Announce (a repost) of a post kept here: of a member's post, by anyone; of someone else's, only by someone a
- * member follows (it reaches their Home). A note Pipit does not have is not fetched for it (yet).
+ * Announce (a repost): of a member's post, by anyone; of someone else's, only by someone a member follows (it
+ * reaches their Home) — the note fetched from its server and kept when Pipit does not have it yet.
  */
 export async function onAnnounce(ctx: InboxContext<void>, announce: Announce, deps: IncomingDeps): Promise<void> {
   if (!announce.objectId || !announce.actorId) return;
   const local = deps.localPostOf(announce.objectId);
-  const postId = local ?? (await repo.findPostIdByUri(deps.db, announce.objectId.href));
-  if (postId === null) {
-    deps.log.info({ activity: announce.id?.href }, 'a repost of a note not kept here was dropped');
-    return;
-  }
   if (local === null) {
     const known = await repo.findRemoteActorByUri(deps.db, announce.actorId.href);
     if (!known || !(await repo.hasLocalFollower(deps.db, known.userId))) return;
   }
+  const postId = local ?? (await keptAnnounced(ctx, announce.objectId, deps));
+  if (postId === null) {
+    deps.log.info({ activity: announce.id?.href }, 'a repost of a note that cannot be had was dropped');
+    return;
+  }
   const viewer = await signerKept(ctx, announce, deps);
   if (viewer) await asMemberWould(deps, 'repost', announce, () => deps.posts.repost(viewer, postId as PostId));
+}
+
+/** The post here of a note someone reposted: kept already, or fetched from its server and kept. */
+async function keptAnnounced(ctx: InboxContext<void>, uri: URL, deps: IncomingDeps): Promise<number | null> {
+  const here = await repo.findPostIdByUri(deps.db, uri.href);
+  if (here !== null) return here;
+  const note = await deps.fetchObject(ctx, uri);
+  if (!(note instanceof Note) || note.id?.href !== uri.href) return null;
+  const { tos, ccs, named } = await membersNamed(ctx, note, deps);
+  return keepNote(ctx, note, deps, { named, tos, ccs, ancestors: MAX_FETCHED_ANCESTORS });
 }
 
 /** Block of a member: as a member's block would (follows both ways end, and what they see of each other). */
