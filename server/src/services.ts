@@ -205,7 +205,7 @@ export async function createServices(
     search: new SearchService(db),
     follows,
     safety,
-    moderation: new ModerationService(db, events, posts, sessions),
+    moderation: new ModerationService(db, events, posts, sessions, federationLink),
     nodeinfo: new NodeInfoService(db, events, config.federation.enabled ? ['activitypub'] : []),
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),

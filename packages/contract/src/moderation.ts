@@ -35,6 +35,11 @@ export const reportBody = z.strictObject({
     .transform((c) => c.trim())
     .refine((c) => !CONTROL_CHARS.test(c), 'A comment must not contain control characters')
     .default(''),
+  /**
+   * Someone elsewhere in the fediverse: also send the report (category, comment and the post, never who
+   * reported) to their server's moderators, from this server. Refused for a member of this server.
+   */
+  forward: z.boolean().default(false),
 });
 export type ReportBody = z.input<typeof reportBody>;
 
@@ -61,6 +66,8 @@ export const report = z.object({
   outcome: z.enum(REPORT_OUTCOMES).nullable(),
   createdAt: z.string(),
   resolvedAt: z.string().nullable(),
+  /** Sent to the moderators of the reported person's server too (they are elsewhere in the fediverse). */
+  forwarded: z.boolean(),
 });
 export type Report = z.infer<typeof report>;
 export const reportPage = page(report);

@@ -620,6 +620,8 @@ export const reports = pgTable(
     postText: text('post_text'),
     category: text('category').notNull(),
     comment: text('comment').notNull().default(''),
+    /** Also sent to the reported person's own server (a Flag), as the reporter asked; never for a member. */
+    forwarded: boolean('forwarded').notNull().default(false),
     outcome: text('outcome'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
     resolvedBy: bigint('resolved_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),

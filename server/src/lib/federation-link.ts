@@ -46,6 +46,11 @@ export interface FederationPort {
    * called once the deletion has committed (nothing is sent for an account nobody elsewhere follows).
    */
   accountDeleting(userId: number): Promise<() => void>;
+  /**
+   * A member reported someone elsewhere and asked to forward it (report `reportId`): a Flag from this server
+   * (never naming the reporter) to the reported person's server, with the comment and the post reported.
+   */
+  reportForwarded(reportId: number): void;
 }
 
 export class FederationLink {

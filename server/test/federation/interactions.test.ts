@@ -1,8 +1,21 @@
 import { verifyRequest } from '@fedify/fedify';
-import { Announce, Block, Create, Delete, Like, Note, Person, PUBLIC_COLLECTION, Undo, Update } from '@fedify/vocab';
+import {
+  Announce,
+  Block,
+  Create,
+  Delete,
+  Flag,
+  Like,
+  Note,
+  Person,
+  PUBLIC_COLLECTION,
+  Undo,
+  Update,
+} from '@fedify/vocab';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { follows, likes, posts, users } from '../../src/db/schema.ts';
+import { insertUser, TestClient } from '../helpers/app.ts';
 import { type Delivery, ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
 /**
@@ -354,6 +367,64 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
       });
       await fromCarol(new Update({ id: carolsId('update'), actor: peer.actorId, object: impostor }));
       expect((await client.get(`/api/users/${bob.id}`)).json().name).toBe('Bob');
+    });
+  });
+
+  describe('reports', () => {
+    it("a member's report of carol's note, forwarded: a Flag from this server to hers, naming her and the note, never the reporter", async () => {
+      const { user: alice, client } = await member('alice');
+      await followCarol(client);
+      const note = await carolsNote('Buy followers here');
+      const res = await client.post(`/api/posts/${note.id}/report`, {
+        category: 'spam',
+        comment: 'Selling followers',
+        forward: true,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ forwarded: true, status: 'open' });
+      const [flag] = await sent();
+      expect(flag?.json).toMatchObject({
+        type: 'Flag',
+        actor: new URL('/users/instance', ORIGIN).href,
+        object: [peer.actorId.href, note.uri.href],
+        content: 'Selling followers',
+      });
+      expect(flag?.body).not.toContain(`/users/${alice.id}`);
+      expect(await peer.signerOf(ctx.app, flag as Delivery)).toBe(new URL('/users/instance', ORIGIN).href);
+      // Not asked: nothing is sent (the report stays here).
+      const other = await carolsNote('Another');
+      expect((await client.post(`/api/posts/${other.id}/report`, { category: 'spam' })).json().forwarded).toBe(false);
+      expect(await sent()).toEqual([]);
+      // A member's post has no other server: forwarding it is refused, and nothing is filed.
+      const { client: bobClient } = await member('bob');
+      const bobs = await write(bobClient, { text: 'Hi' });
+      const refused = await client.post(`/api/posts/${bobs}/report`, { category: 'spam', forward: true });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'forward' });
+      expect((await client.get('/api/reports')).json().items).toHaveLength(2);
+    });
+
+    it("a Flag from carol's server: a report of the member's post, by her, for moderators to read", async () => {
+      const { user: alice, client } = await member('alice');
+      const postId = await write(client, { text: 'Reported elsewhere' });
+      await fromCarol(
+        new Flag({
+          id: carolsId('flag'),
+          actor: peer.actorId,
+          objects: [memberUrl(alice.id), postUrl(postId)],
+          content: 'Forwarded from carol’s server',
+        }),
+      );
+      const mod = await insertUser(ctx.db, { username: 'mo', role: 'moderator' });
+      const queue = (await (await new TestClient(ctx).signInAs(mod.id)).get('/api/moderation/reports')).json().items;
+      expect(queue).toMatchObject([
+        {
+          category: 'other',
+          comment: 'Forwarded from carol’s server',
+          reporter: { username: 'carol' },
+          subject: { user: { id: String(alice.id) }, postId },
+        },
+      ]);
     });
   });
 

@@ -60,6 +60,10 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   // The world's posts have no poll: 404 (their success answers: test/polls/mastodon-polls.test.ts).
   poll: { url: (w) => `/api/v1/polls/${w.bobPost}`, status: 404 },
   votePoll: { url: (w) => `/api/v1/polls/${w.bobPost}/votes`, body: { choices: [0] }, status: 404 },
+  createReport: {
+    url: () => '/api/v1/reports',
+    body: (w) => ({ account_id: bob(w), status_ids: [w.bobPost], comment: 'from the route table', category: 'spam' }),
+  },
   createStatus: { url: () => '/api/v1/statuses', body: { status: 'from the route table' } },
   status: { url: (w) => `/api/v1/statuses/${w.bobPost}` },
   deleteStatus: { url: (w) => `/api/v1/statuses/${w.alicePost}` },

@@ -15,6 +15,8 @@ interface ReportDialogProps {
   id: string;
   /** Whose post or who: "@bob". */
   username: string;
+  /** Their server when they are elsewhere in the fediverse: the report may be forwarded there too. */
+  domain?: string | null;
   onClose: () => void;
 }
 
@@ -22,9 +24,10 @@ interface ReportDialogProps {
  * "Report post" / "Report @bob": why (one category, required), and what moderators should know
  * (optional). Sent, it says a moderator will look at it and where the outcome will show.
  */
-export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps) {
+export function ReportDialog({ kind, id, username, domain = null, onClose }: ReportDialogProps) {
   const [category, setCategory] = useState<ReportCategory | null>(null);
   const [comment, setComment] = useState('');
+  const [forward, setForward] = useState(false);
   const [missing, setMissing] = useState(false);
   const report = useReport();
   const name = useId();
@@ -39,7 +42,7 @@ export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps)
       return;
     }
     report.mutate(
-      { kind, id, body: { category, comment } },
+      { kind, id, body: { category, comment, ...(domain ? { forward } : {}) } },
       {
         onSuccess: () => {
           notify(t('Thanks. A moderator will look at it; Settings shows what came of it.'));
@@ -93,6 +96,20 @@ export function ReportDialog({ kind, id, username, onClose }: ReportDialogProps)
           rows={3}
           error={errors.comment}
         />
+        {domain ? (
+          <label className="flex items-start gap-3 text-[15px]">
+            <input
+              type="checkbox"
+              checked={forward}
+              onChange={(event) => setForward(event.target.checked)}
+              className="mt-1 size-4 accent-[var(--color-accent)]"
+            />
+            <span>
+              {t('Also send it to the moderators of {domain}', { domain })}
+              <span className="block text-sm text-muted">{t('It goes from this server: your name is not sent.')}</span>
+            </span>
+          </label>
+        ) : null}
         <div className="flex flex-col gap-3">
           <Button type="submit" variant="danger" size="lg" disabled={report.isPending}>
             {t('Report')}

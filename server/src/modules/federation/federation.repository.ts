@@ -2,7 +2,7 @@ import type { webcrypto } from 'node:crypto';
 import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { actorKeys, follows, postMentions, posts, remoteActors, users } from '../../db/schema.ts';
+import { actorKeys, follows, postMentions, posts, remoteActors, reports, users } from '../../db/schema.ts';
 
 /** A member as their actor shows them: local, not suspended. */
 export async function findLocalActor(db: Executor, id: number) {
@@ -342,4 +342,22 @@ export async function findRepostOf(db: Executor, userId: number, postId: number)
     .where(and(eq(posts.authorId, userId), eq(posts.repostOfId, postId)))
     .limit(1);
   return row?.id ?? null;
+}
+
+/** A report as its Flag carries it: the reported person elsewhere, the reported post's id there, the comment. */
+export async function findForwardedReport(db: Executor, reportId: number) {
+  const [row] = await db
+    .select({
+      comment: reports.comment,
+      actorUri: remoteActors.uri,
+      inbox: remoteActors.inbox,
+      sharedInbox: remoteActors.sharedInbox,
+      postUri: posts.uri,
+    })
+    .from(reports)
+    .innerJoin(remoteActors, eq(remoteActors.userId, reports.subjectUserId))
+    .leftJoin(posts, eq(posts.id, reports.postId))
+    .where(eq(reports.id, reportId))
+    .limit(1);
+  return row ?? null;
 }

@@ -36,6 +36,7 @@ export const federationPlugin = fp(
       postEdits: app.services.postEdits,
       safety: app.services.safety,
       account: app.services.account,
+      moderation: app.services.moderation,
       events: app.services.events,
       log: app.log,
       ...(options.seam ? { seam: options.seam } : {}),

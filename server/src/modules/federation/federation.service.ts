@@ -7,6 +7,7 @@ import { DatabaseKvStore } from '../../lib/fed-kv.ts';
 import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
+import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
@@ -56,6 +57,7 @@ export class FederationService {
       postEdits: PostEditsService;
       safety: SafetyService;
       account: AccountService;
+      moderation: ModerationService;
       events: EventBus;
       log: FastifyBaseLogger;
       seam?: FederationTestSeam;
@@ -87,6 +89,7 @@ export class FederationService {
       postEdits: deps.postEdits,
       safety: deps.safety,
       account: deps.account,
+      moderation: deps.moderation,
       events: deps.events,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),

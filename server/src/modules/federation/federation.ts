@@ -16,6 +16,7 @@ import {
   Create,
   Delete,
   Endpoints,
+  Flag,
   Follow,
   getTypeId,
   Hashtag,
@@ -38,6 +39,7 @@ import type { UserId } from '../../lib/ids.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
+import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
@@ -50,6 +52,7 @@ import {
   onBlock,
   onCreate,
   onDelete,
+  onFlag,
   onLike,
   onUndo,
   onUpdate,
@@ -81,6 +84,7 @@ export interface FederationDeps {
   postEdits: PostEditsService;
   safety: SafetyService;
   account: AccountService;
+  moderation: ModerationService;
   events: EventBus;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
@@ -267,6 +271,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     .on(Like, (ctx, like) => onLike(ctx, like, incoming))
     .on(Announce, (ctx, announce) => onAnnounce(ctx, announce, incoming))
     .on(Block, (ctx, block) => onBlock(ctx, block, incoming))
+    .on(Flag, (ctx, flag) => onFlag(ctx, flag, incoming))
     .onUnverifiedActivity(async (_ctx, activity, reason) => {
       // A deleted account's Delete of itself: its keys are gone with it, so it cannot be verified. Its server is
       // asked whether the actor is gone (410 or 404) before what was kept of them goes; 202 either way for a
@@ -287,6 +292,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     postEdits: deps.postEdits,
     safety: deps.safety,
     account: deps.account,
+    moderation: deps.moderation,
     events: deps.events,
     log,
     actorData: remoteActorData,

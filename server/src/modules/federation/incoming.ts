@@ -6,6 +6,7 @@ import {
   Block,
   type Create,
   type Delete,
+  type Flag,
   isActor,
   Like,
   Mention,
@@ -14,7 +15,7 @@ import {
   type Undo,
   type Update,
 } from '@fedify/vocab';
-import type { Visibility } from '@pipit/contract';
+import { REPORT_COMMENT_MAX, type Visibility } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
@@ -22,6 +23,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { AccountService } from '../account/account.service.ts';
+import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
@@ -41,6 +43,7 @@ export interface IncomingDeps {
   postEdits: PostEditsService;
   safety: SafetyService;
   account: AccountService;
+  moderation: ModerationService;
   events: EventBus;
   log: FastifyBaseLogger;
   /** The member a URI names (an actor of ours), or null. */
@@ -400,4 +403,41 @@ export async function onUndo(ctx: InboxContext<void>, undo: Undo, deps: Incoming
       : deps.posts.unrepost(viewer, postId as PostId),
   );
   return true;
+}
+
+/** Posts and people one Flag may report here (each filed as its own report). */
+const FLAG_MAX_SUBJECTS = 10;
+
+/**
+ * Flag: a report sent by another server (Mastodon forwards its members' reports from its own actor). Filed as a
+ * report by the signer — kept as someone elsewhere — of each member's post it names, or else of each member, with
+ * its content as the comment ("Something else": a Flag carries no category). Moderators read it as any report;
+ * a post the signer may not see is not filed.
+ */
+export async function onFlag(ctx: InboxContext<void>, flag: Flag, deps: IncomingDeps): Promise<void> {
+  const postIds: number[] = [];
+  const memberIds = new Set<number>();
+  for (const uri of flag.objectIds) {
+    const postId = deps.localPostOf(uri);
+    if (postId !== null) postIds.push(postId);
+    else {
+      const memberId = await deps.memberOf(uri);
+      if (memberId !== null) memberIds.add(memberId);
+    }
+    if (postIds.length + memberIds.size >= FLAG_MAX_SUBJECTS) break;
+  }
+  if (postIds.length === 0 && memberIds.size === 0) return;
+  const reporter = await signerKept(ctx, flag, deps);
+  if (!reporter) return;
+  const body = {
+    category: 'other' as const,
+    comment: remoteHtmlToText(flag.content?.toString() ?? '', REPORT_COMMENT_MAX),
+  };
+  for (const postId of postIds) {
+    await asMemberWould(deps, 'report', flag, () => deps.moderation.reportPost(reporter, postId as PostId, body));
+  }
+  if (postIds.length > 0) return;
+  for (const memberId of memberIds) {
+    await asMemberWould(deps, 'report', flag, () => deps.moderation.reportUser(reporter, memberId as UserId, body));
+  }
 }

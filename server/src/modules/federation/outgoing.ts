@@ -6,6 +6,7 @@ import {
   Create,
   Delete,
   Endpoints,
+  Flag,
   Follow,
   Like,
   Note,
@@ -20,7 +21,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { FederationPort } from '../../lib/federation-link.ts';
 import * as repo from './federation.repository.ts';
-import { memberActor, type NoteMention, noteOf } from './federation.ts';
+import { INSTANCE_ACTOR, memberActor, type NoteMention, noteOf } from './federation.ts';
 
 /** Where the id of a Follow is kept: ours to a remote person (for its Undo), theirs to a member (for the answer). */
 export const followKey = (direction: 'out' | 'in', followerId: number, followeeId: number): KvKey => [
@@ -310,6 +311,23 @@ export class OutgoingFederation implements FederationPort {
           { preferSharedInbox: true, orderingKey: `actor:${userId}` },
         );
       });
+  }
+
+  reportForwarded(reportId: number): void {
+    this.run('a Flag', async () => {
+      const report = await repo.findForwardedReport(this.db, reportId);
+      if (!report) return;
+      const ctx = this.context();
+      // From the server itself (its instance actor), as Mastodon forwards: the reporter is never named.
+      const actor = ctx.getActorUri(INSTANCE_ACTOR);
+      const objects = [new URL(report.actorUri), ...(report.postUri ? [new URL(report.postUri)] : [])];
+      await ctx.sendActivity(
+        { identifier: INSTANCE_ACTOR },
+        recipientOf({ uri: report.actorUri, inbox: report.inbox, sharedInbox: report.sharedInbox }),
+        new Flag({ id: new URL(`${actor.href}#flags/${reportId}`), actor, objects, content: report.comment }),
+        { preferSharedInbox: true },
+      );
+    });
   }
 
   /**

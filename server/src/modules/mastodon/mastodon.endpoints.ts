@@ -12,6 +12,7 @@ import {
   markersBody,
   muteBody,
   pageQuery,
+  reportBody,
   scheduledStatusBody,
   searchQuery,
   statusBody,
@@ -73,6 +74,9 @@ export const mastodonEndpoints = {
   blocks: get('/api/v1/blocks', 'read:blocks'),
   mutes: get('/api/v1/mutes', 'read:mutes'),
   preferences: get('/api/v1/preferences', 'read:accounts'),
+
+  // Reports (reports.routes.ts)
+  createReport: post('/api/v1/reports', 'write:reports', { body: reportBody }),
 
   // Polls (polls.routes.ts): a poll's id is its post's.
   poll: get('/api/v1/polls/:id', null),

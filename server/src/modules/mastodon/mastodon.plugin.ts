@@ -21,6 +21,7 @@ import { notificationsRoutes } from './notifications.routes.ts';
 import { pollsRoutes } from './polls.routes.ts';
 import { MastodonPresenter } from './presenter.ts';
 import { pushRoutes } from './push.routes.ts';
+import { reportsRoutes } from './reports.routes.ts';
 import { scheduledStatusesRoutes } from './scheduled-statuses.routes.ts';
 import { searchRoutes } from './search.routes.ts';
 import { statusesRoutes } from './statuses.routes.ts';
@@ -82,6 +83,7 @@ export async function mastodonPlugin(app: FastifyInstance, { config }: { config:
     await forms.register(tagsRoutes, context);
     await forms.register(listsRoutes, context);
     await forms.register(pollsRoutes, context);
+    await forms.register(reportsRoutes, context);
     await forms.register(scheduledStatusesRoutes, context);
     await forms.register(pushRoutes, context);
     await forms.register(emptyRoutes);

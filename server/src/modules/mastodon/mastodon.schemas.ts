@@ -3,7 +3,14 @@
  * multipart form fields; forms name lists `media_ids[]` and objects `poll[options][]`: `formFields`
  * turns those into the shapes JSON has, so one schema reads all three.
  */
-import { LIST_LIMITS, LIST_REPLIES_POLICIES, listTitle, POLL_LIMITS, searchText } from '@pipit/contract';
+import {
+  LIST_LIMITS,
+  LIST_REPLIES_POLICIES,
+  listTitle,
+  POLL_LIMITS,
+  REPORT_COMMENT_MAX,
+  searchText,
+} from '@pipit/contract';
 import { z } from 'zod';
 import { invalid } from '../../lib/errors.ts';
 import { WIRE_ID } from '../../lib/ids.ts';
@@ -197,4 +204,16 @@ export const updateListBody = z.object({
 /** POST and DELETE /api/v1/lists/:id/accounts: `account_ids[]`, at least one. */
 export const listAccountsBody = z.object({
   account_ids: listOf(mastodonId, LIST_LIMITS.members).refine((ids) => ids.length > 0, 'name at least one account'),
+});
+
+/** POST /api/v1/reports. */
+export const reportBody = z.object({
+  account_id: mastodonId,
+  status_ids: listOf(mastodonId, 5).optional(),
+  comment: z.string().max(REPORT_COMMENT_MAX, `comment is at most ${REPORT_COMMENT_MAX} characters`).optional(),
+  forward: flag.optional(),
+  category: z.string().max(40).optional(),
+  rule_ids: listOf(z.union([z.string(), z.number()]), 50).optional(),
+  collection_ids: listOf(z.union([z.string(), z.number()]), 50).optional(),
+  forward_to_domains: listOf(z.string().max(300), 50).optional(),
 });

@@ -36,6 +36,7 @@ const reportColumns = {
   id: reports.id,
   category: reports.category,
   comment: reports.comment,
+  forwarded: reports.forwarded,
   postId: reports.postId,
   postText: reports.postText,
   outcome: reports.outcome,
@@ -86,14 +87,16 @@ export async function upsertReport(
     postText: string | null;
     category: ReportCategory;
     comment: string;
+    forwarded: boolean;
   },
 ): Promise<number> {
   const [row] = await executeRows<{ id: string }>(
     db,
-    sql`insert into ${reports} (reporter_id, subject_user_id, post_id, post_text, category, comment)
-      values (${values.reporterId}, ${values.subjectUserId}, ${values.postId}, ${values.postText}, ${values.category}, ${values.comment})
+    sql`insert into ${reports} (reporter_id, subject_user_id, post_id, post_text, category, comment, forwarded)
+      values (${values.reporterId}, ${values.subjectUserId}, ${values.postId}, ${values.postText}, ${values.category}, ${values.comment}, ${values.forwarded})
       on conflict (reporter_id, subject_user_id, coalesce(post_id, 0)) where outcome is null
-      do update set category = excluded.category, comment = excluded.comment
+      do update set category = excluded.category, comment = excluded.comment,
+        forwarded = ${reports.forwarded} or excluded.forwarded
       returning id::text as id`,
   );
   return Number(row!.id);
@@ -288,4 +291,10 @@ export async function findAuditPage(db: Executor, cursor: Cursor | null, limit: 
     .where(afterCursor(auditLog.createdAt, auditLog.id, cursor, 'newest'))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(limit + 1);
+}
+
+/** Whether the user is someone elsewhere (their server's host), or null for a member or nobody. */
+export async function findDomain(db: Executor, userId: number): Promise<string | null> {
+  const [row] = await db.select({ domain: users.domain }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.domain ?? null;
 }

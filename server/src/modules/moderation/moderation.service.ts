@@ -16,6 +16,7 @@ import type { Database, Tx } from '../../db/client.ts';
 import { type Cursor, listPage, type Page, type PageRequest } from '../../lib/cursor.ts';
 import { forbidden, invalid, notFound, postNotFound, userNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SessionsService, SessionUser } from '../sessions/sessions.service.ts';
@@ -38,6 +39,8 @@ export class ModerationService {
     private readonly posts: PostsService,
     /** Ends a suspended person's sessions and apps' tokens in the suspending transaction. */
     private readonly sessions: SessionsService,
+    /** Federation: a report the reporter asks to forward goes to the reported person's server (lib/federation-link.ts). */
+    private readonly federation: FederationLink | null = null,
   ) {}
 
   /**
@@ -215,12 +218,19 @@ export class ModerationService {
     about: { subjectUserId: number; postId: number | null; postText: string | null },
     body: ReportBody,
   ): Promise<Report> {
+    const forward = body.forward === true;
+    // Only someone elsewhere has a server to forward to; with federation off there is no way to send it.
+    if (forward && ((await repo.findDomain(this.db, about.subjectUserId)) === null || !this.federation?.current)) {
+      throw invalid('forward', 'Only a report about someone on another server can be forwarded.');
+    }
     const id = await repo.upsertReport(this.db, {
       reporterId: viewer.userId,
       ...about,
       category: body.category,
       comment: body.comment ?? '',
+      forwarded: forward,
     });
+    if (forward) this.federation?.current?.reportForwarded(id);
     const [row] = await repo.findMyReports(this.db, viewer.userId, null, 1, id);
     return toReport(row!);
   }
@@ -304,6 +314,7 @@ function toReport(row: Omit<repo.ReportRow, 'subject'> & { subject: PersonRow })
     outcome: row.outcome as ReportOutcome | null,
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    forwarded: row.forwarded,
   };
 }
 

@@ -31,6 +31,7 @@ function makeReport(overrides: Partial<ModerationReport> = {}): ModerationReport
     outcome: null,
     createdAt: new Date().toISOString(),
     resolvedAt: null,
+    forwarded: false,
     reporter: makeUserSummary({ id: '3', username: 'carol' }),
     resolvedBy: null,
     openReportsAboutUser: 2,
@@ -83,6 +84,31 @@ describe('a profile for moderators', () => {
     expect(await screen.findByText('This account is suspended')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Follow' })).not.toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/moderation/users/2/suspension')).toHaveLength(1);
+  });
+
+  it('someone elsewhere: the report may also go to their server’s moderators (a member’s has no such choice)', async () => {
+    const server = mockFetch({
+      ...routesAs(ALICE),
+      'GET /api/users/2': () => json(makeUser({ ...BOB, domain: 'social.example' })),
+      'GET /api/users/2/posts': () => json(EMPTY),
+      'POST /api/users/2/report': (call) => json({ id: '1', ...bodyOf(call) }, 201),
+    });
+    renderProfile();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'More' }));
+    await user.click(screen.getByRole('menuitem', { name: /Report @bob/ }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('radio', { name: 'Spam' }));
+    const forward = within(dialog).getByRole('checkbox', { name: /Also send it to the moderators of social.example/ });
+    expect(forward).not.toBeChecked();
+    await user.click(forward);
+    await user.click(within(dialog).getByRole('button', { name: 'Report' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/users/2/report')).toHaveLength(1));
+    expect(bodyOf(server.callsTo('POST', '/api/users/2/report')[0])).toEqual({
+      category: 'spam',
+      comment: '',
+      forward: true,
+    });
   });
 
   it('members have no Suspend item', async () => {
@@ -218,6 +244,7 @@ describe('Settings → Your reports', () => {
         outcome: 'post_removed',
         createdAt: new Date().toISOString(),
         resolvedAt: new Date().toISOString(),
+        forwarded: false,
       },
       {
         id: '1',
@@ -228,6 +255,7 @@ describe('Settings → Your reports', () => {
         outcome: null,
         createdAt: new Date().toISOString(),
         resolvedAt: null,
+        forwarded: false,
       },
     ];
     mockFetch({

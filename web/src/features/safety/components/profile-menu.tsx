@@ -144,7 +144,13 @@ export function ProfileMenu({ user }: { user: User }) {
       )}
       {dialog === 'report' && (
         <Suspense fallback={null}>
-          <ReportDialog kind="user" id={user.id} username={user.username} onClose={() => setDialog(null)} />
+          <ReportDialog
+            kind="user"
+            id={user.id}
+            username={user.username}
+            domain={user.domain}
+            onClose={() => setDialog(null)}
+          />
         </Suspense>
       )}
       {dialog === 'suspend' && (

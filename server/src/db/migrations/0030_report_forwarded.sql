@@ -1,0 +1,1 @@
+ALTER TABLE "reports" ADD COLUMN "forwarded" boolean DEFAULT false NOT NULL;
