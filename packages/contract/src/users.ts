@@ -168,17 +168,17 @@ export const userSummary = z.object({
   name: z.string(),
   username: z.string(),
   profileImage: z.string().nullable(),
-});
-export type UserSummary = z.infer<typeof userSummary>;
-
-/** Someone's public profile as a given viewer sees it. */
-export const user = userSummary.extend({
   /**
    * Where the person lives: null for members of this instance, the server's host (`example.social`,
    * with a port when it has one) for someone elsewhere in the fediverse, whose handle is
    * `@username@domain`.
    */
   domain: z.string().nullable(),
+});
+export type UserSummary = z.infer<typeof userSummary>;
+
+/** Someone's public profile as a given viewer sees it. */
+export const user = userSummary.extend({
   bio: z.string(),
   coverImage: z.string().nullable(),
   createdAt: z.string(),

@@ -164,7 +164,11 @@ describe('notes', () => {
         uri: noteId('1').href,
       });
       const home = (await client.get('/api/timeline/following')).json();
-      expect(home.items[0]).toMatchObject({ text: 'Hi all', author: { id: String(carolId), username: 'carol' } });
+      // Her byline names her server (the web shows @carol@host).
+      expect(home.items[0]).toMatchObject({
+        text: 'Hi all',
+        author: { id: String(carolId), username: 'carol', domain: peer.host },
+      });
       const { token } = await authorizeApp(ctx.app, alice.id);
       const statuses = await ctx.app.inject({
         url: '/api/v1/timelines/home',

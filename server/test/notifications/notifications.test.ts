@@ -21,7 +21,7 @@ describe('notifications', () => {
       type: 'like',
       createdAt: expect.any(String),
       read: false,
-      actor: { id: String(bob.id), name: 'Bob', username: 'bob', profileImage: null },
+      actor: { id: String(bob.id), name: 'Bob', username: 'bob', profileImage: null, domain: null },
       post: { ...post, likeCount: 1, likedByMe: false },
     });
 

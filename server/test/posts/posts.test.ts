@@ -19,7 +19,7 @@ describe('posts', () => {
         entryId: post.id,
         text: 'hello, world',
         createdAt: expect.any(String),
-        author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null },
+        author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null, domain: null },
         parentId: null,
         replyTo: null,
         replyCount: 0,

@@ -36,7 +36,7 @@ describe('quotes', () => {
         id: original.id,
         text: 'An original thought #ideas',
         createdAt: original.createdAt,
-        author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null },
+        author: { id: String(alice.id), name: 'Alice', username: 'alice', profileImage: null, domain: null },
         media: [],
         spoilerText: '',
         sensitive: false,

@@ -1,12 +1,13 @@
 import type { UserSummary } from '@pipit/contract';
 import { Link } from 'react-router';
 import { cn } from '../lib/cn.ts';
+import { handleOf } from '../lib/handle.ts';
 import { paths } from '../lib/paths.ts';
 import { RelativeTime } from './relative-time.tsx';
 
 /**
  * A post's author and time, in a row: the name (a link to the profile unless `linkName` is false,
- * where the whole box is a link already), @username, and the time as the link to the post.
+ * where the whole box is a link already), @username (@username@server for someone elsewhere), and the time as the link to the post.
  */
 export function Byline({
   author,
@@ -15,7 +16,7 @@ export function Byline({
   linkName = true,
   className,
 }: {
-  author: Pick<UserSummary, 'id' | 'name' | 'username'>;
+  author: Pick<UserSummary, 'id' | 'name' | 'username'> & { domain?: string | null };
   href: string;
   createdAt: string;
   linkName?: boolean;
@@ -32,7 +33,7 @@ export function Byline({
         <span className={name}>{author.name}</span>
       )}
       <span className="min-w-0 truncate text-muted">
-        <bdi>@{author.username}</bdi>
+        <bdi>{handleOf(author)}</bdi>
       </span>
       <span aria-hidden="true" className="text-muted">
         ·

@@ -24,7 +24,13 @@ export function ReportPostButton({ post, className }: { post: Post; className?: 
       </button>
       {open && (
         <Suspense fallback={null}>
-          <ReportDialog kind="post" id={post.id} username={post.author.username} onClose={() => setOpen(false)} />
+          <ReportDialog
+            kind="post"
+            id={post.id}
+            username={post.author.username}
+            domain={post.author.domain}
+            onClose={() => setOpen(false)}
+          />
         </Suspense>
       )}
     </>

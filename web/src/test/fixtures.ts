@@ -12,13 +12,13 @@ export const makeUserSummary = (overrides: Partial<UserSummary> = {}): UserSumma
     name: `${username[0]?.toUpperCase()}${username.slice(1)}`,
     username,
     profileImage: null,
+    domain: null,
     ...overrides,
   };
 };
 
 export const makeUser = (overrides: Partial<User> = {}): User => ({
   ...makeUserSummary(overrides),
-  domain: null,
   bio: '',
   coverImage: null,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -65,6 +65,7 @@ const authorOf = (user: UserSummary) => ({
   name: user.name,
   username: user.username,
   profileImage: user.profileImage,
+  domain: user.domain,
 });
 
 /** A post written now; `parent` makes it a reply (parentId and replyTo both set). */

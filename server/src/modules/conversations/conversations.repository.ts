@@ -132,6 +132,7 @@ export interface ParticipantRow {
   name: string;
   username: string;
   profileImage: string | null;
+  domain: string | null;
 }
 
 /**
@@ -151,6 +152,7 @@ export async function findParticipants(
     name: string;
     username: string;
     profile_image: string | null;
+    domain: string | null;
   }>(
     db,
     sql`with seen as (
@@ -161,7 +163,7 @@ export async function findParticipants(
         union
         select seen.root_id, pm.user_id from seen join ${postMentions} pm on pm.post_id = seen.id
       )
-      select people.root_id::text as root_id, u.id::text as id, u.name, u.username, u.profile_image
+      select people.root_id::text as root_id, u.id::text as id, u.name, u.username, u.profile_image, u.domain
       from people join ${users} u on u.id = people.user_id
       where u.id <> ${userId} and ${visibleUsers(userId, sql`u.id`)}
       order by people.root_id, u.username`,
@@ -172,6 +174,7 @@ export async function findParticipants(
     name: row.name,
     username: row.username,
     profileImage: row.profile_image,
+    domain: row.domain,
   }));
 }
 

@@ -288,7 +288,13 @@ export async function findRemoteActorByUri(db: Executor, uri: string) {
 /** A remote person as an author of posts here (not suspended); null otherwise. */
 export async function findRemoteAuthor(db: Executor, userId: number) {
   const [row] = await db
-    .select({ id: users.id, name: users.name, username: users.username, profileImage: users.profileImage })
+    .select({
+      id: users.id,
+      name: users.name,
+      username: users.username,
+      profileImage: users.profileImage,
+      domain: users.domain,
+    })
     .from(users)
     .where(and(eq(users.id, userId), isNotNull(users.domain), isNull(users.suspendedAt)))
     .limit(1);

@@ -60,7 +60,7 @@ export interface IncomingDeps {
 }
 
 /** A remote person as the posts services take an author (no session: they act from their server). */
-async function asAuthor(db: Database, userId: number): Promise<SessionUser | null> {
+async function asAuthor(db: Database, userId: number): Promise<(SessionUser & { domain: string | null }) | null> {
   const row = await repo.findRemoteAuthor(db, userId);
   if (!row) return null;
   return {
@@ -73,6 +73,7 @@ async function asAuthor(db: Database, userId: number): Promise<SessionUser | nul
     role: 'member',
     defaultVisibility: 'public',
     expiresAt: new Date(0),
+    domain: row.domain,
   };
 }
 

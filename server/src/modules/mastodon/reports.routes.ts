@@ -25,7 +25,8 @@ export async function reportsRoutes(app: FastifyInstance, context: MastodonConte
     const viewer = userOf(request);
     const accountId = userIdOf(body.account_id);
     if ((body.rule_ids ?? []).length > 0) throw invalid('rule_ids', 'rule_ids: this server has no rules to cite.');
-    if ((body.collection_ids ?? []).length > 0) throw invalid('collection_ids', 'collection_ids: collections cannot be reported here.');
+    if ((body.collection_ids ?? []).length > 0)
+      throw invalid('collection_ids', 'collection_ids: collections cannot be reported here.');
     const category = CATEGORY_IN[body.category ?? 'other'];
     if (!category) throw invalid('category', 'category must be spam, legal or other (this server has no rules).');
     const input = { category, comment: body.comment ?? '', forward: body.forward ?? false };

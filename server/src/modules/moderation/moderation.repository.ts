@@ -27,6 +27,7 @@ const summaryOf = (u: People) => ({
   name: u.name,
   username: u.username,
   profileImage: u.profileImage,
+  domain: u.domain,
 });
 
 const moderatedColumns = (u: People) => ({ ...summaryOf(u), suspendedAt: u.suspendedAt, role: u.role });

@@ -285,12 +285,13 @@ interface PersonRow {
   name: string | null;
   username: string | null;
   profileImage: string | null;
+  domain: string | null;
 }
 
 /** The person, or null when the left join found nobody (an account since deleted). */
 function person(u: PersonRow | null): UserSummary | null {
   if (u?.id == null || u.name === null || u.username === null) return null;
-  return { id: String(u.id), name: u.name, username: u.username, profileImage: u.profileImage };
+  return { id: String(u.id), name: u.name, username: u.username, profileImage: u.profileImage, domain: u.domain };
 }
 
 /** A person an inner join found. */

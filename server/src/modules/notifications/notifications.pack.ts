@@ -14,6 +14,7 @@ export function toNotification(row: NotificationRow): Notification {
       name: row.actorName,
       username: row.actorUsername,
       profileImage: row.actorProfileImage,
+      domain: row.actorDomain,
     }),
     post: row.post === null ? null : toPost(row.post),
   };

@@ -83,6 +83,7 @@ export interface NotificationRow {
   actorName: string;
   actorUsername: string;
   actorProfileImage: string | null;
+  actorDomain: string | null;
   /** Null for a follow (and, in principle, a post deleted since; deleting a post cascades). */
   post: PostRow | null;
 }
@@ -105,6 +106,7 @@ export async function findNotificationPage(
       actorName: actors.name,
       actorUsername: actors.username,
       actorProfileImage: actors.profileImage,
+      actorDomain: actors.domain,
       post: postViewColumns(userId),
     })
     .from(notifications)

@@ -29,6 +29,7 @@ export function toQuotedPost(value: QuotedJson | string | null): QuotedPost | nu
       name: quoted.author.name,
       username: quoted.author.username,
       profileImage: quoted.author.profileImage,
+      domain: quoted.author.domain ?? null,
     },
     media: parseMedia(quoted.media),
     spoilerText: quoted.spoilerText ?? '',
@@ -61,6 +62,7 @@ type PostFields = Pick<
   | 'authorName'
   | 'authorUsername'
   | 'authorProfileImage'
+  | 'authorDomain'
   | 'parentId'
   | 'replyTo'
   | 'replyCount'
@@ -94,6 +96,7 @@ function toPostOf(fields: PostFields, repostedBy: Post['repostedBy'], entryId: n
       name: fields.authorName,
       username: fields.authorUsername,
       profileImage: fields.authorProfileImage,
+      domain: fields.authorDomain,
     }),
     parentId: fields.parentId === null ? null : String(fields.parentId),
     replyTo: fields.parentId === null ? null : parseReplyTo(fields.replyTo),
@@ -129,6 +132,7 @@ export function toPost(row: Omit<PostRow, 'cursorTime'>): Post {
         name: row.authorName,
         username: row.authorUsername,
         profileImage: row.authorProfileImage,
+        domain: row.authorDomain,
       });
       return toPostOf(
         {

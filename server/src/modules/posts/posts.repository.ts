@@ -31,7 +31,7 @@ export interface QuotedJson {
   id: string;
   text: string;
   createdAt: string;
-  author: { id: string; name: string; username: string; profileImage: string | null };
+  author: { id: string; name: string; username: string; profileImage: string | null; domain?: string | null };
   media: MediaJson[] | null;
   spoilerText: string;
   sensitive: boolean;
@@ -48,7 +48,7 @@ function mediaJson(postId: SQL) {
 function quotedPostJson(postId: SQL) {
   return sql<
     QuotedJson | string | null
-  >`(select json_build_object('id', q.id::text, 'text', q.text, 'createdAt', q.created_at, 'author', json_build_object('id', qu.id::text, 'name', qu.name, 'username', qu.username, 'profileImage', qu.profile_image), 'media', ${mediaJson(sql`q.id`)}, 'spoilerText', q.spoiler_text, 'sensitive', q.sensitive) from ${posts} q join ${users} qu on qu.id = q.author_id where q.id = ${postId})`;
+  >`(select json_build_object('id', q.id::text, 'text', q.text, 'createdAt', q.created_at, 'author', json_build_object('id', qu.id::text, 'name', qu.name, 'username', qu.username, 'profileImage', qu.profile_image, 'domain', qu.domain), 'media', ${mediaJson(sql`q.id`)}, 'spoilerText', q.spoiler_text, 'sensitive', q.sensitive) from ${posts} q join ${users} qu on qu.id = q.author_id where q.id = ${postId})`;
 }
 
 /** A reposted post as the view's subquery selects it: what every viewer sees alike. */
@@ -65,6 +65,7 @@ export interface RepostedJson {
   authorName: string;
   authorUsername: string;
   authorProfileImage: string | null;
+  authorDomain: string | null;
   media: MediaJson[] | null;
   quoteOfId: number | null;
   quote: QuotedJson | null;
@@ -80,7 +81,7 @@ export interface RepostedJson {
 function repostedPostJson(postId: SQL) {
   return sql<
     RepostedJson | string | null
-  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
+  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'authorDomain', ou.domain, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
 }
 
 /** A post as a quote embeds it (null when it does not exist). */
@@ -119,6 +120,7 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
     authorName: users.name,
     authorUsername: users.username,
     authorProfileImage: users.profileImage,
+    authorDomain: users.domain,
     // Who wrote the parent ("Replying to @name"): one probe of posts' and users' primary keys, replies only.
     replyTo: sql<ReplyTo | null>`(select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
     // Its images in grid order, or null: one probe of media_attachments_post_idx (most posts have none).

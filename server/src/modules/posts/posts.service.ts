@@ -40,7 +40,10 @@ import { toPost, toQuotedPost } from './posts.pack.ts';
 import * as repo from './posts.repository.ts';
 
 /** Who writes a post: the session's person, or a scheduled post's author read when it is published. */
-export type PostAuthor = Pick<SessionUser, 'userId' | 'name' | 'username' | 'profileImage' | 'defaultVisibility'>;
+export type PostAuthor = Pick<SessionUser, 'userId' | 'name' | 'username' | 'profileImage' | 'defaultVisibility'> & {
+  /** Their server, for someone elsewhere whose post federation keeps (modules/federation); a member's is null. */
+  domain?: string | null;
+};
 
 /**
  * What `create` takes, from the contract's create body: every field as it is, the ids parsed. One
@@ -130,6 +133,7 @@ export class PostsService {
         authorName: viewer.name,
         authorUsername: viewer.username,
         authorProfileImage: viewer.profileImage,
+        authorDomain: viewer.domain ?? null,
         likedByMe: false,
         bookmarkedByMe: false,
         repostedByMe: false,

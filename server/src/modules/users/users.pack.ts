@@ -14,6 +14,7 @@ export const userSummaryColumns = {
   name: users.name,
   username: users.username,
   profileImage: users.profileImage,
+  domain: users.domain,
 };
 
 /** What to select to build a User (a public profile). */
@@ -27,7 +28,6 @@ export const userColumns = {
   postsCount: users.postsCount,
   suspendedAt: users.suspendedAt,
   locked: users.locked,
-  domain: users.domain,
 };
 
 /** What to select to build a CurrentUser. */
@@ -53,7 +53,13 @@ export type UserRow = SelectResultFields<typeof userColumns>;
 export type CurrentUserRow = SelectResultFields<typeof currentUserColumns>;
 
 export function toUserSummary(row: UserSummaryRow): UserSummary {
-  return { id: String(row.id), name: row.name, username: row.username, profileImage: row.profileImage };
+  return {
+    id: String(row.id),
+    name: row.name,
+    username: row.username,
+    profileImage: row.profileImage,
+    domain: row.domain,
+  };
 }
 
 /** The viewer's relations to the person (all false for visitors and for oneself). */
@@ -70,7 +76,6 @@ const NONE: Relations = { isFollowing: false, followRequested: false, isBlocking
 export function toUser(row: UserRow, relations: Relations = NONE): User {
   return {
     ...toUserSummary(row),
-    domain: row.domain,
     bio: row.bio,
     coverImage: row.coverImage,
     createdAt: row.createdAt.toISOString(),

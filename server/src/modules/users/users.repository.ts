@@ -221,7 +221,7 @@ export async function findSuggestions(db: Executor, viewer: number | null, limit
     ), best as (
       select distinct on (id) id, tier, score from candidates order by id, tier, score desc
     )
-    select u.id, u.name, u.username, u.profile_image
+    select u.id, u.name, u.username, u.profile_image, u.domain
     from best b
     join users u on u.id = b.id
     where u.id <> ${viewerId}
@@ -230,13 +230,20 @@ export async function findSuggestions(db: Executor, viewer: number | null, limit
     order by b.tier, b.score desc, u.followers_count desc, u.created_at desc, u.id desc
     limit ${limit}
   `)) as unknown as {
-    rows: Array<{ id: number | string; name: string; username: string; profile_image: string | null }>;
+    rows: Array<{
+      id: number | string;
+      name: string;
+      username: string;
+      profile_image: string | null;
+      domain: string | null;
+    }>;
   };
   return result.rows.map((r) => ({
     id: Number(r.id),
     name: r.name,
     username: r.username,
     profileImage: r.profile_image,
+    domain: r.domain,
   }));
 }
 
