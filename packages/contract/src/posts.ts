@@ -144,7 +144,8 @@ export const post = z.object({
   author: userSummary,
   parentId: idSchema.nullable(),
   /** For a reply: who wrote the post it answers ("Replying to @username"); null for other posts. */
-  replyTo: z.object({ id: idSchema, username: z.string() }).nullable(),
+  /** Whom it answers: their handle is `@username`, or `@username@domain` for someone elsewhere. */
+  replyTo: z.object({ id: idSchema, username: z.string(), domain: z.string().nullable() }).nullable(),
   replyCount: z.number().int(),
   likeCount: z.number().int(),
   repostCount: z.number().int(),

@@ -41,12 +41,12 @@ describe('a conversation', () => {
     const root = await createPost(clients.alice, 'root');
     expect(root.replyTo).toBeNull();
     const reply = await createPost(clients.bob, 'reply', root.id);
-    expect(reply.replyTo).toEqual({ id: String(alice.id), username: 'alice' });
+    expect(reply.replyTo).toEqual({ id: String(alice.id), username: 'alice', domain: null });
     expect(await getPost(clients.visitor, reply.id)).toEqual(reply);
     const replies = await getPage<Post>(clients.visitor, `/api/posts/${root.id}/replies`);
-    expect(replies.items[0]?.replyTo).toEqual({ id: String(alice.id), username: 'alice' });
+    expect(replies.items[0]?.replyTo).toEqual({ id: String(alice.id), username: 'alice', domain: null });
     const byBob = await getPage<Post>(clients.visitor, `/api/users/${bob.id}/posts`);
-    expect(byBob.items[0]?.replyTo).toEqual({ id: String(alice.id), username: 'alice' });
+    expect(byBob.items[0]?.replyTo).toEqual({ id: String(alice.id), username: 'alice', domain: null });
     const everyone = await getPage<Post>(clients.visitor, '/api/timeline/everyone');
     expect(everyone.items.find((p) => p.id === reply.id)?.replyTo?.username).toBe('alice');
   });

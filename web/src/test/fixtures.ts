@@ -80,7 +80,7 @@ export function makePost(
     createdAt: new Date().toISOString(),
     author: authorOf(author),
     parentId: parent?.id ?? null,
-    replyTo: parent ? { id: parent.author.id, username: parent.author.username } : null,
+    replyTo: parent ? { id: parent.author.id, username: parent.author.username, domain: parent.author.domain } : null,
     replyCount: 0,
     likeCount: 0,
     repostCount: 0,

@@ -10,7 +10,7 @@ const parseJson = <T>(value: T | string): T => (typeof value === 'string' ? (JSO
 
 function parseReplyTo(value: ReplyTo | string | null): ReplyTo | null {
   const parsed = parseJson(value);
-  return parsed ? { id: parsed.id, username: parsed.username } : null;
+  return parsed ? { id: parsed.id, username: parsed.username, domain: parsed.domain ?? null } : null;
 }
 
 const parseMedia = (value: MediaJson[] | string | null) => (parseJson(value) ?? []).map(toMediaAttachment);

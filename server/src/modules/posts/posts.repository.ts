@@ -81,7 +81,7 @@ export interface RepostedJson {
 function repostedPostJson(postId: SQL) {
   return sql<
     RepostedJson | string | null
-  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'authorDomain', ou.domain, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
+  >`(select json_build_object('id', o.id, 'text', o.text, 'createdAt', o.created_at, 'parentId', o.parent_id, 'replyTo', (select json_build_object('id', pu.id::text, 'username', pu.username, 'domain', pu.domain) from ${posts} op join ${users} pu on pu.id = op.author_id where op.id = o.parent_id), 'replyCount', o.reply_count, 'likeCount', o.like_count, 'repostCount', o.repost_count, 'authorId', ou.id, 'authorName', ou.name, 'authorUsername', ou.username, 'authorProfileImage', ou.profile_image, 'authorDomain', ou.domain, 'media', ${mediaJson(sql`o.id`)}, 'quoteOfId', o.quote_of_id, 'quote', ${quotedPostJson(sql`o.quote_of_id`)}, 'visibility', o.visibility, 'quotePolicy', o.quote_policy, 'spoilerText', o.spoiler_text, 'sensitive', o.sensitive, 'editedAt', o.edited_at, 'poll', ${pollJson(sql`o.id`)}) from ${posts} o join ${users} ou on ou.id = o.author_id where o.id = ${postId})`;
 }
 
 /** A post as a quote embeds it (null when it does not exist). */
@@ -97,6 +97,7 @@ export async function findQuoted(db: Executor, id: number): Promise<QuotedJson |
 export interface ReplyTo {
   id: string;
   username: string;
+  domain: string | null;
 }
 
 /** The post a row's quote part embeds: its own quote's, or for a repost the reposted post's (one probe). */
@@ -122,7 +123,7 @@ export function postViewColumns(viewerId: number | Placeholder | null, rule: Vis
     authorProfileImage: users.profileImage,
     authorDomain: users.domain,
     // Who wrote the parent ("Replying to @name"): one probe of posts' and users' primary keys, replies only.
-    replyTo: sql<ReplyTo | null>`(select json_build_object('id', pu.id::text, 'username', pu.username) from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
+    replyTo: sql<ReplyTo | null>`(select json_build_object('id', pu.id::text, 'username', pu.username, 'domain', pu.domain) from ${posts} parent join ${users} pu on pu.id = parent.author_id where parent.id = "posts"."parent_id")`,
     // Its images in grid order, or null: one probe of media_attachments_post_idx (most posts have none).
     media: mediaJson(sql`"posts"."id"`),
     quoteOfId: posts.quoteOfId,
@@ -296,9 +297,12 @@ export async function findPostViewsInOrder(
 }
 
 /** The author of a post with their username (null when the post is gone). */
-export async function findPostAuthorName(db: Executor, id: number): Promise<{ id: number; username: string } | null> {
+export async function findPostAuthorName(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; username: string; domain: string | null } | null> {
   const [row] = await db
-    .select({ id: users.id, username: users.username })
+    .select({ id: users.id, username: users.username, domain: users.domain })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .where(eq(posts.id, id))

@@ -122,13 +122,13 @@ export class PostsService {
     // view's row type, so a column added to postViewColumns fails to compile here.
     const pack = (
       post: repo.PostTableRow,
-      replyTo: { id: number; username: string } | null,
+      replyTo: { id: number; username: string; domain: string | null } | null,
       attached: Post['media'] = [],
       quote: Post['quote'] = null,
     ) => ({
       ...toPost({
         ...post,
-        replyTo: replyTo ? { id: String(replyTo.id), username: replyTo.username } : null,
+        replyTo: replyTo ? { id: String(replyTo.id), username: replyTo.username, domain: replyTo.domain } : null,
         authorId: me,
         authorName: viewer.name,
         authorUsername: viewer.username,
@@ -183,7 +183,7 @@ export class PostsService {
         if (parentId !== null) parentId = (await repo.findRepostTarget(tx, parentId)) ?? parentId;
         if (quoteOfId !== null) quoteOfId = (await repo.findRepostTarget(tx, quoteOfId)) ?? quoteOfId;
         let parentAuthorId: number | null = null;
-        let replyTo: { id: number; username: string } | null = null;
+        let replyTo: { id: number; username: string; domain: string | null } | null = null;
         let visibility = body.visibility ?? viewer.defaultVisibility;
         if (parentId !== null) {
           // Updating the parent first also locks it: it cannot be deleted under the new reply.

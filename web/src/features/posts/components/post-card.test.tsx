@@ -61,9 +61,18 @@ describe('liking a post', () => {
 describe('a reply', () => {
   it("says 'Replying to @name', linking to the person answered", async () => {
     mockFetch();
-    renderApp(<PostCard post={{ ...POST, id: '11', parentId: '10', replyTo: { id: '1', username: 'alice' } }} />);
+    renderApp(
+      <PostCard post={{ ...POST, id: '11', parentId: '10', replyTo: { id: '1', username: 'alice', domain: null } }} />,
+    );
     const card = await screen.findByRole('article');
     expect(card).toHaveTextContent('Replying to @alice');
+    // Someone elsewhere: their server too.
+    renderApp(
+      <PostCard
+        post={{ ...POST, id: '12', parentId: '10', replyTo: { id: '3', username: 'carol', domain: 'social.example' } }}
+      />,
+    );
+    expect((await screen.findAllByRole('article'))[1]).toHaveTextContent('Replying to @carol@social.example');
     expect(within(card).getByRole('link', { name: '@alice' })).toHaveAttribute('href', '/users/1');
   });
 });

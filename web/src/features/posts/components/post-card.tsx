@@ -12,6 +12,7 @@ import { VisibilityBadge } from '../../../components/visibility-badge.tsx';
 import { t } from '../../../i18n/i18n.ts';
 import { rich } from '../../../i18n/rich.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { paths } from '../../../lib/paths.ts';
 import { usePostView } from '../../../state/shadow.ts';
 import { useViewer } from '../../../state/viewer.tsx';
@@ -32,7 +33,7 @@ export function ReplyingTo({ post, className }: { post: Post; className?: string
   return (
     <p className={cn('text-[15px] leading-5 text-muted [overflow-wrap:anywhere]', className)}>
       {post.replyTo
-        ? rich(t('Replying to <0>@{username}</0>', { username: post.replyTo.username }), [
+        ? rich(t('Replying to <0>@{username}</0>', { username: handleOf(post.replyTo).slice(1) }), [
             (name) => (
               <Link to={paths.user(post.replyTo?.id ?? '')} className={REPLY_LINK}>
                 <bdi>{name}</bdi>
