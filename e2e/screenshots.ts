@@ -104,6 +104,7 @@ async function seed(url: string) {
   const gone = await person(url, 'gone_rogue', 'Gone Rogue');
   await gone.client.post('I was here once.');
   await alice.client.suspend(gone.user.id);
+  await alice.client.blockDomain('spam-farm.example', 'Bots posting ads under every thread.');
   // A locked account ("Approve followers") with one request waiting, from carol.
   const lena = await person(url, 'lena', 'Lena Lindqvist');
   await lena.client.edit({
@@ -356,7 +357,7 @@ async function main() {
       await visible(a.getByRole('list', { name: 'Blocked accounts' }).getByText('Erin Elsewhere'));
       await a.evaluate(() => window.scrollBy(0, -60));
       await shot(a, 'settings-safety', w);
-      await a.getByRole('heading', { name: 'Posts' }).scrollIntoViewIfNeeded();
+      await a.getByRole('heading', { name: 'Posts', exact: true }).scrollIntoViewIfNeeded();
       await a
         .getByRole('group', { name: 'Default post visibility' })
         .getByRole('radio', { name: 'Followers only' })
@@ -412,6 +413,9 @@ async function main() {
       await a.getByRole('tab', { name: 'Log' }).click();
       await visible(a.getByRole('list', { name: 'Audit log' }));
       await shot(a, 'moderation-log', w);
+      await a.getByRole('tab', { name: 'Servers' }).click();
+      await visible(a.getByRole('list', { name: 'Blocked servers' }));
+      await shot(a, 'moderation-servers', w);
       await a.goto(`/users/${world.gone.user.id}`);
       await visible(a.getByText('This account is suspended'));
       await shot(a, 'profile-suspended', w);
@@ -455,6 +459,8 @@ async function main() {
       await visible(compose.getByRole('button', { name: 'Tweet' }).and(a.locator(':enabled')));
       await shot(a, 'compose-images', w);
       await a.keyboard.press('Escape');
+      // Closing a post with words in it asks whether to keep it as a draft.
+      await dialog(a, 'Save as draft?').getByRole('button', { name: 'Discard' }).click();
       if (viewport === PHONE) {
         await navItem(a, 'Logout').click();
         await visible(dialog(a, 'Sign out of Pipit?'));

@@ -176,6 +176,11 @@ export class ApiClient {
   }
 
   /** A moderator's suspension of an account. */
+  /** POST /api/moderation/domains (admins). */
+  blockDomain(domain: string, reason = ''): Promise<unknown> {
+    return this.call('POST', '/api/moderation/domains', { domain, reason }, [201]);
+  }
+
   suspend(userId: string): Promise<unknown> {
     return this.call('PUT', `/api/moderation/users/${userId}/suspension`);
   }

@@ -26,6 +26,7 @@ import { ListsService } from './modules/lists/lists.service.ts';
 import { MASTODON_TYPES } from './modules/mastodon/notification.presenter.ts';
 import { MediaService, UPLOAD_SWEEP_INTERVAL_MS } from './modules/media/media.service.ts';
 import { createMediaStore } from './modules/media/media.store.ts';
+import { DomainBlocksService } from './modules/moderation/domain-blocks.service.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
 import { NodeInfoService } from './modules/nodeinfo/nodeinfo.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -88,6 +89,7 @@ export interface Services {
   lists: ListsService;
   /** Reports, suspensions, roles and the audit log. */
   moderation: ModerationService;
+  domainBlocks: DomainBlocksService;
   /** What the server tells other servers and apps about itself (NodeInfo: software, usage). */
   nodeinfo: NodeInfoService;
   /** OAuth 2 for Mastodon apps: apps, codes, tokens. */
@@ -206,6 +208,7 @@ export async function createServices(
     follows,
     safety,
     moderation: new ModerationService(db, events, posts, sessions, federationLink),
+    domainBlocks: new DomainBlocksService(db, events, new URL(config.publicUrl).host.toLowerCase()),
     nodeinfo: new NodeInfoService(db, events, config.federation.enabled ? ['activitypub'] : []),
     oauth,
     timelines: new TimelinesService(db, feeds?.service ?? null),

@@ -105,6 +105,8 @@ export const api = {
   role: (id: string) => `/api/moderation/users/${id}/role`,
   moderationAccounts: '/api/moderation/accounts',
   auditLog: '/api/moderation/log',
+  domainBlocks: '/api/moderation/domains',
+  domainBlock: (domain: string) => `/api/moderation/domains/${domain}`,
   /** Mastodon apps (oauth.ts): the consent page's request and answer, and the apps a member authorized. */
   oauthAuthorization: '/api/oauth/authorization',
   oauthApps: '/api/oauth/apps',

@@ -25,6 +25,10 @@ import {
 import { mediaAttachment } from './media.ts';
 import {
   auditPage,
+  domainBlock,
+  domainBlockBody,
+  domainBlockList,
+  domainParams,
   moderatedUser,
   moderatedUserPage,
   moderationAccountsQuery,
@@ -679,6 +683,26 @@ export const endpoints = defineEndpoints({
     status: 200,
     answer: moderatedUserPage,
     errors: ['INVALID_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN'],
+  },
+  domainBlocks: {
+    ...routes.domainBlocks,
+    status: 200,
+    answer: domainBlockList,
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN'],
+  },
+  blockDomain: {
+    ...routes.blockDomain,
+    body: domainBlockBody,
+    status: 201,
+    answer: domainBlock,
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', ...WRITE],
+  },
+  unblockDomain: {
+    ...routes.unblockDomain,
+    params: domainParams,
+    status: 204,
+    answer: z.null(),
+    errors: ['UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', ...WRITE],
   },
   auditLog: {
     ...routes.auditLog,

@@ -119,6 +119,8 @@ export const AUDIT_ACTIONS = [
   'account.restored',
   'report.dismissed',
   'role.changed',
+  'domain.blocked',
+  'domain.unblocked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -131,7 +133,7 @@ export const auditEntry = z.object({
   /** The person acted on (the removed post's author); null once their account is deleted. */
   subject: userSummary.nullable(),
   reportId: idSchema.nullable(),
-  /** The removed post's text; the new role for role.changed. */
+  /** The removed post's text; the new role for role.changed; the server for domain.blocked and domain.unblocked. */
   detail: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -145,3 +147,58 @@ export const moderationAccountsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export const moderatedUserPage = page(moderatedUser);
+
+/**
+ * A server's host as a domain block names it: lower case, a port when it has one (`social.example`,
+ * `social.example:8443`). Leading `@`, `https://` and a trailing `/` are taken off.
+ */
+export const blockedDomain = z
+  .string()
+  .max(300)
+  .transform((d) =>
+    d
+      .trim()
+      .toLowerCase()
+      .replace(/^@|^https?:\/\//, '')
+      .replace(/\/$/, ''),
+  )
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}(?::|$))(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/,
+        'Enter a server’s name, like social.example',
+      ),
+  );
+
+export const DOMAIN_BLOCK_REASON_MAX = 500;
+
+/** POST /api/moderation/domains: cut a whole server off (admins). */
+export const domainBlockBody = z.strictObject({
+  domain: blockedDomain,
+  reason: z
+    .string()
+    .max(DOMAIN_BLOCK_REASON_MAX, `A reason is at most ${DOMAIN_BLOCK_REASON_MAX} characters`)
+    .transform((r) => r.trim())
+    .refine((r) => !CONTROL_CHARS.test(r), 'A reason must not contain control characters')
+    .default(''),
+});
+export type DomainBlockBody = z.input<typeof domainBlockBody>;
+
+/**
+ * A blocked server: nothing of it is taken in (its activities are dropped, its people not looked up) and
+ * its accounts known here are suspended while the block lasts (a suspension of one's own stays).
+ */
+export const domainBlock = z.object({
+  domain: z.string(),
+  reason: z.string(),
+  createdAt: z.string(),
+  /** The admin who blocked it; null once their account is deleted. */
+  createdBy: userSummary.nullable(),
+  /** Its accounts known here (suspended with the block). */
+  accounts: z.number().int(),
+});
+export type DomainBlock = z.infer<typeof domainBlock>;
+export const domainBlockList = z.object({ items: z.array(domainBlock) });
+
+export const domainParams = z.object({ domain: blockedDomain });

@@ -1143,6 +1143,19 @@ export const webauthnChallenges = pgTable(
 );
 
 /**
+ * Servers an admin cut off (modules/moderation/domain-blocks.service.ts): nothing of theirs is taken in, and their
+ * accounts known here are suspended while the block lasts — those the block suspended have `suspended_at` equal to
+ * the block's `created_at` (one transaction's now()), so lifting it restores exactly them.
+ */
+export const domainBlocks = pgTable('domain_blocks', {
+  /** The host, lower case, with a port when it has one (users.domain's form). */
+  domain: text('domain').primaryKey(),
+  reason: text('reason').notNull().default(''),
+  createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/**
  * Keys this server made for itself once and keeps (modules/push: the VAPID key pair of Web Push, made
  * at first start unless the environment gives one). `name` says which; `value` is the key's JSON.
  */

@@ -51,6 +51,7 @@ const PERSON_COLUMNS = [
   'two_factor.user_id',
   'recovery_codes.user_id',
   'passkeys.user_id',
+  'domain_blocks.created_by',
   'webauthn_challenges.user_id',
   'push_subscriptions.user_id',
 ];

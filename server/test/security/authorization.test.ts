@@ -127,7 +127,12 @@ describe('who may do what', () => {
 
   it('moderators and admins: members get 403 on every moderation call, moderators all but naming moderators, admins all', async () => {
     const w = await seedWorld(ctx);
-    const reads = ['/api/moderation/reports', '/api/moderation/accounts?filter=team', '/api/moderation/log'];
+    const reads = [
+      '/api/moderation/reports',
+      '/api/moderation/accounts?filter=team',
+      '/api/moderation/log',
+      '/api/moderation/domains',
+    ];
     for (const url of reads) {
       expect((await w.visitor.get(url)).statusCode, url).toBe(401);
       for (const member of [w.alice, w.carol, w.frank]) {
@@ -147,10 +152,12 @@ describe('who may do what', () => {
         ]);
       }
     }
-    // A moderator cannot name moderators, nor suspend an admin; nothing written either.
+    // A moderator cannot name moderators, suspend an admin, or block or unblock a server; nothing written either.
     const byMo = [
       await w.mo.put(`/api/moderation/users/${w.ids.bob}/role`, { role: 'moderator' }),
       await w.mo.put(`/api/moderation/users/${w.ids2.ada}/suspension`),
+      await w.mo.post('/api/moderation/domains', { domain: 'spam.example' }),
+      await w.mo.delete('/api/moderation/domains/blocked.example'),
     ];
     for (const res of byMo) expect([res.statusCode, expectCodedClientError(res)]).toEqual([403, 'FORBIDDEN']);
     expect(await fingerprint(ctx.db, ctx.config.mediaDir)).toEqual(before);

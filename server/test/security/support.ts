@@ -313,6 +313,7 @@ export async function seedWorld(ctx: Ctx): Promise<World> {
     await ok(await clients.carol.post(`/api/posts/${bobPost}/report`, { category: 'spam' }), 'report')
   ).id;
   await ok(await mo.put(`/api/moderation/users/${gusRow.id}/suspension`), 'suspension');
+  await ok(await ada.post('/api/moderation/domains', { domain: 'blocked.example' }), 'domain block');
   const bobList = (await ok(await clients.bob.post('/api/lists', { title: 'Empty' }), 'list')).id;
   const bobListWithAlice = (await ok(await clients.bob.post('/api/lists', { title: 'Alice' }), 'list')).id;
   await ok(await clients.bob.put(`/api/lists/${bobListWithAlice}/members/${alice.id}`), 'list member');
@@ -765,6 +766,21 @@ export const WRITE_CALLS: WriteCall[] = [
     scope: 'resource',
     url: (w) => `/api/moderation/users/${w.ids.bob}/role`,
     body: () => ({ role: 'moderator' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/moderation/domains',
+    owner: 'ada',
+    scope: 'resource',
+    url: () => '/api/moderation/domains',
+    body: () => ({ domain: 'spam.example', reason: 'ads' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/moderation/domains/:domain',
+    owner: 'ada',
+    scope: 'resource',
+    url: () => '/api/moderation/domains/blocked.example',
   },
   {
     method: 'POST',

@@ -42,7 +42,8 @@ export function Tabs<T extends string>({ tabs, value, onChange, label, tabId, pa
     refs.current[next]?.focus();
   };
   return (
-    <div role="tablist" aria-label={label} className="flex">
+    // Tabs that do not fit (six on a phone, longer words in another language) scroll sideways, never squeeze.
+    <div role="tablist" aria-label={label} className="flex overflow-x-auto [scrollbar-width:none]">
       {tabs.map((tab, index) => {
         const selected = tab.value === value;
         return (
@@ -59,7 +60,7 @@ export function Tabs<T extends string>({ tabs, value, onChange, label, tabId, pa
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(tab.value)}
             onKeyDown={(event) => onKeyDown(event, index)}
-            className="flex h-[53px] flex-1 justify-center hover:bg-fg/10"
+            className="flex h-[53px] flex-1 shrink-0 justify-center px-3 hover:bg-fg/10"
           >
             <TabLabel label={tab.label} current={selected} />
           </button>

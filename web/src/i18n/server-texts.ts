@@ -50,4 +50,7 @@ export const SERVER_TEXTS = [
   m('That code is not right. Enter the code your app shows now.'),
   m('Enter a code from your current authenticator app (or a recovery code).'),
   m('This poll takes one choice only.'),
+  m('Enter a server’s name, like social.example'),
+  m('This server cannot block itself.'),
+  m('A reason is at most 500 characters'),
 ];

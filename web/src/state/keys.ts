@@ -123,6 +123,7 @@ export const moderationKeys = {
   reports: (status: 'open' | 'closed') => ['moderation', 'reports', status] as const,
   accounts: (filter: 'suspended' | 'team') => ['moderation', 'accounts', filter] as const,
   log: () => ['moderation', 'log'] as const,
+  domains: () => ['moderation', 'domains'] as const,
 };
 
 export const shadowKeys = {

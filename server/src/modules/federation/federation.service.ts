@@ -7,6 +7,7 @@ import { DatabaseKvStore } from '../../lib/fed-kv.ts';
 import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
+import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -42,6 +43,7 @@ export class FederationService {
   /** What members do that other servers hear of (lib/federation-link.ts). */
   readonly outgoing: OutgoingFederation;
   private readonly loopbackPeers: boolean;
+  private readonly domainBlocks: DomainBlocksService;
   private readonly db: Database;
   private readonly publicUrl: string;
   private readonly log: FastifyBaseLogger;
@@ -58,6 +60,7 @@ export class FederationService {
       safety: SafetyService;
       account: AccountService;
       moderation: ModerationService;
+      domainBlocks: DomainBlocksService;
       events: EventBus;
       log: FastifyBaseLogger;
       seam?: FederationTestSeam;
@@ -69,6 +72,7 @@ export class FederationService {
     this.publicUrl = config.publicUrl;
     this.log = log;
     this.loopbackPeers = deps.seam?.allowPrivateAddress ?? false;
+    this.domainBlocks = deps.domainBlocks;
     this.kv = new DatabaseKvStore(db);
     this.queue = new DatabaseMessageQueue(db, {
       pollMs: config.federation.queuePollMs,
@@ -90,6 +94,7 @@ export class FederationService {
       safety: deps.safety,
       account: deps.account,
       moderation: deps.moderation,
+      domainBlocks: deps.domainBlocks,
       events: deps.events,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),
@@ -109,7 +114,9 @@ export class FederationService {
   }
 
   /** Someone elsewhere by handle, found and kept (lookup.ts): their user id, or null. */
-  resolve(handle: Handle): Promise<number | null> {
+  async resolve(handle: Handle): Promise<number | null> {
+    // Nobody is looked up on a blocked server.
+    if (await this.domainBlocks.isBlocked(handle.host)) return null;
     return resolveHandle(
       { federation: this.federation, db: this.db, publicUrl: this.publicUrl, log: this.log },
       handle,

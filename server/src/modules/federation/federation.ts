@@ -39,6 +39,7 @@ import type { UserId } from '../../lib/ids.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
+import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -85,6 +86,7 @@ export interface FederationDeps {
   safety: SafetyService;
   account: AccountService;
   moderation: ModerationService;
+  domainBlocks: DomainBlocksService;
   events: EventBus;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
@@ -297,6 +299,8 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     log,
     actorData: remoteActorData,
     async fetchObject(ctx, uri) {
+      // Nothing is fetched from a blocked server.
+      if (await deps.domainBlocks.isBlocked(uri.host)) return null;
       try {
         return await ctx.lookupObject(uri, {
           documentLoader: await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR }),

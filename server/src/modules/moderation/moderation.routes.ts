@@ -7,7 +7,7 @@ import { requireViewer } from '../../plugins/session.ts';
 
 /** Reports (any member) and moderation (moderators and admins; the service checks the role). */
 export const moderationRoutes: FastifyPluginAsync = async (app) => {
-  const { moderation } = app.services;
+  const { moderation, domainBlocks } = app.services;
 
   route(app, e.reportPost, {}, async (request) =>
     moderation.reportPost(requireViewer(request), parsePostId(request.params.id), request.body),
@@ -35,4 +35,10 @@ export const moderationRoutes: FastifyPluginAsync = async (app) => {
   );
   route(app, e.moderationAccounts, {}, async (request) => moderation.accounts(requireViewer(request), request.query));
   route(app, e.auditLog, {}, async (request) => moderation.auditLog(requireViewer(request), request.query));
+  route(app, e.domainBlocks, {}, async (request) => domainBlocks.list(requireViewer(request)));
+  route(app, e.blockDomain, {}, async (request) => domainBlocks.block(requireViewer(request), request.body));
+  route(app, e.unblockDomain, {}, async (request) => {
+    await domainBlocks.unblock(requireViewer(request), request.params.domain);
+    return null;
+  });
 };

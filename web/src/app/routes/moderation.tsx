@@ -11,14 +11,16 @@ import {
   SuspendedList,
   TeamList,
 } from '../../features/moderation/components/moderation-lists.tsx';
+import { ServersList } from '../../features/moderation/components/servers-list.tsx';
 import { m, t } from '../../i18n/i18n.ts';
 import { useViewer } from '../../state/viewer.tsx';
 
-type Tab = 'open' | 'closed' | 'suspended' | 'team' | 'log';
+type Tab = 'open' | 'closed' | 'suspended' | 'servers' | 'team' | 'log';
 const TABS: Array<{ value: Tab; label: string }> = [
   { value: 'open', label: m('Reports') },
   { value: 'closed', label: m('Closed') },
   { value: 'suspended', label: m('Suspended') },
+  { value: 'servers', label: m('Servers') },
   { value: 'team', label: m('Team') },
   { value: 'log', label: m('Log') },
 ];
@@ -27,7 +29,7 @@ const tabId = (tab: Tab) => `moderation-tab-${tab}`;
 
 /**
  * `/moderation`: the open reports (oldest first) with their actions, closed reports, suspended
- * accounts, the team (admins name moderators here) and the audit log. Moderators and admins only.
+ * accounts, blocked servers, the team (admins name moderators here) and the audit log. Moderators and admins only.
  */
 export function ModerationPage() {
   const { status, user } = useViewer();
@@ -62,6 +64,8 @@ export function ModerationPage() {
             <ReportList key={tab} status={tab} />
           ) : tab === 'suspended' ? (
             <SuspendedList />
+          ) : tab === 'servers' ? (
+            <ServersList admin={user.role === 'admin'} />
           ) : tab === 'team' ? (
             <TeamList admin={user.role === 'admin'} />
           ) : (

@@ -33,5 +33,9 @@ export function auditText(entry: AuditEntry): string {
       return t('dismissed a report about {who}', { who });
     case 'role.changed':
       return entry.detail === 'moderator' ? t('made {who} a moderator', { who }) : t('made {who} a member', { who });
+    case 'domain.blocked':
+      return t('blocked the server {domain}', { domain: entry.detail ?? '' });
+    case 'domain.unblocked':
+      return t('unblocked the server {domain}', { domain: entry.detail ?? '' });
   }
 }

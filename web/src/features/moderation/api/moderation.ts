@@ -1,5 +1,5 @@
-import type { ResolveReportBody, RoleBody } from '@pipit/contract';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DomainBlockBody, ResolveReportBody, RoleBody } from '@pipit/contract';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { moderationKeys } from '../../../state/keys.ts';
 import { moderated } from '../../../state/moderation.ts';
@@ -40,6 +40,22 @@ export function useSetRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, role }: { id: string } & RoleBody) => call('setRole', { params: { id }, body: { role } }),
+    onSuccess: () => moderated(queryClient),
+  });
+}
+
+/** GET /api/moderation/domains: the blocked servers. */
+export const useDomainBlocks = () =>
+  useQuery({ queryKey: moderationKeys.domains(), queryFn: () => call('domainBlocks', {}) });
+
+/** POST /api/moderation/domains (block) or DELETE /api/moderation/domains/:domain (lift); admins. */
+export function useDomainBlock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: { block: DomainBlockBody } | { lift: string }) =>
+      'block' in change
+        ? call('blockDomain', { body: change.block })
+        : call('unblockDomain', { params: { domain: change.lift } }),
     onSuccess: () => moderated(queryClient),
   });
 }

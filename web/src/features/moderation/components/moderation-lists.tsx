@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, Spinner } from '../../../components/states.tsx'
 import { TextField } from '../../../components/text-field.tsx';
 import { t } from '../../../i18n/i18n.ts';
 import { ApiRequestError, call } from '../../../lib/api-client.ts';
+import { handleOf } from '../../../lib/handle.ts';
 import { paths } from '../../../lib/paths.ts';
 import { notify, notifyError } from '../../../lib/toast.tsx';
 import { useSuspension } from '../../../state/moderation.ts';
@@ -78,7 +79,7 @@ function AccountRow({ user, action }: { user: ModeratedUser | UserSummary; actio
           {user.name}
         </Link>
         <p className="truncate text-[15px] text-muted">
-          <bdi>@{user.username}</bdi>
+          <bdi>{handleOf(user)}</bdi>
           {'role' in user && user.role !== 'member' && ` · ${user.role === 'admin' ? t('Admin') : t('Moderator')}`}
         </p>
       </div>

@@ -1,4 +1,12 @@
-import type { AuditEntry, CurrentUser, ModeratedUser, ModerationReport, Report, User } from '@pipit/contract';
+import type {
+  AuditEntry,
+  CurrentUser,
+  DomainBlock,
+  ModeratedUser,
+  ModerationReport,
+  Report,
+  User,
+} from '@pipit/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
@@ -229,6 +237,101 @@ describe('the Moderation page', () => {
     await waitFor(() => expect(list).toHaveTextContent('@dora · Moderator'));
     expect(within(list).getByRole('button', { name: 'Remove moderator' })).toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/moderation/users/9/role')).toHaveLength(1);
+  });
+});
+
+describe('Moderation → Servers', () => {
+  it('an admin blocks a server after a confirmation saying what it does, and unblocks it; the log says so', async () => {
+    let blocks: DomainBlock[] = [];
+    const server = mockFetch({
+      ...routesAs(ADMIN),
+      'GET /api/moderation/reports': () => json(EMPTY),
+      'GET /api/moderation/domains': () => json({ items: blocks }),
+      'POST /api/moderation/domains': (call) => {
+        const body = bodyOf(call);
+        if (body.domain === 'not a host') {
+          return json(
+            { code: 'INVALID_INPUT', message: 'Enter a server’s name, like social.example', field: 'domain' },
+            400,
+          );
+        }
+        const block: DomainBlock = {
+          domain: body.domain,
+          reason: body.reason,
+          createdAt: new Date().toISOString(),
+          createdBy: makeUserSummary({ id: '1', username: 'alice' }),
+          accounts: 3,
+        };
+        blocks = [block];
+        return json(block, 201);
+      },
+      'DELETE /api/moderation/domains/spam.example': () => {
+        blocks = [];
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp(<ModerationPage />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Servers' }));
+    expect(await screen.findByText('No blocked servers')).toBeInTheDocument();
+
+    // Empty: said at once, nothing sent. A name the server refuses: said under the field.
+    await user.click(screen.getByRole('button', { name: 'Block server' }));
+    expect(screen.getByText('Enter a server’s name.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Server to block'), 'not a host');
+    await user.click(screen.getByRole('button', { name: 'Block server' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Block not a host?' })).getByRole('button', { name: 'Block' }),
+    );
+    expect(await screen.findByText('Enter a server’s name, like social.example')).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Server to block'));
+    await user.type(screen.getByLabelText('Server to block'), 'spam.example');
+    await user.type(screen.getByLabelText('Reason (optional, for moderators)'), 'Bots');
+    await user.click(screen.getByRole('button', { name: 'Block server' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Block spam.example?' });
+    expect(confirm).toHaveTextContent('Its accounts known here are suspended until you unblock it.');
+    await user.click(within(confirm).getByRole('button', { name: 'Block' }));
+    const list = await screen.findByRole('list', { name: 'Blocked servers' });
+    expect(list).toHaveTextContent('spam.example');
+    expect(list).toHaveTextContent('Bots');
+    expect(list).toHaveTextContent('3 accounts suspended');
+    expect(list).toHaveTextContent('by @alice');
+    expect(bodyOf(server.callsTo('POST', '/api/moderation/domains').at(-1))).toEqual({
+      domain: 'spam.example',
+      reason: 'Bots',
+    });
+
+    await user.click(within(list).getByRole('button', { name: 'Unblock' }));
+    expect(await screen.findByText('No blocked servers')).toBeInTheDocument();
+    expect(server.callsTo('DELETE', '/api/moderation/domains/spam.example')).toHaveLength(1);
+  });
+
+  it('moderators read the list but cannot change it', async () => {
+    mockFetch({
+      ...routesAs(MODERATOR),
+      'GET /api/moderation/reports': () => json(EMPTY),
+      'GET /api/moderation/domains': () =>
+        json({
+          items: [
+            {
+              domain: 'spam.example',
+              reason: '',
+              createdAt: new Date().toISOString(),
+              createdBy: null,
+              accounts: 1,
+            },
+          ],
+        }),
+    });
+    renderApp(<ModerationPage />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Servers' }));
+    const list = await screen.findByRole('list', { name: 'Blocked servers' });
+    expect(list).toHaveTextContent('1 account suspended');
+    expect(list).toHaveTextContent('by a deleted account');
+    expect(screen.queryByRole('button', { name: 'Unblock' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Server to block')).not.toBeInTheDocument();
   });
 });
 

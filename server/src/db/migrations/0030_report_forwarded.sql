@@ -1,1 +1,0 @@
-ALTER TABLE "reports" ADD COLUMN "forwarded" boolean DEFAULT false NOT NULL;
