@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { Create, Note, PUBLIC_COLLECTION } from '@fedify/vocab';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts, users } from '../../src/db/schema.ts';
-import { insertUser, TestClient } from '../helpers/app.ts';
+import { authorizeApp, insertUser, TestClient } from '../helpers/app.ts';
+import { mastodonCall } from '../mastodon/openapi.ts';
 import { ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
 /**
@@ -55,6 +57,8 @@ describe('blocked servers', () => {
     expect(await carolWrites('Before the block')).toMatchObject({ status: 202, queued: 1 });
     expect((await client.get('/api/timeline/following')).json().items).toHaveLength(1);
 
+    const peers = async () => (await mastodonCall(ctx.app, { url: '/api/v1/instance/peers' })).json();
+    expect(await peers()).toEqual([peer.host]);
     const blocked = await admin.post('/api/moderation/domains', { domain: ` HTTPS://${peer.host}/ `, reason: 'Spam' });
     expect(blocked.statusCode, blocked.body).toBe(201);
     expect(blocked.json()).toMatchObject({
@@ -71,6 +75,17 @@ describe('blocked servers', () => {
       moderator: { username: 'ada' },
     });
 
+    // Mastodon apps: no longer a peer; the blocked servers by name (and digest) for people signed in.
+    expect(await peers()).toEqual([]);
+    const { token } = await authorizeApp(ctx.app, alice.id, 'read');
+    const listed = await mastodonCall(ctx.app, {
+      url: '/api/v1/instance/domain_blocks',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(listed.json()).toEqual([
+      { domain: peer.host, digest: createHash('sha256').update(peer.host).digest('hex'), severity: 'suspend' },
+    ]);
+    expect((await mastodonCall(ctx.app, { url: '/api/v1/instance/domain_blocks' })).statusCode).toBe(401);
     // Her account is suspended: her posts leave alice's Home, her profile says so.
     expect((await carolRow(carolId))?.suspendedAt).not.toBeNull();
     expect((await client.get('/api/timeline/following')).json().items).toEqual([]);

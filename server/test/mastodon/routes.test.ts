@@ -31,6 +31,7 @@ const CALLS: Record<MastodonEndpointName, Call> = {
   instanceV1: { url: () => '/api/v1/instance' },
   instanceRules: { url: () => '/api/v1/instance/rules' },
   instancePeers: { url: () => '/api/v1/instance/peers' },
+  instanceDomainBlocks: { url: () => '/api/v1/instance/domain_blocks' },
   instanceActivity: { url: () => '/api/v1/instance/activity' },
   customEmojis: { url: () => '/api/v1/custom_emojis' },
   verifyCredentials: { url: () => '/api/v1/accounts/verify_credentials' },

@@ -46,6 +46,8 @@ export const mastodonEndpoints = {
   instanceV1: get('/api/v1/instance', null),
   instanceRules: get('/api/v1/instance/rules', null),
   instancePeers: get('/api/v1/instance/peers', null),
+  // A person's token, of any scope (Mastodon's "users" setting for it).
+  instanceDomainBlocks: get('/api/v1/instance/domain_blocks', null),
   instanceActivity: get('/api/v1/instance/activity', null),
   customEmojis: get('/api/v1/custom_emojis', null),
 

@@ -36,6 +36,26 @@ export class DomainBlocksService {
     return row !== undefined;
   }
 
+  /** The blocked servers' names (Mastodon's instance/domain_blocks): no reason, no admin's name. */
+  async names(): Promise<string[]> {
+    const rows = await this.db
+      .select({ domain: domainBlocks.domain })
+      .from(domainBlocks)
+      .orderBy(asc(domainBlocks.domain));
+    return rows.map((row) => row.domain);
+  }
+
+  /** The servers this one knows people on (Mastodon's instance/peers), blocked ones left out, by name. */
+  async peers(): Promise<string[]> {
+    const rows = await executeRows<{ domain: string }>(
+      this.db,
+      sql`select distinct u.domain from ${users} u
+        where u.domain is not null and not exists (select 1 from ${domainBlocks} b where b.domain = u.domain)
+        order by u.domain`,
+    );
+    return rows.map((row) => row.domain);
+  }
+
   /** Every blocked server, by name, with who blocked it and how many of its accounts are known here. */
   async list(viewer: SessionUser): Promise<{ items: DomainBlock[] }> {
     if (!canModerate(viewer.role)) throw forbidden('Only moderators can do this.');
