@@ -1,8 +1,9 @@
-import { Create, Delete, Mention, Note, PUBLIC_COLLECTION, Tombstone, Update } from '@fedify/vocab';
+import { Create, Delete, Document, Mention, Note, PUBLIC_COLLECTION, Tombstone, Update } from '@fedify/vocab';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts } from '../../src/db/schema.ts';
 import { authorizeApp, type TestClient } from '../helpers/app.ts';
+import { photo } from '../media/fixtures.ts';
 import { type Delivery, ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
 /**
@@ -291,6 +292,50 @@ describe('notes', () => {
       );
       expect(huge.statusCode).toBe(413);
       expect(await runQueue()).toBe(0);
+    });
+  });
+
+  describe('pictures', () => {
+    it('a note’s images are fetched through the media pipeline with their descriptions; a picture-only note is kept', async () => {
+      const { client } = await member('alice');
+      const carolId = await followCarol(client);
+      peer.files.set('/media/heron.jpg', { type: 'image/jpeg', body: await photo(1200, 800) });
+      peer.files.set('/media/marsh.png', { type: 'image/png', body: await photo(400, 300, 'png') });
+      peer.files.set('/media/fake.jpg', { type: 'image/jpeg', body: Buffer.from('not a picture at all') });
+      const media = (path: string, mediaType: string, name: string) =>
+        new Document({ url: new URL(path, peer.origin), mediaType, name });
+      const note = new Note({
+        id: new URL('/notes/pictures', peer.origin),
+        attribution: peer.actorId,
+        content: '',
+        to: PUBLIC_COLLECTION,
+        attachments: [
+          media('/media/heron.jpg', 'image/jpeg', 'A heron at dusk'),
+          media('/media/missing.jpg', 'image/jpeg', 'Gone'),
+          media('/media/fake.jpg', 'image/jpeg', 'Not an image'),
+          media('/media/clip.mp4', 'video/mp4', 'A video'),
+          media('/media/marsh.png', 'image/png', 'The marsh'),
+        ],
+      });
+      const create = new Create({
+        id: new URL('/activities/pictures', peer.origin),
+        actor: peer.actorId,
+        object: note,
+      });
+      expect((await peer.deliver(ctx.app, ORIGIN, '/inbox', await create.toJsonLd())).statusCode).toBe(202);
+      await runQueue();
+      const home = (await client.get('/api/timeline/following')).json().items;
+      expect(home).toHaveLength(1);
+      // The first four attachments are looked at: the heron kept; the missing, fake and video ones left out.
+      expect(home[0]).toMatchObject({ text: '', author: { id: String(carolId) } });
+      expect(home[0].media.map((m: { alt: string }) => m.alt)).toEqual(['A heron at dusk']);
+      expect(home[0].media[0]).toMatchObject({ width: 1200, height: 800 });
+      expect(peer.fetched.get('/media/clip.mp4')).toBeUndefined();
+      expect(peer.fetched.get('/media/marsh.png')).toBeUndefined();
+      // Served from here (re-encoded, no metadata), not from her server.
+      const served = await ctx.app.inject({ url: new URL(home[0].media[0].url, ORIGIN).pathname });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toMatch(/^image\//);
     });
   });
 });

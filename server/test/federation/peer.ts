@@ -63,6 +63,8 @@ export class Peer {
   gone = false;
   /** Other documents served (notes), by path, as ActivityStreams JSON. */
   readonly documents = new Map<string, string>();
+  /** Files served (pictures), by path, with their content type. */
+  readonly files = new Map<string, { type: string; body: Buffer }>();
   private waiting: Array<(d: Delivery) => void> = [];
   private actorJson = '';
 
@@ -151,6 +153,11 @@ export class Peer {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/activity+json' }).end(this.actorJson);
+      return;
+    }
+    const file = req.method === 'GET' ? this.files.get(url.pathname) : undefined;
+    if (file) {
+      res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length }).end(file.body);
       return;
     }
     const document = req.method === 'GET' ? this.documents.get(url.pathname) : undefined;

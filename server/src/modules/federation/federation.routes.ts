@@ -38,6 +38,7 @@ export const federationPlugin = fp(
       account: app.services.account,
       moderation: app.services.moderation,
       domainBlocks: app.services.domainBlocks,
+      media: app.services.media,
       events: app.services.events,
       log: app.log,
       ...(options.seam ? { seam: options.seam } : {}),

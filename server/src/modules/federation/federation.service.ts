@@ -8,6 +8,7 @@ import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
+import type { MediaService } from '../media/media.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -61,6 +62,7 @@ export class FederationService {
       account: AccountService;
       moderation: ModerationService;
       domainBlocks: DomainBlocksService;
+      media: MediaService;
       events: EventBus;
       log: FastifyBaseLogger;
       seam?: FederationTestSeam;
@@ -95,6 +97,7 @@ export class FederationService {
       account: deps.account,
       moderation: deps.moderation,
       domainBlocks: deps.domainBlocks,
+      media: deps.media,
       events: deps.events,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),

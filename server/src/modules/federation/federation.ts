@@ -31,15 +31,18 @@ import {
   Update,
 } from '@fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
+import { LIMITS } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
 import type { UserId } from '../../lib/ids.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
 import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
+import type { MediaService } from '../media/media.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -64,6 +67,8 @@ import { followKey, parseFollowId } from './outgoing.ts';
 
 /** The instance actor's identifier (signed fetches; WebFinger `acct:<host>@<host>`). Members' are their ids. */
 export const INSTANCE_ACTOR = 'instance';
+/** How long a remote image may take to arrive. */
+const REMOTE_IMAGE_TIMEOUT_MS = 10_000;
 /** Items per page of an outbox. */
 const OUTBOX_PAGE = 20;
 
@@ -87,6 +92,7 @@ export interface FederationDeps {
   account: AccountService;
   moderation: ModerationService;
   domainBlocks: DomainBlocksService;
+  media: MediaService;
   events: EventBus;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
@@ -298,6 +304,25 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     events: deps.events,
     log,
     actorData: remoteActorData,
+    media: deps.media,
+    async fetchImage(url) {
+      if (await deps.domainBlocks.isBlocked(url.host)) return null;
+      try {
+        const response = await safeFetch(url.href, {
+          timeoutMs: REMOTE_IMAGE_TIMEOUT_MS,
+          maxBytes: LIMITS.postImageMaxBytes,
+          types: ['image/'],
+          accept: 'image/*',
+          allowLoopback: deps.allowPrivateAddress ?? false,
+          userAgent: 'Pipit (ActivityPub)',
+        });
+        return response.body;
+      } catch (error) {
+        if (!(error instanceof SafeFetchError)) throw error;
+        log.info({ url: url.href, code: error.code }, 'a remote image could not be fetched');
+        return null;
+      }
+    },
     async fetchObject(ctx, uri) {
       // Nothing is fetched from a blocked server.
       if (await deps.domainBlocks.isBlocked(uri.host)) return null;

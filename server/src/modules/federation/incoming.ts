@@ -6,7 +6,9 @@ import {
   Block,
   type Create,
   type Delete,
+  Document,
   type Flag,
+  Image,
   isActor,
   Like,
   Mention,
@@ -15,7 +17,7 @@ import {
   type Undo,
   type Update,
 } from '@fedify/vocab';
-import { REPORT_COMMENT_MAX, type Visibility } from '@pipit/contract';
+import { LIMITS, REPORT_COMMENT_MAX, type Visibility } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
@@ -23,6 +25,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
 import type { AccountService } from '../account/account.service.ts';
+import type { MediaService } from '../media/media.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -52,6 +55,13 @@ export interface IncomingDeps {
   localPostOf(uri: URL): number | null;
   /** What is kept of a remote actor (federation.ts remoteActorData). */
   actorData(actor: Actor): Promise<repo.RemoteActorData>;
+  /**
+   * An image a remote note attaches, fetched through lib/safe-fetch.ts (public addresses only, bounded in size
+   * and time; nothing from a blocked server); null when it cannot be had.
+   */
+  fetchImage(url: URL): Promise<Buffer | null>;
+  /** The media pipeline: a fetched image checked, re-encoded and stored as an upload of its author's. */
+  media: Pick<MediaService, 'upload'>;
   /**
    * A remote object by its id, fetched from its server signed as the instance actor (Fedify's loader: public
    * addresses only; a document whose id is of another origin than its URL is refused); null when it cannot be had.
@@ -163,7 +173,8 @@ async function keepNote(
   if (!author) return null;
   const text = remoteHtmlToText(note.content?.toString() ?? '', NOTE_TEXT_MAX);
   const spoilerText = remoteHtmlToText(note.summary?.toString() ?? '', SUMMARY_MAX);
-  if (text === '' && spoilerText === '') return null;
+  const media = await keptImages(ctx, note, author.userId, deps);
+  if (text === '' && spoilerText === '' && media.length === 0) return null;
   const parentId = await parentOf(ctx, note, deps, options.ancestors);
   const viewer = await asAuthor(deps.db, author.userId);
   if (!viewer) return null;
@@ -174,6 +185,7 @@ async function keepNote(
       visibility: visibilityOf(options.tos, options.ccs, author.followersUrl),
       spoilerText,
       sensitive: note.sensitive ?? spoilerText !== '',
+      media,
       remote: { uri: noteId.href, mentionIds: [...options.named] },
     });
     return Number(post.id);
@@ -187,6 +199,38 @@ async function keepNote(
     }
     throw error;
   }
+}
+
+/** The image types a note's attachment may have (the media pipeline reads each by its bytes anyway). */
+const IMAGE_TYPE = /^image\/(jpeg|png|webp|gif)$/i;
+
+/**
+ * A note's images (its first LIMITS.postImagesMax attachments that are images, with their descriptions as alt
+ * text), each fetched from its server and put through the media pipeline as an upload of the author's, in order.
+ * One that cannot be fetched or is not an image the pipeline takes is left out (logged): the note is kept with
+ * the others, as other servers keep it. Video and audio are not kept (Pipit has no players for them).
+ */
+async function keptImages(ctx: InboxContext<void>, note: Note, authorId: number, deps: IncomingDeps) {
+  const kept: { id: string; alt: string }[] = [];
+  let seen = 0;
+  for await (const attachment of note.getAttachments({ suppressError: true, crossOrigin: 'trust' })) {
+    if (seen++ >= LIMITS.postImagesMax) break;
+    if (!(attachment instanceof Document || attachment instanceof Image)) continue;
+    const url = attachment.url instanceof URL ? attachment.url : attachment.url?.href;
+    if (!url || !/^https?:$/.test(url.protocol)) continue;
+    if (attachment.mediaType && !IMAGE_TYPE.test(attachment.mediaType)) continue;
+    const bytes = await deps.fetchImage(url);
+    if (!bytes) continue;
+    const alt = (attachment.name?.toString() ?? '').slice(0, LIMITS.altTextMax);
+    try {
+      const upload = await deps.media.upload(authorId, bytes, alt, 'media');
+      kept.push({ id: upload.id, alt });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      deps.log.info({ url: url.href, code: error.code }, 'a remote image was not kept');
+    }
+  }
+  return kept;
 }
 
 /**
