@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts } from '../../src/db/schema.ts';
 import { authorizeApp, type TestClient } from '../helpers/app.ts';
+import { imageUpload } from '../helpers/multipart.ts';
 import { photo } from '../media/fixtures.ts';
 import { type Delivery, ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
@@ -89,6 +90,40 @@ describe('notes', () => {
         },
       });
       expect(direct[0]?.json).not.toHaveProperty('cc');
+    });
+
+    it('a post’s images go with it: each a Document at its address here, its alt text the name', async () => {
+      const { user: alice, client } = await member('alice');
+      await carolFollows(alice.id);
+      const upload = await client.upload(imageUpload(await photo(800, 600), 'Two swifts'));
+      expect(upload.statusCode, upload.body).toBe(201);
+      const image = upload.json();
+      const { deliveries } = await postAndDeliver(client, { text: 'Look', media: [{ id: image.id }] });
+      expect(deliveries[0]?.json).toMatchObject({
+        type: 'Create',
+        object: {
+          attachment: [
+            {
+              type: 'Document',
+              mediaType: 'image/jpeg',
+              url: `${ORIGIN}${image.url}`,
+              name: 'Two swifts',
+              width: 800,
+              height: 600,
+            },
+          ],
+        },
+      });
+      // What the note's address answers carries it too.
+      const noteId = (deliveries[0]?.json.object as { id?: string } | undefined)?.id ?? '';
+      const fetched = await ctx.app.inject({
+        url: new URL(noteId).pathname,
+        headers: { accept: 'application/activity+json' },
+      });
+      // (One attachment is compacted to an object there, as JSON-LD allows.)
+      expect(fetched.json().attachment).toMatchObject({ url: `${ORIGIN}${image.url}`, name: 'Two swifts' });
+      // Served where it says.
+      expect((await ctx.app.inject({ url: image.url })).statusCode).toBe(200);
     });
 
     it('nothing is sent for a post nobody elsewhere may read', async () => {

@@ -2,7 +2,16 @@ import type { webcrypto } from 'node:crypto';
 import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
-import { actorKeys, follows, postMentions, posts, remoteActors, reports, users } from '../../db/schema.ts';
+import {
+  actorKeys,
+  follows,
+  mediaAttachments,
+  postMentions,
+  posts,
+  remoteActors,
+  reports,
+  users,
+} from '../../db/schema.ts';
 
 /** A member as their actor shows them: local, not suspended. */
 export async function findLocalActor(db: Executor, id: number) {
@@ -366,4 +375,18 @@ export async function findForwardedReport(db: Executor, reportId: number) {
     .where(eq(reports.id, reportId))
     .limit(1);
   return row ?? null;
+}
+
+/** A post's images in order, as a note attaches them. */
+export async function findPostImages(db: Executor, postId: number) {
+  return db
+    .select({
+      key: mediaAttachments.key,
+      width: mediaAttachments.width,
+      height: mediaAttachments.height,
+      alt: mediaAttachments.alt,
+    })
+    .from(mediaAttachments)
+    .where(eq(mediaAttachments.postId, postId))
+    .orderBy(mediaAttachments.position);
 }

@@ -15,6 +15,7 @@ import {
   Block,
   Create,
   Delete,
+  Document,
   Endpoints,
   Flag,
   Follow,
@@ -36,13 +37,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
-import { SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
 import type { UserId } from '../../lib/ids.ts';
+import { SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
+import { type MediaService, mediaUrl } from '../media/media.service.ts';
 import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
-import type { MediaService } from '../media/media.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
@@ -202,7 +203,8 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     const id = memberIdOf(values.id);
     if (id === null) return null;
     const post = await repo.findPublicPost(db, id);
-    return post ? noteOf(ctx, publicUrl, String(post.authorId), post) : null;
+    if (!post) return null;
+    return noteOf(ctx, publicUrl, String(post.authorId), post, { images: await repo.findPostImages(db, id) });
   });
 
   federation
@@ -416,6 +418,9 @@ export async function memberActor(
   });
 }
 
+/** The type of a stored image, by its file's extension (the media pipeline writes these three). */
+const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
 /** Someone a note names (a Mention tag, and its addressing): their actor URI and handle. */
 export interface NoteMention {
   uri: URL;
@@ -444,7 +449,11 @@ export function noteOf(
     editedAt?: Date | null;
     parentUri?: string | null;
   },
-  extras: { mentions?: readonly NoteMention[]; hashtags?: readonly string[] } = {},
+  extras: {
+    mentions?: readonly NoteMention[];
+    hashtags?: readonly string[];
+    images?: ReadonlyArray<{ key: string; width: number; height: number; alt: string }>;
+  } = {},
 ) {
   const id = ctx.getObjectUri(Note, { id: String(post.id) });
   const followers = ctx.getFollowersUri(authorIdentifier);
@@ -475,6 +484,17 @@ export function noteOf(
     updated: post.editedAt ? toInstant(post.editedAt) : null,
     replyTarget,
     ...audience,
+    // Its images, as Mastodon attaches them: each a Document at its address here, its alt text the name.
+    attachments: (extras.images ?? []).map(
+      (image) =>
+        new Document({
+          url: new URL(mediaUrl(image.key), publicUrl),
+          mediaType: IMAGE_TYPES[image.key.split('.').at(-1) ?? ''] ?? 'image/jpeg',
+          name: image.alt || null,
+          width: image.width,
+          height: image.height,
+        }),
+    ),
     tags: [
       ...(extras.mentions ?? []).map((m) => new Mention({ href: m.uri, name: m.handle })),
       ...(extras.hashtags ?? []).map(

@@ -213,7 +213,11 @@ const IMAGE_TYPE = /^image\/(jpeg|png|webp|gif)$/i;
 async function keptImages(ctx: InboxContext<void>, note: Note, authorId: number, deps: IncomingDeps) {
   const kept: { id: string; alt: string }[] = [];
   let seen = 0;
-  for await (const attachment of note.getAttachments({ suppressError: true, crossOrigin: 'trust' })) {
+  for await (const attachment of note.getAttachments({
+    suppressError: true,
+    crossOrigin: 'trust',
+    documentLoader: ctx.documentLoader,
+  })) {
     if (seen++ >= LIMITS.postImagesMax) break;
     if (!(attachment instanceof Document || attachment instanceof Image)) continue;
     const url = attachment.url instanceof URL ? attachment.url : attachment.url?.href;

@@ -399,7 +399,8 @@ export class OutgoingFederation implements FederationPort {
       handle: `@${p.username}@${p.domain ?? host}`,
     }));
     const hashtags = post.visibility === 'direct' ? [] : extractHashtags(post.text);
-    const note = noteOf(ctx, this.publicUrl, author, post, { mentions, hashtags });
+    const images = await repo.findPostImages(this.db, postId);
+    const note = noteOf(ctx, this.publicUrl, author, post, { mentions, hashtags, images });
     const noteId = note.id as URL;
     const addressing = { tos: note.toIds, ccs: note.ccIds };
     const activity =
