@@ -882,6 +882,8 @@ export const remoteActors = pgTable(
     followersUrl: text('followers_url'),
     /** Public keys the actor publishes: `[{id, type: 'RSASSA-PKCS1-v1_5' | 'Ed25519', jwk}]`. */
     publicKeys: jsonb('public_keys').notNull().default([]),
+    /** The avatar's address on their server that `users.profile_image` (our copy) was made from; null for none. */
+    avatarSource: text('avatar_source'),
     fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   // Deliveries to a server's shared inbox group the followers who share it.

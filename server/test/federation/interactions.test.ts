@@ -5,6 +5,7 @@ import {
   Create,
   Delete,
   Flag,
+  Image,
   Like,
   Note,
   Person,
@@ -16,6 +17,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { follows, likes, posts, users } from '../../src/db/schema.ts';
 import { insertUser, TestClient } from '../helpers/app.ts';
+import { photo } from '../media/fixtures.ts';
 import { type Delivery, ORIGIN, Peer, useFederatedApp, withCarol } from './peer.ts';
 
 /**
@@ -343,20 +345,25 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
     it("carol's Update of herself refreshes her here; an Update of someone else's actor changes nothing", async () => {
       const { client } = await member('alice');
       const carolId = await followCarol(client);
+      const before = (await client.get(`/api/users/${carolId}`)).json().profileImage;
+      expect(before).toMatch(/^\/media\//);
+      peer.files.set('/avatars/carol-2.png', { type: 'image/png', body: await photo(300, 300, 'png') });
       const renamed = new Person({
         id: peer.actorId,
         preferredUsername: 'carol',
         name: 'Carol Marsh',
+        icon: new Image({ url: new URL('/avatars/carol-2.png', peer.origin) }),
         summary: '<p>Now <i>on</i> the marsh</p>',
         inbox: new URL('/users/carol/inbox', peer.origin),
         manuallyApprovesFollowers: true,
       });
       await fromCarol(new Update({ id: carolsId('update'), actor: peer.actorId, object: renamed }));
-      expect((await client.get(`/api/users/${carolId}`)).json()).toMatchObject({
-        name: 'Carol Marsh',
-        bio: 'Now on the marsh',
-        locked: true,
-      });
+      const refreshed = (await client.get(`/api/users/${carolId}`)).json();
+      expect(refreshed).toMatchObject({ name: 'Carol Marsh', bio: 'Now on the marsh', locked: true });
+      // A new avatar: a new copy, the old one's file collected.
+      expect(refreshed.profileImage).toMatch(/^\/media\//);
+      expect(refreshed.profileImage).not.toBe(before);
+      expect((await ctx.app.inject({ url: before })).statusCode).toBe(404);
       // Her server speaking for an actor that is not hers: refused.
       const { user: bob } = await member('bob');
       const impostor = new Person({

@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
 import { users } from '../../src/db/schema.ts';
 import { insertUser, TestClient, useTestApp } from '../helpers/app.ts';
+import { photo } from '../media/fixtures.ts';
 
 /** The instance under test's public origin (https: federation is on). */
 export const ORIGIN = 'https://pipit.test';
@@ -96,6 +97,7 @@ export class Peer {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     peer = new Peer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys);
+    peer.files.set('/avatars/carol.png', { type: 'image/png', body: await photo(200, 200, 'png') });
     const actor = new Person({
       id: peer.actorId,
       preferredUsername: 'carol',

@@ -49,7 +49,8 @@ describe('people elsewhere', () => {
         username: 'carol',
         domain: peer.host,
         name: 'Carol Elsewhere',
-        profileImage: `${peer.origin}/avatars/carol.png`,
+        // Her avatar, copied through the media pipeline: served from here (400×400 JPEG), not from her server.
+        profileImage: expect.stringMatching(/^\/media\/[0-9a-f]{64}\.jpg$/),
         isFollowing: false,
         followRequested: false,
       });
@@ -69,6 +70,9 @@ describe('people elsewhere', () => {
       });
       expect(actor?.publicKeys).toEqual([expect.objectContaining({ id: peer.keyId.href })]);
       expect(peer.fetched.get('/users/carol')).toBe(before + 1);
+      expect(peer.fetched.get('/avatars/carol.png')).toBe(1);
+      expect(actor?.avatarSource).toBe(`${peer.origin}/avatars/carol.png`);
+      expect((await ctx.app.inject({ url: items[0].profileImage })).statusCode).toBe(200);
 
       // Asked again: answered from what was kept, nothing fetched.
       expect((await search(client, `carol@${peer.host}`)).json().items[0].id).toBe(items[0].id);

@@ -154,7 +154,12 @@ export interface RemoteActorData {
  * Creates or refreshes a remote person: their `users` row (username unique per domain, no email or
  * password) and their `remote_actors` row, by actor URI. Answers their user id.
  */
-export async function upsertRemoteActor(db: Executor, actor: RemoteActorData): Promise<number> {
+export async function upsertRemoteActor(
+  db: Executor,
+  actor: RemoteActorData,
+  /** Their avatar as kept here (our copy) and the address it was made from; left as it is when undefined. */
+  avatar?: { url: string | null; source: string | null },
+): Promise<number> {
   const [existing] = await db
     .select({ userId: remoteActors.userId })
     .from(remoteActors)
@@ -165,7 +170,7 @@ export async function upsertRemoteActor(db: Executor, actor: RemoteActorData): P
     name: actor.name,
     bio: actor.bio,
     locked: actor.locked,
-    profileImage: actor.avatar,
+    ...(avatar ? { profileImage: avatar.url } : {}),
   };
   let userId: number;
   if (existing) {
@@ -189,6 +194,7 @@ export async function upsertRemoteActor(db: Executor, actor: RemoteActorData): P
     url: actor.url,
     followersUrl: actor.followersUrl,
     publicKeys: actor.publicKeys,
+    ...(avatar ? { avatarSource: avatar.source } : {}),
     fetchedAt: new Date(),
   };
   await db
@@ -389,4 +395,15 @@ export async function findPostImages(db: Executor, postId: number) {
     .from(mediaAttachments)
     .where(eq(mediaAttachments.postId, postId))
     .orderBy(mediaAttachments.position);
+}
+
+/** A remote person's avatar as kept: our copy, and the address on their server it was made from. */
+export async function findKeptAvatar(db: Executor, uri: string) {
+  const [row] = await db
+    .select({ source: remoteActors.avatarSource, url: users.profileImage })
+    .from(remoteActors)
+    .innerJoin(users, eq(users.id, remoteActors.userId))
+    .where(eq(remoteActors.uri, uri))
+    .limit(1);
+  return row ?? null;
 }

@@ -13,6 +13,7 @@ import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
+import { actorKeeper, type KeepActor, remoteImageFetcher } from './actors.ts';
 import { findRemoteByHandle } from './federation.repository.ts';
 import { buildFederation } from './federation.ts';
 import { ActorKeys } from './keys.ts';
@@ -45,6 +46,7 @@ export class FederationService {
   readonly outgoing: OutgoingFederation;
   private readonly loopbackPeers: boolean;
   private readonly domainBlocks: DomainBlocksService;
+  private readonly keepActor: KeepActor;
   private readonly db: Database;
   private readonly publicUrl: string;
   private readonly log: FastifyBaseLogger;
@@ -84,6 +86,12 @@ export class FederationService {
           : log.warn({ err: error, attempts: context.attempts }, 'a queued federation task failed'),
     });
     this.keys = new ActorKeys(db, deps.events);
+    const fetchImage = remoteImageFetcher({
+      isBlocked: (host) => deps.domainBlocks.isBlocked(host),
+      allowLoopback: this.loopbackPeers,
+      log,
+    });
+    this.keepActor = actorKeeper({ db, media: deps.media, log, fetchImage });
     this.federation = buildFederation({
       db,
       publicUrl: config.publicUrl,
@@ -98,6 +106,8 @@ export class FederationService {
       moderation: deps.moderation,
       domainBlocks: deps.domainBlocks,
       media: deps.media,
+      fetchImage,
+      keepActor: this.keepActor,
       events: deps.events,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),
@@ -121,7 +131,13 @@ export class FederationService {
     // Nobody is looked up on a blocked server.
     if (await this.domainBlocks.isBlocked(handle.host)) return null;
     return resolveHandle(
-      { federation: this.federation, db: this.db, publicUrl: this.publicUrl, log: this.log },
+      {
+        federation: this.federation,
+        db: this.db,
+        publicUrl: this.publicUrl,
+        log: this.log,
+        keepActor: this.keepActor,
+      },
       handle,
       { loopbackPeers: this.loopbackPeers },
     );

@@ -32,13 +32,11 @@ import {
   Update,
 } from '@fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
-import { LIMITS } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
-import { SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { FollowsService } from '../follows/follows.service.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
@@ -48,6 +46,7 @@ import type { ModerationService } from '../moderation/moderation.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
+import type { KeepActor } from './actors.ts';
 import * as repo from './federation.repository.ts';
 import { remoteHtmlToText } from './html.ts';
 import {
@@ -68,8 +67,6 @@ import { followKey, parseFollowId } from './outgoing.ts';
 
 /** The instance actor's identifier (signed fetches; WebFinger `acct:<host>@<host>`). Members' are their ids. */
 export const INSTANCE_ACTOR = 'instance';
-/** How long a remote image may take to arrive. */
-const REMOTE_IMAGE_TIMEOUT_MS = 10_000;
 /** Items per page of an outbox. */
 const OUTBOX_PAGE = 20;
 
@@ -94,6 +91,10 @@ export interface FederationDeps {
   moderation: ModerationService;
   domainBlocks: DomainBlocksService;
   media: MediaService;
+  /** An image from elsewhere (actors.ts remoteImageFetcher). */
+  fetchImage(url: URL): Promise<Buffer | null>;
+  /** Keeps someone elsewhere, their avatar copied (actors.ts actorKeeper). */
+  keepActor: KeepActor;
   events: EventBus;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
@@ -218,7 +219,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
       const actor = await follow.getActor(ctx);
       // The signature was checked to be the actor's (Fedify); the document fetched must be that actor.
       if (!actor?.id || actor.id.href !== follow.actorId.href || !actor.inboxId) return;
-      const followerId = await repo.upsertRemoteActor(db, await remoteActorData(actor));
+      const followerId = await deps.keepActor(actor);
       let outcome: 'following' | 'requested';
       try {
         outcome = await follows.followAs(followerId, followeeId as UserId);
@@ -305,26 +306,9 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     moderation: deps.moderation,
     events: deps.events,
     log,
-    actorData: remoteActorData,
     media: deps.media,
-    async fetchImage(url) {
-      if (await deps.domainBlocks.isBlocked(url.host)) return null;
-      try {
-        const response = await safeFetch(url.href, {
-          timeoutMs: REMOTE_IMAGE_TIMEOUT_MS,
-          maxBytes: LIMITS.postImageMaxBytes,
-          types: ['image/'],
-          accept: 'image/*',
-          allowLoopback: deps.allowPrivateAddress ?? false,
-          userAgent: 'Pipit (ActivityPub)',
-        });
-        return response.body;
-      } catch (error) {
-        if (!(error instanceof SafeFetchError)) throw error;
-        log.info({ url: url.href, code: error.code }, 'a remote image could not be fetched');
-        return null;
-      }
-    },
+    fetchImage: deps.fetchImage,
+    keepActor: deps.keepActor,
     async fetchObject(ctx, uri) {
       // Nothing is fetched from a blocked server.
       if (await deps.domainBlocks.isBlocked(uri.host)) return null;

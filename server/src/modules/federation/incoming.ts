@@ -31,6 +31,7 @@ import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
+import type { KeepActor } from './actors.ts';
 import * as repo from './federation.repository.ts';
 import { remoteHtmlToText } from './html.ts';
 
@@ -53,8 +54,8 @@ export interface IncomingDeps {
   memberOf(uri: URL): Promise<number | null>;
   /** The id of a post of ours a URI names (`/posts/<id>`), or null. */
   localPostOf(uri: URL): number | null;
-  /** What is kept of a remote actor (federation.ts remoteActorData). */
-  actorData(actor: Actor): Promise<repo.RemoteActorData>;
+  /** Keeps someone elsewhere, their avatar copied (actors.ts actorKeeper); answers their user id. */
+  keepActor: KeepActor;
   /**
    * An image a remote note attaches, fetched through lib/safe-fetch.ts (public addresses only, bounded in size
    * and time; nothing from a blocked server); null when it cannot be had.
@@ -147,7 +148,7 @@ async function keptActor(ctx: InboxContext<void>, uri: URL, deps: IncomingDeps) 
   if (known || (await repo.findRemoteUserId(deps.db, uri.href)) !== null) return known;
   const actor = await deps.fetchObject(ctx, uri);
   if (!isActor(actor) || actor.id?.href !== uri.href || !actor.inboxId) return null;
-  await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
+  await deps.keepActor(actor);
   return repo.findRemoteActorByUri(deps.db, uri.href);
 }
 
@@ -310,7 +311,7 @@ async function refreshActor(update: Update, actor: Actor, deps: IncomingDeps): P
   if (!update.actorId || actor.id?.href !== update.actorId.href || !actor.inboxId) return;
   const userId = await repo.findRemoteUserId(deps.db, actor.id.href);
   if (userId === null) return;
-  await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
+  await deps.keepActor(actor);
   // Kept pages, caches and open streams showing their name or picture are refreshed.
   await deps.events.publish([{ type: 'user.updated', userId }]);
 }
@@ -364,7 +365,7 @@ async function signerKept(
   if (!known && (await repo.findRemoteUserId(deps.db, actorId.href)) === null) {
     const actor = await activity.getActor(ctx);
     if (!actor?.id || actor.id.href !== actorId.href || !actor.inboxId) return null;
-    await repo.upsertRemoteActor(deps.db, await deps.actorData(actor));
+    await deps.keepActor(actor);
     known = await repo.findRemoteActorByUri(deps.db, actorId.href);
   }
   return known ? asAuthor(deps.db, known.userId) : null;

@@ -3,8 +3,9 @@ import { isActor } from '@fedify/vocab';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
+import type { KeepActor } from './actors.ts';
 import * as repo from './federation.repository.ts';
-import { INSTANCE_ACTOR, remoteActorData } from './federation.ts';
+import { INSTANCE_ACTOR } from './federation.ts';
 
 /** `@user@host` (the leading @ optional): a username, then a host name or address with an optional port. */
 const HANDLE = /^@?([A-Za-z0-9_][A-Za-z0-9_.-]{0,99})@((?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}(?::\d{1,5})?)$/;
@@ -39,7 +40,13 @@ export interface LookupOptions {
  * answered as kept.
  */
 export async function resolveHandle(
-  deps: { federation: Federation<void>; db: Database; publicUrl: string; log: FastifyBaseLogger },
+  deps: {
+    federation: Federation<void>;
+    db: Database;
+    publicUrl: string;
+    log: FastifyBaseLogger;
+    keepActor: KeepActor;
+  },
   handle: Handle,
   options: LookupOptions,
 ): Promise<number | null> {
@@ -54,7 +61,7 @@ export async function resolveHandle(
     });
     // Fedify answers null for a document whose id is of another origin than the URL it came from.
     if (!isActor(actor) || !actor.id || !actor.inboxId) return known?.userId ?? null;
-    return await repo.upsertRemoteActor(deps.db, await remoteActorData(actor));
+    return await deps.keepActor(actor);
   } catch (error) {
     deps.log.info({ err: error, handle: `${handle.username}@${handle.host}` }, 'a remote person was not found');
     return known?.userId ?? null;

@@ -320,7 +320,12 @@ export class MediaService {
 
   /** Checks and re-encodes the image a data URL carries as the given kind (the CPU work, outside any transaction). */
   async prepareImage(dataUrl: string, kind: ImageKind, field: string): Promise<PreparedImage> {
-    return prepared(await processImage(decodeDataUrl(dataUrl, field), kind, field));
+    return this.prepareImageBytes(decodeDataUrl(dataUrl, field), kind, field);
+  }
+
+  /** As prepareImage, from the image's bytes (someone elsewhere's avatar, fetched by modules/federation). */
+  async prepareImageBytes(bytes: Buffer, kind: ImageKind, field: string): Promise<PreparedImage> {
+    return prepared(await processImage(bytes, kind, field));
   }
 
   /** Stores prepared images within `tx`, which must then commit the rows that reference them. */
