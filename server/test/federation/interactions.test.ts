@@ -132,6 +132,89 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
     });
   });
 
+  describe('quotes', () => {
+    it("a member's quote names the quoted note (quote, quoteUrl) with the RE: fallback for servers that show no quotes", async () => {
+      const { user: alice, client } = await member('alice');
+      await carolFollows(alice.id);
+      const { client: bobClient } = await member('bob');
+      const bobs = await write(bobClient, { text: 'Worth quoting' });
+      const quote = await client.post('/api/posts', { text: 'So true', quoteOfId: bobs });
+      expect(quote.statusCode, quote.body).toBe(201);
+      const [create] = await sent();
+      const quoted = postUrl(bobs).href;
+      expect(create?.json).toMatchObject({
+        type: 'Create',
+        object: { quote: quoted, quoteUrl: quoted, _misskey_quote: quoted, quoteUri: quoted },
+      });
+      const content = (create?.json.object as { content?: string } | undefined)?.content;
+      expect(content).toBe(`<p>So true</p><p class="quote-inline">RE: <a href="${quoted}">${quoted}</a></p>`);
+    });
+
+    it("carol's quote of a member's post is a quote here, notified; one its quote policy refuses keeps the link", async () => {
+      const { client } = await member('alice');
+      await followCarol(client);
+      const open = await write(client, { text: 'Quote me' });
+      const closed = await write(client, { text: 'Do not quote me', quotePolicy: 'nobody' });
+      const quoting = (target: string, words: string) =>
+        new Note({
+          id: carolsId('note'),
+          attribution: peer.actorId,
+          content: `<p>${words}</p><p class="quote-inline">RE: <a href="${postUrl(target).href}">${postUrl(target).href}</a></p>`,
+          to: PUBLIC_COLLECTION,
+          quote: postUrl(target),
+          quoteUrl: postUrl(target),
+        });
+      const first = quoting(open, 'Agreed');
+      await fromCarol(
+        new Create({ id: carolsId('create'), actor: peer.actorId, object: first, to: PUBLIC_COLLECTION }),
+      );
+      const [row] = await ctx.db.db
+        .select()
+        .from(posts)
+        .where(eq(posts.uri, first.id?.href ?? ''));
+      expect(row).toMatchObject({ text: 'Agreed', quoteOfId: Number(open) });
+      expect((await client.get('/api/notifications')).json().items[0]).toMatchObject({
+        type: 'quote',
+        actor: { username: 'carol' },
+      });
+      const second = quoting(closed, 'Ha');
+      await fromCarol(
+        new Create({ id: carolsId('create'), actor: peer.actorId, object: second, to: PUBLIC_COLLECTION }),
+      );
+      const [kept] = await ctx.db.db
+        .select()
+        .from(posts)
+        .where(eq(posts.uri, second.id?.href ?? ''));
+      expect(kept).toMatchObject({ text: `Ha\n\nRE: ${postUrl(closed).href}`, quoteOfId: null });
+    });
+
+    it("carol's quote of a note Pipit does not have fetches it from her server", async () => {
+      const { client } = await member('alice');
+      await followCarol(client);
+      const old = await noteOnPeer('The original');
+      const quotingNote = new Note({
+        id: carolsId('note'),
+        attribution: peer.actorId,
+        content: '<p>Still true</p>',
+        to: PUBLIC_COLLECTION,
+        quoteUrl: old.id,
+      });
+      await fromCarol(
+        new Create({ id: carolsId('create'), actor: peer.actorId, object: quotingNote, to: PUBLIC_COLLECTION }),
+      );
+      const [original] = await ctx.db.db
+        .select()
+        .from(posts)
+        .where(eq(posts.uri, old.id?.href ?? ''));
+      const [quoting] = await ctx.db.db
+        .select()
+        .from(posts)
+        .where(eq(posts.uri, quotingNote.id?.href ?? ''));
+      expect(original).toMatchObject({ text: 'The original' });
+      expect(quoting).toMatchObject({ text: 'Still true', quoteOfId: original?.id });
+    });
+  });
+
   describe('likes', () => {
     it("carol's like of a member's post counts and notifies; her Undo takes it back", async () => {
       const { client } = await member('alice');

@@ -239,6 +239,7 @@ export async function findRemoteByHandle(db: Executor, username: string, domain:
 /** A member's post as federation sends it (not a repost; its author not suspended); null otherwise. */
 export async function findFederatedPost(db: Executor, id: number) {
   const parent = alias(posts, 'parent');
+  const quoted = alias(posts, 'quoted');
   const [row] = await db
     .select({
       id: posts.id,
@@ -246,6 +247,8 @@ export async function findFederatedPost(db: Executor, id: number) {
       text: posts.text,
       parentId: posts.parentId,
       parentUri: parent.uri,
+      quoteOfId: posts.quoteOfId,
+      quoteUri: quoted.uri,
       visibility: posts.visibility,
       spoilerText: posts.spoilerText,
       sensitive: posts.sensitive,
@@ -255,6 +258,7 @@ export async function findFederatedPost(db: Executor, id: number) {
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .leftJoin(parent, eq(parent.id, posts.parentId))
+    .leftJoin(quoted, eq(quoted.id, posts.quoteOfId))
     .where(and(eq(posts.id, id), isNull(posts.repostOfId), isNull(users.domain), isNull(users.suspendedAt)))
     .limit(1);
   return row ?? null;

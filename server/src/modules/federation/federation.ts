@@ -432,6 +432,8 @@ export function noteOf(
     sensitive?: boolean;
     editedAt?: Date | null;
     parentUri?: string | null;
+    quoteOfId?: number | null;
+    quoteUri?: string | null;
   },
   extras: {
     mentions?: readonly NoteMention[];
@@ -457,10 +459,23 @@ export function noteOf(
       : post.parentUri
         ? new URL(post.parentUri)
         : ctx.getObjectUri(Note, { id: String(post.parentId) });
+  // A quote names the quoted note (FEP-044f's `quote`, and `quoteUrl` for Misskey, Fedibird and older servers),
+  // with the "RE: <link>" fallback servers that show no quotes read (Mastodon leaves out its quote-inline).
+  const quoted =
+    post.quoteOfId == null
+      ? null
+      : post.quoteUri
+        ? new URL(post.quoteUri)
+        : ctx.getObjectUri(Note, { id: String(post.quoteOfId) });
+  const fallback = quoted
+    ? `<p class="quote-inline">RE: <a href="${escapeHtml(quoted.href)}">${escapeHtml(quoted.href)}</a></p>`
+    : '';
   return new Note({
     id,
     attribution: ctx.getActorUri(authorIdentifier),
-    content: textToHtml(post.text),
+    content: textToHtml(post.text) + fallback,
+    quote: quoted,
+    quoteUrl: quoted,
     summary: post.spoilerText ? escapeHtml(post.spoilerText) : null,
     sensitive: post.sensitive ?? false,
     url: new URL(`/posts/${post.id}`, publicUrl),

@@ -24,14 +24,29 @@ const DROPPED = new Set([
  * styles, comments) dropped. Parsed with htmlparser2 (the parser the link cards use), so a malformed or
  * hostile document cannot smuggle markup through: nothing of it is ever HTML again.
  */
-export function remoteHtmlToText(html: string, maxChars = 100_000): string {
+export function remoteHtmlToText(
+  html: string,
+  maxChars = 100_000,
+  options: {
+    /**
+     * Leave out the quoted post's fallback link (an element of class `quote-inline`, "RE: …"): for a note whose
+     * quote Pipit shows as a quote.
+     */
+    dropQuoteInline?: boolean;
+  } = {},
+): string {
   let out = '';
   let dropped = 0;
-  const links: Array<{ href: string | null; start: number; classes: string }> = [];
+  // Whether each open element was dropped for its class (its close tag ends it).
+  const open: boolean[] = [];
+  const links: Array<{ href: string | null; start: number; classes: string; hidden: boolean }> = [];
   const parser = new Parser(
     {
       onopentag(name, attributes) {
         if (DROPPED.has(name)) dropped++;
+        const byClass = options.dropQuoteInline === true && /(^|\s)quote-inline(\s|$)/.test(attributes.class ?? '');
+        open.push(byClass);
+        if (byClass) dropped++;
         if (name === 'br') out += '\n';
         else if (BLOCKS.has(name) && out !== '' && !out.endsWith('\n\n')) out += out.endsWith('\n') ? '\n' : '\n\n';
         if (name === 'a') {
@@ -40,6 +55,8 @@ export function remoteHtmlToText(html: string, maxChars = 100_000): string {
             href: href && /^https?:\/\//i.test(href) ? href : null,
             start: out.length,
             classes: attributes.class ?? '',
+            // Inside what is dropped: its address is dropped with it.
+            hidden: dropped > 0,
           });
         }
       },
@@ -48,9 +65,10 @@ export function remoteHtmlToText(html: string, maxChars = 100_000): string {
       },
       onclosetag(name) {
         if (DROPPED.has(name)) dropped = Math.max(0, dropped - 1);
+        if (open.pop()) dropped = Math.max(0, dropped - 1);
         if (name === 'a') {
           const link = links.pop();
-          if (!link?.href) return;
+          if (!link?.href || link.hidden) return;
           const shown = out.slice(link.start);
           const isTag = /\b(mention|hashtag)\b/.test(link.classes) || /^[@#]/.test(shown.trim());
           // A link that shows other words than its address: the address follows them, so the text keeps it.

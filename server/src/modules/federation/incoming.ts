@@ -172,24 +172,40 @@ async function keepNote(
   if (!authorUri || authorUri.origin !== noteId.origin) return null;
   const author = await keptActor(ctx, authorUri, deps);
   if (!author) return null;
-  const text = remoteHtmlToText(note.content?.toString() ?? '', NOTE_TEXT_MAX);
+  const quoteOfId = await quotedOf(ctx, note, deps, options.ancestors);
+  const content = note.content?.toString() ?? '';
   const spoilerText = remoteHtmlToText(note.summary?.toString() ?? '', SUMMARY_MAX);
   const media = await keptImages(ctx, note, author.userId, deps);
-  if (text === '' && spoilerText === '' && media.length === 0) return null;
   const parentId = await parentOf(ctx, note, deps, options.ancestors);
   const viewer = await asAuthor(deps.db, author.userId);
   if (!viewer) return null;
-  try {
-    const post = await deps.posts.create(viewer, {
+  const create = (quote: number | null) => {
+    // Shown as a quote, its "RE: <link>" fallback is left out; not shown as one, the link stays in the words.
+    const text = remoteHtmlToText(content, NOTE_TEXT_MAX, { dropQuoteInline: quote !== null });
+    if (text === '' && spoilerText === '' && media.length === 0 && quote === null) return null;
+    return deps.posts.create(viewer, {
       text,
       parentId: parentId as PostId | null,
+      quoteOfId: quote as PostId | null,
       visibility: visibilityOf(options.tos, options.ccs, author.followersUrl),
       spoilerText,
       sensitive: note.sensitive ?? spoilerText !== '',
       media,
       remote: { uri: noteId.href, mentionIds: [...options.named] },
     });
-    return Number(post.id);
+  };
+  try {
+    let post: Awaited<ReturnType<typeof create>>;
+    try {
+      post = await create(quoteOfId);
+    } catch (error) {
+      // A quote the quoted post's rules refuse (its quote policy, or hidden from the author): the note is kept
+      // without the quote, its link to the quoted post in its words, as a server that shows no quotes keeps it.
+      if (!(error instanceof AppError) || quoteOfId === null) throw error;
+      deps.log.info({ note: noteId.href, code: error.code }, 'a remote quote was kept as a link');
+      post = await create(null);
+    }
+    return post ? Number(post.id) : null;
   } catch (error) {
     // The same note arriving twice at once: the other delivery stored it.
     if (violatedUniqueConstraint(error) === 'posts_uri_key') return repo.findPostIdByUri(deps.db, noteId.href);
@@ -200,6 +216,21 @@ async function keepNote(
     }
     throw error;
   }
+}
+
+/**
+ * The post a note quotes (FEP-044f's `quote`, or `quoteUrl` as Misskey and Fedibird write it): ours, one kept
+ * here, or — while `ancestors` allows — fetched from its server and kept. Null for none, or one not to be had.
+ */
+async function quotedOf(ctx: InboxContext<void>, note: Note, deps: IncomingDeps, ancestors: number) {
+  const target = note.quoteId ?? note.quoteUrl;
+  if (!target) return null;
+  const here = deps.localPostOf(target) ?? (await repo.findPostIdByUri(deps.db, target.href));
+  if (here !== null || ancestors <= 0) return here;
+  const quoted = await deps.fetchObject(ctx, target);
+  if (!(quoted instanceof Note) || quoted.id?.href !== target.href) return null;
+  const { tos, ccs, named } = await membersNamed(ctx, quoted, deps);
+  return keepNote(ctx, quoted, deps, { named, tos, ccs, ancestors: ancestors - 1 });
 }
 
 /** The image types a note's attachment may have (the media pipeline reads each by its bytes anyway). */
