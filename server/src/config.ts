@@ -33,6 +33,8 @@ export interface Config {
     /** Password-reset emails asked for, per email address and per IP. */
     passwordResetEmail: RateLimit;
     passwordResetIp: RateLimit;
+    /** Deliveries to the federation's inboxes per sending address (another server's machine). */
+    federationInbox: RateLimit;
   };
   /** Outgoing mail (password resets): SMTP through nodemailer, or the server log when no SMTP_URL is set. */
   mail: {
@@ -282,6 +284,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         env.RATE_LIMIT_PASSWORD_RESET_IP,
         { max: 5, windowMs: 60 * 60_000 },
         'RATE_LIMIT_PASSWORD_RESET_IP',
+      ),
+      federationInbox: parseRateLimit(
+        env.RATE_LIMIT_FEDERATION_INBOX,
+        { max: 6_000, windowMs: 5 * 60_000 },
+        'RATE_LIMIT_FEDERATION_INBOX',
       ),
     },
     mail: {

@@ -10,6 +10,7 @@ import { Accept, CryptographicKey, Endpoints, Follow, Image, Person } from '@fed
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.ts';
+import type { Config } from '../../src/config.ts';
 import { users } from '../../src/db/schema.ts';
 import { insertUser, TestClient, useTestApp } from '../helpers/app.ts';
 import { photo } from '../media/fixtures.ts';
@@ -21,7 +22,7 @@ export const ORIGIN = 'https://pipit.test';
  * The app with federation on as ORIGIN, its queue run by hand (`federation().runQueue()`), peers on
  * 127.0.0.1 allowed, and a stand-in web app (what a browser asking an actor's URL for HTML falls through to).
  */
-export function useFederatedApp() {
+export function useFederatedApp(overrides: Partial<Config> = {}) {
   const webDist = mkdtempSync(path.join(tmpdir(), 'pipit-fed-web-'));
   writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Pipit web app</title>');
   const ctx = useTestApp(
@@ -30,6 +31,7 @@ export function useFederatedApp() {
       secureCookies: true,
       webDist,
       federation: { enabled: true, offReason: null, queuePollMs: 60_000 },
+      ...overrides,
     },
     { federation: { allowPrivateAddress: true, manualQueue: true } },
   );

@@ -41,6 +41,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       write: lots,
       passwordResetEmail: lots,
       passwordResetIp: lots,
+      federationInbox: lots,
     },
     mail: { smtpUrl: null, from: 'Pipit <no-reply@localhost>' },
     adminEmails: [],

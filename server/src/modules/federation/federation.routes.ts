@@ -67,8 +67,10 @@ export const federationPlugin = fp(
       ]) {
         scope.get(url, handler);
       }
-      scope.post('/users/:identifier/inbox', { bodyLimit: INBOX_BODY_LIMIT }, handler);
-      scope.post('/inbox', { bodyLimit: INBOX_BODY_LIMIT }, handler);
+      // Deliveries per sending machine (its address: what a sender cannot forge), across processes with Redis.
+      const perSender = app.limit('federationInbox', (request) => request.ip);
+      scope.post('/users/:identifier/inbox', { bodyLimit: INBOX_BODY_LIMIT, preHandler: perSender }, handler);
+      scope.post('/inbox', { bodyLimit: INBOX_BODY_LIMIT, preHandler: perSender }, handler);
     });
   },
   { name: 'federation' },
