@@ -136,8 +136,8 @@ export async function createServices(
   const sessions = new SessionsService(db, events, config.sessionMaxAgeMs, [oauth]);
   const media = new MediaService(createMediaStore(config), db);
   const cards = new CardsService(db, events, media, jobs, config.cards, config.publicUrl, deps.log, deps.resolve);
-  const polls = new PollsService(db, events, notifier, timedJobs);
   const federationLink = new FederationLink();
+  const polls = new PollsService(db, events, notifier, timedJobs, federationLink);
   const posts = new PostsService(
     db,
     events,

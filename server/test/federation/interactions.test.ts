@@ -13,7 +13,7 @@ import {
   Undo,
   Update,
 } from '@fedify/vocab';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { follows, likes, posts, users } from '../../src/db/schema.ts';
 import { insertUser, TestClient } from '../helpers/app.ts';
@@ -129,6 +129,97 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
       );
       expect([...peer.fetched.values()].reduce((a, b) => a + b, 0)).toBe(before);
       expect(await ctx.db.db.select({ id: posts.id }).from(posts)).toHaveLength(6);
+    });
+  });
+
+  describe('polls', () => {
+    const pollPost = async (client: Awaited<ReturnType<typeof member>>['client'], multiple: boolean) => {
+      const res = await client.post('/api/posts', {
+        text: 'Which bird?',
+        poll: { options: ['Heron', 'Swift', 'Wren'], expiresIn: 3600, multiple },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: string }>().id;
+    };
+    const voteNote = (postId: string, name: string) =>
+      new Create({
+        id: carolsId('vote-create'),
+        actor: peer.actorId,
+        object: new Note({
+          id: carolsId('vote'),
+          attribution: peer.actorId,
+          name,
+          replyTarget: postUrl(postId),
+          to: new URL(`/users/1`, ORIGIN),
+        }),
+      });
+    const countsOf = async (client: Awaited<ReturnType<typeof member>>['client'], postId: string) =>
+      (await client.get(`/api/posts/${postId}`)).json().poll;
+
+    it("a member's poll goes out as a Question; carol's vote counts, once; its end sends the final counts", async () => {
+      const { user: alice, client } = await member('alice');
+      await carolFollows(alice.id);
+      const postId = await pollPost(client, false);
+      const [create] = await sent();
+      expect(create?.json).toMatchObject({
+        type: 'Create',
+        object: {
+          type: 'Question',
+          content: '<p>Which bird?</p>',
+          oneOf: [
+            { type: 'Note', name: 'Heron', replies: { type: 'Collection', totalItems: 0 } },
+            { type: 'Note', name: 'Swift' },
+            { type: 'Note', name: 'Wren' },
+          ],
+          endTime: expect.any(String),
+          votersCount: 0,
+        },
+      });
+      await fromCarol(voteNote(postId, 'Swift'));
+      expect(await countsOf(client, postId)).toMatchObject({
+        votersCount: 1,
+        options: [{ votesCount: 0 }, { votesCount: 1 }, { votesCount: 0 }],
+      });
+      // A second vote in a single-choice poll, and a vote for no option: nothing changes.
+      await fromCarol(voteNote(postId, 'Heron'));
+      await fromCarol(voteNote(postId, 'Eagle'));
+      expect(await countsOf(client, postId)).toMatchObject({ votersCount: 1, votesCount: 1 });
+
+      // It ends: the Question again, closed, with its counts.
+      await ctx.db.db.execute(sql`update polls set expires_at = now() - interval '1 second' where post_id = ${postId}`);
+      await ctx.db.db.execute(sql`update timed_jobs set run_at = now() - interval '1 second' where key = ${postId}`);
+      await ctx.app.services.timedJobs.runDue();
+      const [update] = await sent();
+      expect(update?.json).toMatchObject({
+        type: 'Update',
+        object: {
+          type: 'Question',
+          closed: expect.any(String),
+          votersCount: 1,
+          oneOf: [{ name: 'Heron' }, { name: 'Swift', replies: { totalItems: 1 } }, { name: 'Wren' }],
+        },
+      });
+      // Ended: a vote that comes now is refused.
+      const { client: bobClient } = await member('bob');
+      expect((await bobClient.post(`/api/posts/${postId}/poll/votes`, { choices: [0] })).json()).toMatchObject({
+        code: 'POLL_ENDED',
+      });
+    });
+
+    it('a poll of several choices: anyOf; each of carol’s choices arrives on its own and adds to her one vote', async () => {
+      const { user: alice, client } = await member('alice');
+      await carolFollows(alice.id);
+      const postId = await pollPost(client, true);
+      const [create] = await sent();
+      expect(create?.json).toMatchObject({ object: { type: 'Question', anyOf: [{ name: 'Heron' }, {}, {}] } });
+      await fromCarol(voteNote(postId, 'Heron'));
+      await fromCarol(voteNote(postId, 'Wren'));
+      await fromCarol(voteNote(postId, 'Wren'));
+      expect(await countsOf(client, postId)).toMatchObject({
+        votersCount: 1,
+        votesCount: 2,
+        options: [{ votesCount: 1 }, { votesCount: 0 }, { votesCount: 1 }],
+      });
     });
   });
 

@@ -12,6 +12,8 @@ import {
   reports,
   users,
 } from '../../db/schema.ts';
+import { findCounts, findPoll } from '../polls/polls.repository.ts';
+import type { FederatedPoll } from './federation.ts';
 
 /** A member as their actor shows them: local, not suspended. */
 export async function findLocalActor(db: Executor, id: number) {
@@ -410,4 +412,19 @@ export async function findKeptAvatar(db: Executor, uri: string) {
     .where(eq(remoteActors.uri, uri))
     .limit(1);
   return row ?? null;
+}
+
+/** A post's poll as a Question carries it (its options with their counts), or null when it has none. */
+export async function findFederatedPoll(db: Executor, postId: number): Promise<FederatedPoll | null> {
+  const poll = await findPoll(db, postId);
+  const counts = poll ? await findCounts(db, postId) : null;
+  if (!poll || !counts) return null;
+  return {
+    expiresAt: poll.expiresAt,
+    expired: poll.expired,
+    multiple: poll.multiple,
+    hideTotals: poll.hideTotals,
+    votersCount: counts.votersCount,
+    options: poll.options.map((title, i) => ({ title, votesCount: counts.options[i] ?? 0 })),
+  };
 }

@@ -37,6 +37,7 @@ export const federationPlugin = fp(
       safety: app.services.safety,
       account: app.services.account,
       moderation: app.services.moderation,
+      polls: app.services.polls,
       domainBlocks: app.services.domainBlocks,
       media: app.services.media,
       events: app.services.events,

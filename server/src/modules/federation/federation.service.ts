@@ -10,6 +10,7 @@ import type { FollowsService } from '../follows/follows.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
+import type { PollsService } from '../polls/polls.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
@@ -63,6 +64,7 @@ export class FederationService {
       safety: SafetyService;
       account: AccountService;
       moderation: ModerationService;
+      polls: PollsService;
       domainBlocks: DomainBlocksService;
       media: MediaService;
       events: EventBus;
@@ -104,6 +106,7 @@ export class FederationService {
       safety: deps.safety,
       account: deps.account,
       moderation: deps.moderation,
+      polls: deps.polls,
       domainBlocks: deps.domainBlocks,
       media: deps.media,
       fetchImage,

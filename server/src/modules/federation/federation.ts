@@ -13,6 +13,7 @@ import {
   Announce,
   Application,
   Block,
+  Collection,
   Create,
   Delete,
   Document,
@@ -27,6 +28,7 @@ import {
   Note,
   Person,
   PUBLIC_COLLECTION,
+  Question,
   Reject,
   Undo,
   Update,
@@ -43,6 +45,7 @@ import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
 import { type MediaService, mediaUrl } from '../media/media.service.ts';
 import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
+import type { PollsService } from '../polls/polls.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
@@ -89,6 +92,7 @@ export interface FederationDeps {
   safety: SafetyService;
   account: AccountService;
   moderation: ModerationService;
+  polls: PollsService;
   domainBlocks: DomainBlocksService;
   media: MediaService;
   /** An image from elsewhere (actors.ts remoteImageFetcher). */
@@ -304,6 +308,7 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
     safety: deps.safety,
     account: deps.account,
     moderation: deps.moderation,
+    polls: deps.polls,
     events: deps.events,
     log,
     media: deps.media,
@@ -439,8 +444,10 @@ export function noteOf(
     mentions?: readonly NoteMention[];
     hashtags?: readonly string[];
     images?: ReadonlyArray<{ key: string; width: number; height: number; alt: string }>;
+    /** Its poll: the post goes out as a Question (Mastodon's polls), its options with their counts. */
+    poll?: FederatedPoll | null;
   } = {},
-) {
+): Note | Question {
   const id = ctx.getObjectUri(Note, { id: String(post.id) });
   const followers = ctx.getFollowersUri(authorIdentifier);
   const mentioned = (extras.mentions ?? []).map((m) => m.uri);
@@ -470,7 +477,7 @@ export function noteOf(
   const fallback = quoted
     ? `<p class="quote-inline">RE: <a href="${escapeHtml(quoted.href)}">${escapeHtml(quoted.href)}</a></p>`
     : '';
-  return new Note({
+  const values = {
     id,
     attribution: ctx.getActorUri(authorIdentifier),
     content: textToHtml(post.text) + fallback,
@@ -500,7 +507,35 @@ export function noteOf(
         (tag) => new Hashtag({ href: new URL(`/hashtag/${encodeURIComponent(tag)}`, publicUrl), name: `#${tag}` }),
       ),
     ],
+  };
+  const poll = extras.poll;
+  if (!poll) return new Note(values);
+  // A poll's options as Mastodon writes them: a Note each, named by its title, its votes the replies' count
+  // (none shown while the author hides the counts until the end); oneOf for one choice, anyOf for several.
+  const options = poll.options.map(
+    (option) =>
+      new Note({
+        name: option.title,
+        replies: new Collection({ totalItems: poll.hideTotals && !poll.expired ? 0 : option.votesCount }),
+      }),
+  );
+  return new Question({
+    ...values,
+    ...(poll.multiple ? { inclusiveOptions: options } : { exclusiveOptions: options }),
+    endTime: toInstant(poll.expiresAt),
+    closed: poll.expired ? toInstant(poll.expiresAt) : null,
+    voters: poll.hideTotals && !poll.expired ? 0 : poll.votersCount,
   });
+}
+
+/** A member's poll as federation sends it (polls.repository findPoll and findCounts). */
+export interface FederatedPoll {
+  expiresAt: Date;
+  expired: boolean;
+  multiple: boolean;
+  hideTotals: boolean;
+  votersCount: number;
+  options: Array<{ title: string; votesCount: number }>;
 }
 
 /** What Pipit keeps of a remote actor (`remote_actors` and their `users` row). */

@@ -27,6 +27,8 @@ import type { PostId, UserId } from '../../lib/ids.ts';
 import type { AccountService } from '../account/account.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { ModerationService } from '../moderation/moderation.service.ts';
+import { findPoll } from '../polls/polls.repository.ts';
+import type { PollsService } from '../polls/polls.service.ts';
 import type { PostEditsService } from '../posts/post-edits.service.ts';
 import type { PostsService } from '../posts/posts.service.ts';
 import type { SafetyService } from '../safety/safety.service.ts';
@@ -48,6 +50,7 @@ export interface IncomingDeps {
   safety: SafetyService;
   account: AccountService;
   moderation: ModerationService;
+  polls: Pick<PollsService, 'voteFromElsewhere'>;
   events: EventBus;
   log: FastifyBaseLogger;
   /** The member a URI names (an actor of ours), or null. */
@@ -294,6 +297,7 @@ async function parentOf(ctx: InboxContext<void>, note: Note, deps: IncomingDeps,
 export async function onCreate(ctx: InboxContext<void>, create: Create, deps: IncomingDeps): Promise<void> {
   const note = await ownNote(ctx, create, deps.log);
   if (!note?.id || !create.actorId) return;
+  if (await onVote(ctx, note, create, deps)) return;
   if ((await repo.findPostIdByUri(deps.db, note.id.href)) !== null) return;
   const { tos, ccs, named } = await membersNamed(ctx, note, deps);
   const author = await repo.findRemoteActorByUri(deps.db, create.actorId.href);
@@ -303,6 +307,30 @@ export async function onCreate(ctx: InboxContext<void>, create: Create, deps: In
     return;
   }
   await keepNote(ctx, note, deps, { named, tos, ccs, ancestors: MAX_FETCHED_ANCESTORS });
+}
+
+/**
+ * A vote in a member's poll, as Mastodon sends it: a Note named after the option chosen, answering the poll's
+ * Question, with no content (one per option). Counted as a member's vote would be (polls.service
+ * voteFromElsewhere: hidden, ended and unknown options refused). Answers whether the note was a vote.
+ */
+async function onVote(ctx: InboxContext<void>, note: Note, create: Create, deps: IncomingDeps): Promise<boolean> {
+  const name = note.name?.toString();
+  const target = note.replyTargetId;
+  if (!name || !target || (note.content?.toString() ?? '') !== '') return false;
+  const postId = deps.localPostOf(target);
+  const poll = postId === null ? null : await findPoll(deps.db, postId);
+  if (postId === null || !poll) return false;
+  const position = poll.options.indexOf(name);
+  if (position < 0) {
+    deps.log.info({ note: note.id?.href }, 'a vote for no option of the poll was dropped');
+    return true;
+  }
+  const viewer = await signerKept(ctx, create, deps);
+  if (viewer) {
+    await asMemberWould(deps, 'vote', create, () => deps.polls.voteFromElsewhere(viewer, postId as PostId, position));
+  }
+  return true;
 }
 
 /** Update(Note): the author's edit of a post of theirs kept here (text, content warning, sensitive). */

@@ -400,7 +400,8 @@ export class OutgoingFederation implements FederationPort {
     }));
     const hashtags = post.visibility === 'direct' ? [] : extractHashtags(post.text);
     const images = await repo.findPostImages(this.db, postId);
-    const note = noteOf(ctx, this.publicUrl, author, post, { mentions, hashtags, images });
+    const poll = await repo.findFederatedPoll(this.db, postId);
+    const note = noteOf(ctx, this.publicUrl, author, post, { mentions, hashtags, images, poll });
     const noteId = note.id as URL;
     const addressing = { tos: note.toIds, ccs: note.ccIds };
     const activity =
@@ -413,7 +414,8 @@ export class OutgoingFederation implements FederationPort {
             ...addressing,
           })
         : new Update({
-            id: new URL(`${noteId.href}#update/${post.editedAt?.getTime() ?? Date.now()}`),
+            // Each Update its own id: an edit, and a poll's end (the same edit time), are different activities.
+            id: new URL(`${noteId.href}#update/${crypto.randomUUID()}`),
             actor: ctx.getActorUri(author),
             object: note,
             updated: note.updated,

@@ -115,6 +115,28 @@ export async function insertVote(db: Executor, postId: number, userId: number, c
     .where(eq(polls.postId, postId));
 }
 
+/** The options someone chose in a poll (positions), none when they have not voted. */
+export async function chosenBy(db: Executor, postId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ position: pollVotes.position })
+    .from(pollVotes)
+    .where(and(eq(pollVotes.postId, postId), eq(pollVotes.userId, userId)));
+  return rows.map((row) => row.position);
+}
+
+/** One more option for someone who voted already (a poll of several choices): counted, the voters unchanged. */
+export async function addChoice(db: Executor, postId: number, userId: number, position: number): Promise<void> {
+  await db.insert(pollVotes).values({ postId, userId, position });
+  await db
+    .update(pollOptions)
+    .set({ votesCount: sql`${pollOptions.votesCount} + 1` })
+    .where(and(eq(pollOptions.postId, postId), eq(pollOptions.position, position)));
+  await db
+    .update(polls)
+    .set({ votesCount: sql`${polls.votesCount} + 1` })
+    .where(eq(polls.postId, postId));
+}
+
 /** A poll's counts as they stand: voters, votes, and each option's in order. */
 export async function findCounts(
   db: Executor,

@@ -2,6 +2,7 @@ import type { PollInput } from '@pipit/contract';
 import type { Database, Tx } from '../../db/client.ts';
 import { AppError, invalid, notFound, postNotFound } from '../../lib/errors.ts';
 import { commitThenPublish, type EventBus, type Outbox } from '../../lib/events.ts';
+import type { FederationLink } from '../../lib/federation-link.ts';
 import type { PostId } from '../../lib/ids.ts';
 import type { TimedJobs } from '../../lib/timed-jobs.ts';
 import type { Notifier } from '../notifications/notifier.ts';
@@ -25,6 +26,8 @@ export class PollsService {
     private readonly events: EventBus,
     private readonly notifier: Notifier,
     private readonly timedJobs: TimedJobs,
+    /** Federation: a poll that ended goes out again with its final counts (lib/federation-link.ts). */
+    private readonly federation: FederationLink | null = null,
   ) {
     timedJobs.register(POLL_END, (tx, outbox, payload) => this.end(tx, outbox, Number(payload.postId)));
   }
@@ -127,6 +130,37 @@ export class PollsService {
   }
 
   /**
+   * A vote from elsewhere (modules/federation): servers send one activity per option chosen, so each adds its
+   * option to the voter's vote — the first counts the voter, the others only the option (a poll of several
+   * choices). What a member's vote would be refused for is refused the same way (hidden, ended, no such option),
+   * and a second option in a single-choice poll or an option chosen already changes nothing.
+   */
+  async voteFromElsewhere(viewer: SessionUser, postId: PostId, position: number): Promise<void> {
+    const me = viewer.userId;
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const poll = await repo.findPoll(tx, postId, { lock: true });
+      if (await isPostHiddenFrom(tx, me, postId)) throw postNotFound();
+      if (!poll) throw notFound('This post has no poll.');
+      if (poll.expired) throw new AppError('POLL_ENDED', 'This poll has ended: it takes no more votes.');
+      if (position < 0 || position >= poll.options.length) throw invalid('choices', 'No such option.');
+      const chosen = await repo.chosenBy(tx, postId, me);
+      if (chosen.includes(position) || (!poll.multiple && chosen.length > 0)) return;
+      if (chosen.length === 0) await repo.insertVote(tx, postId, me, [position]);
+      else await repo.addChoice(tx, postId, me, position);
+      outbox.add({
+        type: 'poll.updated',
+        postId,
+        authorId: poll.authorId,
+        voterId: me,
+        counts: (await repo.findCounts(tx, postId))!,
+        hideTotals: poll.hideTotals,
+        ended: false,
+        reset: false,
+      });
+    });
+  }
+
+  /**
    * The timed job: the poll has ended. Its author and everyone who voted (those who may still see the
    * post) get a `poll` notification, and open pages get the final counts. Nothing when the post is
    * gone; a poll whose end was moved later waits for its new time.
@@ -138,6 +172,7 @@ export class PollsService {
       await this.timedJobs.scheduleIn(tx, outbox, POLL_END, String(postId), poll.expiresAt, { postId });
       return;
     }
+    outbox.afterCommit(() => this.federation?.current?.postUpdated(postId));
     const voters = await repo.findVoterIds(tx, postId);
     const hiding = new Set(await readersHiding(tx, postId, voters));
     await this.notifier.notifyPollEnded(
