@@ -51,6 +51,8 @@ export interface FederationPort {
    * (never naming the reporter) to the reported person's server, with the comment and the post reported.
    */
   reportForwarded(reportId: number): void;
+  /** `userId` (a member) voted `choices` (positions) in the poll of `postId`: a vote to its author when elsewhere. */
+  voted(userId: number, postId: number, choices: readonly number[]): void;
 }
 
 export class FederationLink {

@@ -2,6 +2,7 @@ import { verifyRequest } from '@fedify/fedify';
 import {
   Announce,
   Block,
+  Collection,
   Create,
   Delete,
   Flag,
@@ -10,9 +11,11 @@ import {
   Note,
   Person,
   PUBLIC_COLLECTION,
+  Question,
   Undo,
   Update,
 } from '@fedify/vocab';
+import { Temporal } from '@js-temporal/polyfill';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { follows, likes, posts, users } from '../../src/db/schema.ts';
@@ -220,6 +223,76 @@ describe('likes, reposts, blocks, profiles and deleted accounts, across servers'
         votesCount: 2,
         options: [{ votesCount: 1 }, { votesCount: 0 }, { votesCount: 1 }],
       });
+    });
+  });
+
+  describe('polls from elsewhere', () => {
+    /** A time as Fedify's vocabulary takes one (the polyfill's Temporal.Instant, typed as the standard's). */
+    const instant = (ms: number) =>
+      Temporal.Instant.fromEpochMilliseconds(ms) as unknown as NonNullable<
+        ConstructorParameters<typeof Question>[0]['endTime']
+      >;
+    const question = (id: URL, counts: number[], extra: Partial<ConstructorParameters<typeof Question>[0]> = {}) =>
+      new Question({
+        id,
+        attribution: peer.actorId,
+        content: '<p>Tea or coffee?</p>',
+        to: PUBLIC_COLLECTION,
+        exclusiveOptions: ['Tea', 'Coffee'].map(
+          (name, i) => new Note({ name, replies: new Collection({ totalItems: counts[i] ?? 0 }) }),
+        ),
+        endTime: instant(Date.now() + 3_600_000),
+        voters: counts.reduce((a, b) => a + b, 0),
+        ...extra,
+      });
+
+    it("carol's poll is kept with its counts; a member's vote goes to her server; her Update brings the new counts", async () => {
+      const { user: alice, client } = await member('alice');
+      await followCarol(client);
+      const id = carolsId('question');
+      await fromCarol(new Create({ id: carolsId('create'), actor: peer.actorId, object: question(id, [3, 1]) }));
+      const [row] = await ctx.db.db.select({ id: posts.id }).from(posts).where(eq(posts.uri, id.href));
+      const postId = String(row?.id);
+      expect((await client.get(`/api/posts/${postId}`)).json()).toMatchObject({
+        text: 'Tea or coffee?',
+        poll: {
+          multiple: false,
+          votersCount: 4,
+          options: [
+            { title: 'Tea', votesCount: 3 },
+            { title: 'Coffee', votesCount: 1 },
+          ],
+        },
+      });
+      // Alice votes: her vote goes to carol's server as Mastodon sends one.
+      expect((await client.post(`/api/posts/${postId}/poll/votes`, { choices: [1] })).statusCode).toBe(200);
+      const [vote] = await sent();
+      expect(vote?.url).toBe('/users/carol/inbox');
+      expect(vote?.json).toMatchObject({
+        type: 'Create',
+        actor: memberUrl(alice.id).href,
+        object: { type: 'Note', name: 'Coffee', inReplyTo: id.href, attributedTo: memberUrl(alice.id).href },
+      });
+      expect(await peer.signerOf(ctx.app, vote as Delivery)).toBe(memberUrl(alice.id).href);
+      // Her server counted it: its Update is what Pipit shows.
+      await fromCarol(new Update({ id: carolsId('update'), actor: peer.actorId, object: question(id, [3, 2]) }));
+      expect((await client.get(`/api/posts/${postId}`)).json().poll).toMatchObject({
+        votersCount: 5,
+        options: [{ votesCount: 3 }, { votesCount: 2 }],
+      });
+    });
+
+    it('a poll that has closed takes no vote', async () => {
+      const { client } = await member('alice');
+      await followCarol(client);
+      const id = carolsId('question');
+      const ended = instant(Date.now() - 3_600_000);
+      const closed = question(id, [1, 1], { endTime: ended, closed: ended });
+      await fromCarol(new Create({ id: carolsId('create'), actor: peer.actorId, object: closed }));
+      const [row] = await ctx.db.db.select({ id: posts.id }).from(posts).where(eq(posts.uri, id.href));
+      const res = await client.post(`/api/posts/${row?.id}/poll/votes`, { choices: [0] });
+      expect(res.json()).toMatchObject({ code: 'POLL_ENDED' });
+      expect(await sent()).toEqual([]);
     });
   });
 

@@ -14,6 +14,7 @@ import {
   Mention,
   Note,
   PUBLIC_COLLECTION,
+  Question,
   type Undo,
   type Update,
 } from '@fedify/vocab';
@@ -50,7 +51,7 @@ export interface IncomingDeps {
   safety: SafetyService;
   account: AccountService;
   moderation: ModerationService;
-  polls: Pick<PollsService, 'voteFromElsewhere'>;
+  polls: Pick<PollsService, 'voteFromElsewhere' | 'countsFromElsewhere'>;
   events: EventBus;
   log: FastifyBaseLogger;
   /** The member a URI names (an actor of ours), or null. */
@@ -100,7 +101,7 @@ async function ownNote(ctx: InboxContext<void>, activity: Create | Update, log: 
   const actorId = activity.actorId;
   if (!actorId) return null;
   const object = await activity.getObject(ctx);
-  if (!(object instanceof Note) || !object.id) return null;
+  if (!isRemoteNote(object) || !object.id) return null;
   if (object.attributionId?.href !== actorId.href || object.id.origin !== actorId.origin) {
     log.warn({ activity: activity.id?.href, actor: actorId.href }, 'a note not its signer’s was refused');
     return null;
@@ -108,8 +109,12 @@ async function ownNote(ctx: InboxContext<void>, activity: Create | Update, log: 
   return object;
 }
 
+/** What is kept as a post from elsewhere: a Note, or a Question (a poll, Mastodon's). */
+type RemoteNote = Note | Question;
+const isRemoteNote = (object: unknown): object is RemoteNote => object instanceof Note || object instanceof Question;
+
 /** Who a note is addressed to: its `to`, `cc` and Mention tags, as URLs. */
-async function addressing(ctx: InboxContext<void>, note: Note) {
+async function addressing(ctx: InboxContext<void>, note: RemoteNote) {
   const tos = note.toIds.map((u) => u.href);
   const ccs = note.ccIds.map((u) => u.href);
   const mentions: URL[] = [];
@@ -135,7 +140,7 @@ export function visibilityOf(tos: readonly string[], ccs: readonly string[], fol
 export const MAX_FETCHED_ANCESTORS = 5;
 
 /** The members a note names: in its `to`/`cc`, or tagged as mentioned. */
-async function membersNamed(ctx: InboxContext<void>, note: Note, deps: IncomingDeps) {
+async function membersNamed(ctx: InboxContext<void>, note: RemoteNote, deps: IncomingDeps) {
   const { tos, ccs, mentions } = await addressing(ctx, note);
   const named = new Set<number>();
   for (const uri of [...tos, ...ccs].map((u) => new URL(u)).concat(mentions)) {
@@ -164,7 +169,7 @@ async function keptActor(ctx: InboxContext<void>, uri: URL, deps: IncomingDeps) 
  */
 async function keepNote(
   ctx: InboxContext<void>,
-  note: Note,
+  note: RemoteNote,
   deps: IncomingDeps,
   options: { named: ReadonlySet<number>; tos: string[]; ccs: string[]; ancestors: number },
 ): Promise<number | null> {
@@ -176,6 +181,7 @@ async function keepNote(
   const author = await keptActor(ctx, authorUri, deps);
   if (!author) return null;
   const quoteOfId = await quotedOf(ctx, note, deps, options.ancestors);
+  const poll = note instanceof Question ? await remotePoll(ctx, note) : null;
   const content = note.content?.toString() ?? '';
   const spoilerText = remoteHtmlToText(note.summary?.toString() ?? '', SUMMARY_MAX);
   const media = await keptImages(ctx, note, author.userId, deps);
@@ -194,6 +200,7 @@ async function keepNote(
       spoilerText,
       sensitive: note.sensitive ?? spoilerText !== '',
       media,
+      ...(poll && media.length === 0 ? { poll: poll.input } : {}),
       remote: { uri: noteId.href, mentionIds: [...options.named] },
     });
   };
@@ -208,6 +215,7 @@ async function keepNote(
       deps.log.info({ note: noteId.href, code: error.code }, 'a remote quote was kept as a link');
       post = await create(null);
     }
+    if (post && poll && post.poll) await deps.polls.countsFromElsewhere(Number(post.id), poll.counts, poll.voters);
     return post ? Number(post.id) : null;
   } catch (error) {
     // The same note arriving twice at once: the other delivery stored it.
@@ -225,15 +233,60 @@ async function keepNote(
  * The post a note quotes (FEP-044f's `quote`, or `quoteUrl` as Misskey and Fedibird write it): ours, one kept
  * here, or — while `ancestors` allows — fetched from its server and kept. Null for none, or one not to be had.
  */
-async function quotedOf(ctx: InboxContext<void>, note: Note, deps: IncomingDeps, ancestors: number) {
+async function quotedOf(ctx: InboxContext<void>, note: RemoteNote, deps: IncomingDeps, ancestors: number) {
   const target = note.quoteId ?? note.quoteUrl;
   if (!target) return null;
   const here = deps.localPostOf(target) ?? (await repo.findPostIdByUri(deps.db, target.href));
   if (here !== null || ancestors <= 0) return here;
   const quoted = await deps.fetchObject(ctx, target);
-  if (!(quoted instanceof Note) || quoted.id?.href !== target.href) return null;
+  if (!isRemoteNote(quoted) || quoted.id?.href !== target.href) return null;
   const { tos, ccs, named } = await membersNamed(ctx, quoted, deps);
   return keepNote(ctx, quoted, deps, { named, tos, ccs, ancestors: ancestors - 1 });
+}
+
+/** Options of a poll from elsewhere kept, at most (servers allow more than Pipit's own four). */
+const REMOTE_POLL_OPTIONS_MAX = 20;
+const REMOTE_POLL_OPTION_MAX = 200;
+
+/**
+ * A Question's poll as Pipit keeps one: its options (oneOf: one choice, anyOf: several), when it ends (at once for
+ * one already closed), and its counts as its server gives them (each option's replies, the voters). Null for a
+ * Question that is no such poll (fewer than two options, or no end).
+ */
+async function remotePoll(ctx: InboxContext<void>, question: Question) {
+  const read = async (options: AsyncIterable<unknown>) => {
+    const kept: Note[] = [];
+    for await (const option of options) {
+      if (option instanceof Note && option.name) kept.push(option);
+      if (kept.length > REMOTE_POLL_OPTIONS_MAX) break;
+    }
+    return kept;
+  };
+  const loading = { documentLoader: ctx.documentLoader, suppressError: true, crossOrigin: 'trust' } as const;
+  const single = await read(question.getExclusiveOptions(loading));
+  const several = single.length > 0 ? [] : await read(question.getInclusiveOptions(loading));
+  const options = single.length > 0 ? single : several;
+  if (options.length < 2 || options.length > REMOTE_POLL_OPTIONS_MAX) return null;
+  const closed = question.closed;
+  const end = question.endTime ?? (closed && typeof closed !== 'boolean' ? closed : null);
+  if (!end && closed !== true) return null;
+  const expiresIn = closed ? 0 : Math.max(0, Math.ceil((Number(end?.epochMilliseconds ?? 0) - Date.now()) / 1000));
+  const counts: number[] = [];
+  for (const option of options) {
+    const replies = await option.getReplies(loading);
+    counts.push(Math.max(0, Math.trunc(replies?.totalItems ?? 0)));
+  }
+  const sum = counts.reduce((a, b) => a + b, 0);
+  return {
+    input: {
+      options: options.map((o) => (o.name?.toString() ?? '').slice(0, REMOTE_POLL_OPTION_MAX)),
+      expiresIn,
+      multiple: several.length > 0,
+      hideTotals: false,
+    },
+    counts,
+    voters: Math.max(0, Math.trunc(question.voters ?? sum)),
+  };
 }
 
 /** The image types a note's attachment may have (the media pipeline reads each by its bytes anyway). */
@@ -245,7 +298,7 @@ const IMAGE_TYPE = /^image\/(jpeg|png|webp|gif)$/i;
  * One that cannot be fetched or is not an image the pipeline takes is left out (logged): the note is kept with
  * the others, as other servers keep it. Video and audio are not kept (Pipit has no players for them).
  */
-async function keptImages(ctx: InboxContext<void>, note: Note, authorId: number, deps: IncomingDeps) {
+async function keptImages(ctx: InboxContext<void>, note: RemoteNote, authorId: number, deps: IncomingDeps) {
   const kept: { id: string; alt: string }[] = [];
   let seen = 0;
   for await (const attachment of note.getAttachments({
@@ -277,13 +330,13 @@ async function keptImages(ctx: InboxContext<void>, note: Note, authorId: number,
  * server and kept (with its own missing parents, one fewer each). Null for a note that answers nothing, or
  * whose parent cannot be had (it is kept as a post of its own, as Mastodon keeps one).
  */
-async function parentOf(ctx: InboxContext<void>, note: Note, deps: IncomingDeps, ancestors: number) {
+async function parentOf(ctx: InboxContext<void>, note: RemoteNote, deps: IncomingDeps, ancestors: number) {
   const target = note.replyTargetId;
   if (!target) return null;
   const here = deps.localPostOf(target) ?? (await repo.findPostIdByUri(deps.db, target.href));
   if (here !== null || ancestors <= 0) return here;
   const parent = await deps.fetchObject(ctx, target);
-  if (!(parent instanceof Note) || parent.id?.href !== target.href) return null;
+  if (!isRemoteNote(parent) || parent.id?.href !== target.href) return null;
   const { tos, ccs, named } = await membersNamed(ctx, parent, deps);
   return keepNote(ctx, parent, deps, { named, tos, ccs, ancestors: ancestors - 1 });
 }
@@ -314,7 +367,8 @@ export async function onCreate(ctx: InboxContext<void>, create: Create, deps: In
  * Question, with no content (one per option). Counted as a member's vote would be (polls.service
  * voteFromElsewhere: hidden, ended and unknown options refused). Answers whether the note was a vote.
  */
-async function onVote(ctx: InboxContext<void>, note: Note, create: Create, deps: IncomingDeps): Promise<boolean> {
+async function onVote(ctx: InboxContext<void>, note: RemoteNote, create: Create, deps: IncomingDeps): Promise<boolean> {
+  if (!(note instanceof Note)) return false;
   const name = note.name?.toString();
   const target = note.replyTargetId;
   if (!name || !target || (note.content?.toString() ?? '') !== '') return false;
@@ -355,6 +409,9 @@ export async function onUpdate(ctx: InboxContext<void>, update: Update, deps: In
       spoilerText,
       sensitive: note.sensitive ?? spoilerText !== '',
     });
+    // A poll's Update is mostly its counts (Mastodon sends one as votes come and when it ends).
+    const poll = note instanceof Question ? await remotePoll(ctx, note) : null;
+    if (poll) await deps.polls.countsFromElsewhere(postId, poll.counts, poll.voters);
   } catch (error) {
     // Not theirs (FORBIDDEN), or gone: nothing changes.
     if (error instanceof AppError) return;
@@ -473,7 +530,7 @@ async function keptAnnounced(ctx: InboxContext<void>, uri: URL, deps: IncomingDe
   const here = await repo.findPostIdByUri(deps.db, uri.href);
   if (here !== null) return here;
   const note = await deps.fetchObject(ctx, uri);
-  if (!(note instanceof Note) || note.id?.href !== uri.href) return null;
+  if (!isRemoteNote(note) || note.id?.href !== uri.href) return null;
   const { tos, ccs, named } = await membersNamed(ctx, note, deps);
   return keepNote(ctx, note, deps, { named, tos, ccs, ancestors: MAX_FETCHED_ANCESTORS });
 }

@@ -20,6 +20,7 @@ import { extractHashtags } from '@pipit/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { FederationPort } from '../../lib/federation-link.ts';
+import { findPoll } from '../polls/polls.repository.ts';
 import * as repo from './federation.repository.ts';
 import { INSTANCE_ACTOR, memberActor, type NoteMention, noteOf } from './federation.ts';
 
@@ -311,6 +312,39 @@ export class OutgoingFederation implements FederationPort {
           { preferSharedInbox: true, orderingKey: `actor:${userId}` },
         );
       });
+  }
+
+  voted(userId: number, postId: number, choices: readonly number[]): void {
+    this.run('a vote', async () => {
+      const target = await this.remotelyAuthored(userId, postId);
+      const poll = target ? await findPoll(this.db, postId) : null;
+      if (!target || !poll) return;
+      const ctx = this.context();
+      const actor = ctx.getActorUri(String(userId));
+      // As Mastodon votes: one Create per option, of a Note named after it answering the Question, to its author only.
+      for (const choice of choices) {
+        const title = poll.options[choice];
+        if (title === undefined) continue;
+        const id = activityId(actor, 'votes');
+        await ctx.sendActivity(
+          { identifier: String(userId) },
+          target.recipient,
+          new Create({
+            id: new URL(`${id.href}/activity`),
+            actor,
+            object: new Note({
+              id,
+              attribution: actor,
+              name: title,
+              replyTarget: target.object,
+              to: target.recipient.id,
+            }),
+            to: target.recipient.id,
+          }),
+          { orderingKey: `vote:${userId}:${postId}` },
+        );
+      }
+    });
   }
 
   reportForwarded(reportId: number): void {

@@ -137,6 +137,20 @@ export async function addChoice(db: Executor, postId: number, userId: number, po
     .where(eq(polls.postId, postId));
 }
 
+/** Sets a poll's counts (a poll from elsewhere: its server's counts): each option's, in order, and the voters. */
+export async function setCounts(db: Executor, postId: number, options: readonly number[], voters: number) {
+  for (const [position, votes] of options.entries()) {
+    await db
+      .update(pollOptions)
+      .set({ votesCount: votes })
+      .where(and(eq(pollOptions.postId, postId), eq(pollOptions.position, position)));
+  }
+  await db
+    .update(polls)
+    .set({ votersCount: voters, votesCount: options.reduce((a, b) => a + b, 0) })
+    .where(eq(polls.postId, postId));
+}
+
 /** A poll's counts as they stand: voters, votes, and each option's in order. */
 export async function findCounts(
   db: Executor,

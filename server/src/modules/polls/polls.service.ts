@@ -115,6 +115,7 @@ export class PollsService {
         throw new AppError('ALREADY_VOTED', 'You have already voted in this poll.');
       }
       await repo.insertVote(tx, postId, me, choices);
+      outbox.afterCommit(() => this.federation?.current?.voted(me, postId, choices));
       const counts = (await repo.findCounts(tx, postId))!;
       outbox.add({
         type: 'poll.updated',
@@ -155,6 +156,29 @@ export class PollsService {
         counts: (await repo.findCounts(tx, postId))!,
         hideTotals: poll.hideTotals,
         ended: false,
+        reset: false,
+      });
+    });
+  }
+
+  /**
+   * The counts of a poll from elsewhere as its own server gives them (modules/federation: its Question, when it
+   * arrives and at each Update): each option's votes and the voters, which the votes of members here are part of
+   * once their server has counted them. Open pages get them live.
+   */
+  async countsFromElsewhere(postId: number, options: readonly number[], voters: number): Promise<void> {
+    await commitThenPublish(this.db, this.events, async (tx, outbox) => {
+      const poll = await repo.findPoll(tx, postId, { lock: true });
+      if (!poll || options.length !== poll.options.length) return;
+      await repo.setCounts(tx, postId, options, voters);
+      outbox.add({
+        type: 'poll.updated',
+        postId,
+        authorId: poll.authorId,
+        voterId: null,
+        counts: (await repo.findCounts(tx, postId))!,
+        hideTotals: poll.hideTotals,
+        ended: poll.expired,
         reset: false,
       });
     });
