@@ -91,6 +91,11 @@ export interface Config {
     offReason: string | null;
     /** How often each process looks for queued deliveries and activities another process enqueued. */
     queuePollMs: number;
+    /**
+     * Benchmarks only (FEDERATION_ALLOW_LOOPBACK=true, refused in production): servers on this machine's loopback
+     * addresses may be fetched and delivered to (the load generator's actors, bench/federation.ts).
+     */
+    allowLoopback?: boolean;
   };
   /** Live updates (GET /api/stream). */
   stream: {
@@ -244,6 +249,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'CARDS_ALLOW_LOOPBACK=true is for tests only: it lets link previews fetch this machine, and is refused when NODE_ENV=production',
     );
   }
+  const federationAllowLoopback = env.FEDERATION_ALLOW_LOOPBACK === 'true';
+  if (federationAllowLoopback && nodeEnv === 'production') {
+    throw new ConfigError(
+      'INVALID_CONFIG',
+      'FEDERATION_ALLOW_LOOPBACK=true is for benchmarks only: it lets federation fetch and deliver to this machine, and is refused when NODE_ENV=production',
+    );
+  }
   const pushAllowLoopback = env.PUSH_ALLOW_LOOPBACK === 'true';
   if (pushAllowLoopback && nodeEnv === 'production') {
     throw new ConfigError(
@@ -317,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     federation: {
       ...parseFederation(env.FEDERATION, publicUrl),
       queuePollMs: parseCount(env.FEDERATION_QUEUE_POLL_MS, 1_000, 'FEDERATION_QUEUE_POLL_MS'),
+      ...(federationAllowLoopback ? { allowLoopback: true } : {}),
     },
     stream: {
       maxPerMember: parseCount(env.STREAM_MAX_PER_MEMBER, 8, 'STREAM_MAX_PER_MEMBER'),

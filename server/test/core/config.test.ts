@@ -49,6 +49,22 @@ describe('loadConfig', () => {
     expect(message).toContain(text);
   });
 
+  it('federation: loopback peers (FEDERATION_ALLOW_LOOPBACK, for benchmarks) are refused in production', () => {
+    const production: NodeJS.ProcessEnv = {
+      NODE_ENV: 'production',
+      AUTH_SECRET: SECRET,
+      PUBLIC_URL: 'https://pipit.example',
+    };
+    expect(loadConfig(production).federation.allowLoopback).toBeUndefined();
+    const { code, message } = refusal({ ...production, FEDERATION_ALLOW_LOOPBACK: 'true' });
+    expect(code).toBe('INVALID_CONFIG');
+    expect(message).toContain('FEDERATION_ALLOW_LOOPBACK=true is for benchmarks only');
+    expect(
+      loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'https://pipit.test', FEDERATION_ALLOW_LOOPBACK: 'true' })
+        .federation.allowLoopback,
+    ).toBe(true);
+  });
+
   it('link cards: on unless CARDS=off; fetching this machine (CARDS_ALLOW_LOOPBACK) is refused in production', () => {
     const production: NodeJS.ProcessEnv = { NODE_ENV: 'production', AUTH_SECRET: SECRET };
     expect(loadConfig(production).cards).toMatchObject({ enabled: true, allowLoopback: false });

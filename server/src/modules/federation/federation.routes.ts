@@ -30,6 +30,8 @@ export const federationPlugin = fp(
       app.log.info(`Federation is off: ${config.federation.offReason} (ActivityPub needs an https PUBLIC_URL).`);
       return;
     }
+    // Loopback peers: a test's seam, or a benchmark's FEDERATION_ALLOW_LOOPBACK (never in production).
+    const seam = config.federation.allowLoopback ? { allowPrivateAddress: true, ...options.seam } : options.seam;
     const service = new FederationService(app.db, config, {
       follows: app.services.follows,
       posts: app.services.posts,
@@ -42,7 +44,7 @@ export const federationPlugin = fp(
       media: app.services.media,
       events: app.services.events,
       log: app.log,
-      ...(options.seam ? { seam: options.seam } : {}),
+      ...(seam ? { seam } : {}),
     });
     app.decorate('federation', service);
     app.services.federationLink.attach(service.outgoing);
