@@ -19,6 +19,7 @@ import {
   navItem,
   newPerson,
   openFeedTab,
+  openOwnProfile,
   openRegister,
   type Person,
   pathOf,
@@ -85,7 +86,7 @@ describe('hostile input', () => {
 
   j.step('the hostile bio is saved through Edit your profile and shows as text', async () => {
     const { page } = mallory;
-    await navItem(page, 'Profile').click();
+    await openOwnProfile(page);
     await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'the own profile');
     malloryId = pathOf(page).split('/')[2] ?? '';
     await page.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();

@@ -19,6 +19,7 @@ import {
   newPerson,
   notificationDot,
   openFeedTab,
+  openOwnProfile,
   openRegister,
   type Person,
   pathOf,
@@ -347,7 +348,7 @@ describe('a new member', () => {
 
     // Her own profile's Following count leads to Bob, with a Following button that unfollows there.
     await page.goto('/');
-    await navItem(page, 'Profile').click();
+    await openOwnProfile(page);
     await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'her own profile');
     await main.getByRole('link', { name: /^1 Following$/ }).click();
     await waitFor(() => /^\/users\/\d+\/following$/.test(pathOf(page)), 'her Following page');
@@ -413,7 +414,7 @@ describe('a new member', () => {
 
   j.step('edits the profile with an uploaded avatar, and the new image shows', async () => {
     const { page } = nia;
-    await navItem(page, 'Profile').click();
+    await openOwnProfile(page);
     await waitFor(() => /^\/users\/\d+$/.test(pathOf(page)), 'the own profile page');
     await checkA11y(page, 'Profile (own)');
     await page.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();

@@ -12,6 +12,7 @@ import {
   gone,
   navItem,
   newPerson,
+  openOwnProfile,
   type Person,
   PHONE,
   pathOf,
@@ -135,7 +136,7 @@ describe('a member on a phone', () => {
     await visible(page.getByRole('main').getByText(/followed you/));
     await fitsTheScreen(page, 'Notifications');
     await checkA11y(page, 'Notifications at 390 px');
-    await navItem(page, 'Profile').click();
+    await openOwnProfile(page);
     await page.getByRole('main').getByRole('button', { name: 'Edit profile' }).click();
     await visible(dialog(page, 'Edit your profile'));
     await fillsTheScreen(page, 'Edit your profile');

@@ -133,6 +133,19 @@ export function navItem(page: Page, name: string | RegExp): Locator {
     .first();
 }
 
+/**
+ * Opens the signed-in person's own profile from the nav. Until the session is known the Profile link points
+ * Home (it names nobody yet), so a click then stays on Home: this waits for it to name a profile first.
+ */
+export async function openOwnProfile(page: Page): Promise<void> {
+  const link = navItem(page, 'Profile');
+  await waitFor(
+    async () => /^\/users\/\d+$/.test((await link.getAttribute('href')) ?? ''),
+    'the Profile link to name the signed-in person',
+  );
+  await link.click();
+}
+
 export function dialog(page: Page, name: string): Locator {
   return page.getByRole('dialog', { name, exact: true });
 }
