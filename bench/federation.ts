@@ -1,4 +1,5 @@
 // npm run bench:federation [-- --rate 300] [--seconds 20] [--senders 20] [--concurrency 256] [--pg postgres://…]
+//   [--cpu-prof <dir>]
 //
 // The federation's inbox under load (issue 29, item 5): an in-repo load generator (the Fedify CLI downloads a
 // binary and cannot be used here). It starts the compiled server (npm start's Node flags) with federation on as
@@ -30,6 +31,8 @@ const seconds = Number(args.get('seconds') ?? 20);
 const senders = Number(args.get('senders') ?? 20);
 const concurrency = Number(args.get('concurrency') ?? 256);
 const databaseUrl = args.get('pg') ?? null;
+/** A directory for the server's V8 CPU profile of the run (`npx tsx bench/profile.ts <file>` summarises it). */
+const cpuProfDir = args.get('cpu-prof') ?? undefined;
 const PUBLIC = 'https://pipit.bench';
 const REQUEST_TIMEOUT_MS = 10_000;
 if (!(rate > 0 && rate <= 5_000 && seconds > 0 && seconds <= 300 && senders > 0 && senders <= 1_000)) {
@@ -135,6 +138,7 @@ async function main() {
     databaseUrl,
     dataDir,
     authSecret: 'bench-secret-that-is-long-enough-0123456789',
+    cpuProfDir,
     env: {
       NODE_ENV: 'development',
       PUBLIC_URL: PUBLIC,
