@@ -361,16 +361,6 @@ export async function findPostTarget(db: Executor, postId: number) {
   return row ?? null;
 }
 
-/** The repost `userId` made of `postId` (its row's id), or null. */
-export async function findRepostOf(db: Executor, userId: number, postId: number): Promise<number | null> {
-  const [row] = await db
-    .select({ id: posts.id })
-    .from(posts)
-    .where(and(eq(posts.authorId, userId), eq(posts.repostOfId, postId)))
-    .limit(1);
-  return row?.id ?? null;
-}
-
 /** A report as its Flag carries it: the reported person elsewhere, the reported post's id there, the comment. */
 export async function findForwardedReport(db: Executor, reportId: number) {
   const [row] = await db

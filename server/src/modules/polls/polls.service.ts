@@ -97,10 +97,7 @@ export class PollsService {
   async vote(viewer: SessionUser, postId: PostId, choices: number[]): Promise<void> {
     const me = viewer.userId;
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
-      const poll = await repo.findPoll(tx, postId, { lock: true });
-      if (await isPostHiddenFrom(tx, me, postId)) throw postNotFound();
-      if (!poll) throw notFound('This post has no poll.');
-      if (poll.expired) throw new AppError('POLL_ENDED', 'This poll has ended: it takes no more votes.');
+      const poll = await openPollFor(tx, me, postId);
       const missing = choices.find((choice) => choice >= poll.options.length);
       if (missing !== undefined) {
         throw invalid(
@@ -139,10 +136,7 @@ export class PollsService {
   async voteFromElsewhere(viewer: SessionUser, postId: PostId, position: number): Promise<void> {
     const me = viewer.userId;
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
-      const poll = await repo.findPoll(tx, postId, { lock: true });
-      if (await isPostHiddenFrom(tx, me, postId)) throw postNotFound();
-      if (!poll) throw notFound('This post has no poll.');
-      if (poll.expired) throw new AppError('POLL_ENDED', 'This poll has ended: it takes no more votes.');
+      const poll = await openPollFor(tx, me, postId);
       if (position < 0 || position >= poll.options.length) throw invalid('choices', 'No such option.');
       const chosen = await repo.chosenBy(tx, postId, me);
       if (chosen.includes(position) || (!poll.multiple && chosen.length > 0)) return;
@@ -219,4 +213,16 @@ export class PollsService {
       });
     }
   }
+}
+
+/**
+ * The post's poll, locked, for a vote of `me`'s: 404 when the post is hidden from them or has no poll, POLL_ENDED
+ * when it has ended (a member's vote and one from elsewhere are refused alike).
+ */
+async function openPollFor(tx: Tx, me: number, postId: PostId) {
+  const poll = await repo.findPoll(tx, postId, { lock: true });
+  if (await isPostHiddenFrom(tx, me, postId)) throw postNotFound();
+  if (!poll) throw notFound('This post has no poll.');
+  if (poll.expired) throw new AppError('POLL_ENDED', 'This poll has ended: it takes no more votes.');
+  return poll;
 }
