@@ -33,16 +33,7 @@ export const federationPlugin = fp(
     // Loopback peers: a test's seam, or a benchmark's FEDERATION_ALLOW_LOOPBACK (never in production).
     const seam = config.federation.allowLoopback ? { allowPrivateAddress: true, ...options.seam } : options.seam;
     const service = new FederationService(app.db, config, {
-      follows: app.services.follows,
-      posts: app.services.posts,
-      postEdits: app.services.postEdits,
-      safety: app.services.safety,
-      account: app.services.account,
-      moderation: app.services.moderation,
-      polls: app.services.polls,
-      domainBlocks: app.services.domainBlocks,
-      media: app.services.media,
-      events: app.services.events,
+      services: app.services,
       log: app.log,
       ...(seam ? { seam } : {}),
     });

@@ -2,21 +2,12 @@ import type { DocumentLoader, Federation } from '@fedify/fedify';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import type { EventBus } from '../../lib/events.ts';
 import { DatabaseKvStore } from '../../lib/fed-kv.ts';
 import { DatabaseMessageQueue } from '../../lib/fed-queue.ts';
-import type { AccountService } from '../account/account.service.ts';
-import type { FollowsService } from '../follows/follows.service.ts';
-import type { MediaService } from '../media/media.service.ts';
 import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
-import type { ModerationService } from '../moderation/moderation.service.ts';
-import type { PollsService } from '../polls/polls.service.ts';
-import type { PostEditsService } from '../posts/post-edits.service.ts';
-import type { PostsService } from '../posts/posts.service.ts';
-import type { SafetyService } from '../safety/safety.service.ts';
 import { actorKeeper, type KeepActor, remoteImageFetcher } from './actors.ts';
 import { findRemoteByHandle } from './federation.repository.ts';
-import { buildFederation } from './federation.ts';
+import { buildFederation, type FederationServices } from './federation.ts';
 import { ActorKeys } from './keys.ts';
 import { type Handle, resolveHandle } from './lookup.ts';
 import { OutgoingFederation } from './outgoing.ts';
@@ -58,16 +49,7 @@ export class FederationService {
     db: Database,
     config: Config,
     deps: {
-      follows: FollowsService;
-      posts: PostsService;
-      postEdits: PostEditsService;
-      safety: SafetyService;
-      account: AccountService;
-      moderation: ModerationService;
-      polls: PollsService;
-      domainBlocks: DomainBlocksService;
-      media: MediaService;
-      events: EventBus;
+      services: FederationServices;
       log: FastifyBaseLogger;
       seam?: FederationTestSeam;
     },
@@ -78,7 +60,7 @@ export class FederationService {
     this.publicUrl = config.publicUrl;
     this.log = log;
     this.loopbackPeers = deps.seam?.allowPrivateAddress ?? false;
-    this.domainBlocks = deps.domainBlocks;
+    this.domainBlocks = deps.services.domainBlocks;
     this.kv = new DatabaseKvStore(db);
     this.queue = new DatabaseMessageQueue(db, {
       pollMs: config.federation.queuePollMs,
@@ -87,31 +69,22 @@ export class FederationService {
           ? log.error({ err: error, attempts: context.attempts }, 'a queued federation task was given up')
           : log.warn({ err: error, attempts: context.attempts }, 'a queued federation task failed'),
     });
-    this.keys = new ActorKeys(db, deps.events);
+    this.keys = new ActorKeys(db, deps.services.events);
     const fetchImage = remoteImageFetcher({
-      isBlocked: (host) => deps.domainBlocks.isBlocked(host),
+      isBlocked: (host) => this.domainBlocks.isBlocked(host),
       allowLoopback: this.loopbackPeers,
       log,
     });
-    this.keepActor = actorKeeper({ db, media: deps.media, log, fetchImage });
+    this.keepActor = actorKeeper({ db, media: deps.services.media, log, fetchImage });
     this.federation = buildFederation({
       db,
       publicUrl: config.publicUrl,
       kv: this.kv,
       queue: this.queue,
       keys: this.keys,
-      follows: deps.follows,
-      posts: deps.posts,
-      postEdits: deps.postEdits,
-      safety: deps.safety,
-      account: deps.account,
-      moderation: deps.moderation,
-      polls: deps.polls,
-      domainBlocks: deps.domainBlocks,
-      media: deps.media,
+      services: deps.services,
       fetchImage,
       keepActor: this.keepActor,
-      events: deps.events,
       log,
       ...(deps.seam?.allowPrivateAddress ? { allowPrivateAddress: true } : {}),
       ...(deps.seam?.documentLoader ? { documentLoader: deps.seam.documentLoader } : {}),

@@ -37,18 +37,10 @@ import { Temporal } from '@js-temporal/polyfill';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { EventBus } from '../../lib/events.ts';
 import type { UserId } from '../../lib/ids.ts';
-import type { AccountService } from '../account/account.service.ts';
-import type { FollowsService } from '../follows/follows.service.ts';
+import type { Services } from '../../services.ts';
 import { absolute, escapeHtml, textToHtml } from '../mastodon/html.ts';
-import { type MediaService, mediaUrl } from '../media/media.service.ts';
-import type { DomainBlocksService } from '../moderation/domain-blocks.service.ts';
-import type { ModerationService } from '../moderation/moderation.service.ts';
-import type { PollsService } from '../polls/polls.service.ts';
-import type { PostEditsService } from '../posts/post-edits.service.ts';
-import type { PostsService } from '../posts/posts.service.ts';
-import type { SafetyService } from '../safety/safety.service.ts';
+import { mediaUrl } from '../media/media.service.ts';
 import type { KeepActor } from './actors.ts';
 import * as repo from './federation.repository.ts';
 import { remoteHtmlToText } from './html.ts';
@@ -73,6 +65,14 @@ export const INSTANCE_ACTOR = 'instance';
 /** Items per page of an outbox. */
 const OUTBOX_PAGE = 20;
 
+/**
+ * A remote object fetched signed as the instance actor (servers with authorized fetch ask for it; Fedify's loader
+ * refuses private addresses and a document whose id is of another origin than its URL).
+ */
+export async function fetchAsInstance(ctx: Context<void>, url: URL) {
+  return ctx.lookupObject(url, { documentLoader: await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR }) });
+}
+
 /** A member's identifier (their user id, digits only) as a number, or null. */
 export function memberIdOf(identifier: string): number | null {
   if (!/^[1-9]\d{0,15}$/.test(identifier)) return null;
@@ -80,26 +80,35 @@ export function memberIdOf(identifier: string): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
+/**
+ * The app's services federation acts through: what someone elsewhere does (a like, a block, a report, a vote) goes
+ * through the same service as a member's, so the same rules, counts and notifications apply.
+ */
+export type FederationServices = Pick<
+  Services,
+  | 'follows'
+  | 'posts'
+  | 'postEdits'
+  | 'safety'
+  | 'account'
+  | 'moderation'
+  | 'polls'
+  | 'domainBlocks'
+  | 'media'
+  | 'events'
+>;
+
 export interface FederationDeps {
   db: Database;
   publicUrl: string;
   kv: KvStore;
   queue: MessageQueue;
   keys: ActorKeys;
-  follows: FollowsService;
-  posts: PostsService;
-  postEdits: PostEditsService;
-  safety: SafetyService;
-  account: AccountService;
-  moderation: ModerationService;
-  polls: PollsService;
-  domainBlocks: DomainBlocksService;
-  media: MediaService;
+  services: FederationServices;
   /** An image from elsewhere (actors.ts remoteImageFetcher). */
   fetchImage(url: URL): Promise<Buffer | null>;
   /** Keeps someone elsewhere, their avatar copied (actors.ts actorKeeper). */
   keepActor: KeepActor;
-  events: EventBus;
   log: FastifyBaseLogger;
   /** Tests only: let Fedify fetch from and deliver to 127.0.0.1 (its SSRF guard refuses private addresses). */
   allowPrivateAddress?: boolean;
@@ -115,7 +124,8 @@ export interface FederationDeps {
  * work (deliveries, incoming activities) goes through `queue`; caches and idempotence through `kv`.
  */
 export function buildFederation(deps: FederationDeps): Federation<void> {
-  const { db, publicUrl, keys, follows, log } = deps;
+  const { db, publicUrl, keys, log } = deps;
+  const { follows } = deps.services;
   // Declared before the listeners that use it; set once the federation is built (below).
   let incoming: IncomingDeps;
   const federation = createFederation<void>({
@@ -303,24 +313,15 @@ export function buildFederation(deps: FederationDeps): Federation<void> {
   const here = federation.createContext(new URL(publicUrl), undefined);
   incoming = {
     db,
-    posts: deps.posts,
-    postEdits: deps.postEdits,
-    safety: deps.safety,
-    account: deps.account,
-    moderation: deps.moderation,
-    polls: deps.polls,
-    events: deps.events,
+    services: deps.services,
     log,
-    media: deps.media,
     fetchImage: deps.fetchImage,
     keepActor: deps.keepActor,
     async fetchObject(ctx, uri) {
       // Nothing is fetched from a blocked server.
-      if (await deps.domainBlocks.isBlocked(uri.host)) return null;
+      if (await deps.services.domainBlocks.isBlocked(uri.host)) return null;
       try {
-        return await ctx.lookupObject(uri, {
-          documentLoader: await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR }),
-        });
+        return await fetchAsInstance(ctx, uri);
       } catch (error) {
         log.info({ err: error, uri: uri.href }, 'a remote object could not be fetched');
         return null;

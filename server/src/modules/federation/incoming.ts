@@ -23,19 +23,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { violatedUniqueConstraint } from '../../lib/db-errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { EventBus } from '../../lib/events.ts';
 import type { PostId, UserId } from '../../lib/ids.ts';
-import type { AccountService } from '../account/account.service.ts';
-import type { MediaService } from '../media/media.service.ts';
-import type { ModerationService } from '../moderation/moderation.service.ts';
 import { findPoll } from '../polls/polls.repository.ts';
-import type { PollsService } from '../polls/polls.service.ts';
-import type { PostEditsService } from '../posts/post-edits.service.ts';
-import type { PostsService } from '../posts/posts.service.ts';
-import type { SafetyService } from '../safety/safety.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import type { KeepActor } from './actors.ts';
 import * as repo from './federation.repository.ts';
+import type { FederationServices } from './federation.ts';
 import { remoteHtmlToText } from './html.ts';
 
 /** The longest remote text kept (a note's content as text; Mastodon's own limit is far below). */
@@ -46,13 +39,8 @@ const PUBLIC = new Set([PUBLIC_COLLECTION.href, 'as:Public', 'Public']);
 
 export interface IncomingDeps {
   db: Database;
-  posts: PostsService;
-  postEdits: PostEditsService;
-  safety: SafetyService;
-  account: AccountService;
-  moderation: ModerationService;
-  polls: Pick<PollsService, 'voteFromElsewhere' | 'countsFromElsewhere'>;
-  events: EventBus;
+  /** What someone elsewhere does goes through these, as a member's would. */
+  services: FederationServices;
   log: FastifyBaseLogger;
   /** The member a URI names (an actor of ours), or null. */
   memberOf(uri: URL): Promise<number | null>;
@@ -65,8 +53,6 @@ export interface IncomingDeps {
    * and time; nothing from a blocked server); null when it cannot be had.
    */
   fetchImage(url: URL): Promise<Buffer | null>;
-  /** The media pipeline: a fetched image checked, re-encoded and stored as an upload of its author's. */
-  media: Pick<MediaService, 'upload'>;
   /**
    * A remote object by its id, fetched from its server signed as the instance actor (Fedify's loader: public
    * addresses only; a document whose id is of another origin than its URL is refused); null when it cannot be had.
@@ -192,7 +178,7 @@ async function keepNote(
     // Shown as a quote, its "RE: <link>" fallback is left out; not shown as one, the link stays in the words.
     const text = remoteHtmlToText(content, NOTE_TEXT_MAX, { dropQuoteInline: quote !== null });
     if (text === '' && spoilerText === '' && media.length === 0 && quote === null) return null;
-    return deps.posts.create(viewer, {
+    return deps.services.posts.create(viewer, {
       text,
       parentId: parentId as PostId | null,
       quoteOfId: quote as PostId | null,
@@ -215,7 +201,8 @@ async function keepNote(
       deps.log.info({ note: noteId.href, code: error.code }, 'a remote quote was kept as a link');
       post = await create(null);
     }
-    if (post && poll && post.poll) await deps.polls.countsFromElsewhere(Number(post.id), poll.counts, poll.voters);
+    if (post && poll && post.poll)
+      await deps.services.polls.countsFromElsewhere(Number(post.id), poll.counts, poll.voters);
     return post ? Number(post.id) : null;
   } catch (error) {
     // The same note arriving twice at once: the other delivery stored it.
@@ -315,7 +302,7 @@ async function keptImages(ctx: InboxContext<void>, note: RemoteNote, authorId: n
     if (!bytes) continue;
     const alt = (attachment.name?.toString() ?? '').slice(0, LIMITS.altTextMax);
     try {
-      const upload = await deps.media.upload(authorId, bytes, alt, 'media');
+      const upload = await deps.services.media.upload(authorId, bytes, alt, 'media');
       kept.push({ id: upload.id, alt });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -382,7 +369,9 @@ async function onVote(ctx: InboxContext<void>, note: RemoteNote, create: Create,
   }
   const viewer = await signerKept(ctx, create, deps);
   if (viewer) {
-    await asMemberWould(deps, 'vote', create, () => deps.polls.voteFromElsewhere(viewer, postId as PostId, position));
+    await asMemberWould(deps, 'vote', create, () =>
+      deps.services.polls.voteFromElsewhere(viewer, postId as PostId, position),
+    );
   }
   return true;
 }
@@ -404,14 +393,14 @@ export async function onUpdate(ctx: InboxContext<void>, update: Update, deps: In
   const text = remoteHtmlToText(note.content?.toString() ?? '', NOTE_TEXT_MAX);
   const spoilerText = remoteHtmlToText(note.summary?.toString() ?? '', SUMMARY_MAX);
   try {
-    await deps.postEdits.edit(viewer, postId as PostId, {
+    await deps.services.postEdits.edit(viewer, postId as PostId, {
       text,
       spoilerText,
       sensitive: note.sensitive ?? spoilerText !== '',
     });
     // A poll's Update is mostly its counts (Mastodon sends one as votes come and when it ends).
     const poll = note instanceof Question ? await remotePoll(ctx, note) : null;
-    if (poll) await deps.polls.countsFromElsewhere(postId, poll.counts, poll.voters);
+    if (poll) await deps.services.polls.countsFromElsewhere(postId, poll.counts, poll.voters);
   } catch (error) {
     // Not theirs (FORBIDDEN), or gone: nothing changes.
     if (error instanceof AppError) return;
@@ -429,17 +418,17 @@ async function refreshActor(update: Update, actor: Actor, deps: IncomingDeps): P
   if (userId === null) return;
   await deps.keepActor(actor);
   // Kept pages, caches and open streams showing their name or picture are refreshed.
-  await deps.events.publish([{ type: 'user.updated', userId }]);
+  await deps.services.events.publish([{ type: 'user.updated', userId }]);
 }
 
 /**
  * Delete of an actor by itself: their server deleted the account, and what was kept of them here goes (their
  * posts, likes, reposts, follows, with the counters that counted them). Answers whether anyone was forgotten.
  */
-export async function forgetActor(actorUri: string, deps: Pick<IncomingDeps, 'db' | 'account' | 'log'>) {
+export async function forgetActor(actorUri: string, deps: Pick<IncomingDeps, 'db' | 'services' | 'log'>) {
   const userId = await repo.findRemoteUserId(deps.db, actorUri);
   if (userId === null) return false;
-  const forgotten = await deps.account.forgetRemote(userId);
+  const forgotten = await deps.services.account.forgetRemote(userId);
   if (forgotten) deps.log.info({ actor: actorUri }, 'a deleted remote account was forgotten');
   return forgotten;
 }
@@ -459,7 +448,7 @@ export async function onDelete(_ctx: InboxContext<void>, del: Delete, deps: Inco
   const viewer = await asAuthor(deps.db, author.userId);
   if (!viewer) return;
   try {
-    await deps.posts.delete(viewer, postId as PostId);
+    await deps.services.posts.delete(viewer, postId as PostId);
   } catch (error) {
     if (error instanceof AppError) return;
     throw error;
@@ -475,15 +464,7 @@ async function signerKept(
   activity: Activity,
   deps: IncomingDeps,
 ): Promise<SessionUser | null> {
-  const actorId = activity.actorId;
-  if (!actorId) return null;
-  let known = await repo.findRemoteActorByUri(deps.db, actorId.href);
-  if (!known && (await repo.findRemoteUserId(deps.db, actorId.href)) === null) {
-    const actor = await activity.getActor(ctx);
-    if (!actor?.id || actor.id.href !== actorId.href || !actor.inboxId) return null;
-    await deps.keepActor(actor);
-    known = await repo.findRemoteActorByUri(deps.db, actorId.href);
-  }
+  const known = activity.actorId ? await keptActor(ctx, activity.actorId, deps) : null;
   return known ? asAuthor(deps.db, known.userId) : null;
 }
 
@@ -502,7 +483,7 @@ export async function onLike(ctx: InboxContext<void>, like: Like, deps: Incoming
   const postId = like.objectId ? deps.localPostOf(like.objectId) : null;
   if (postId === null) return; // A like of someone else's post is their server's to count.
   const viewer = await signerKept(ctx, like, deps);
-  if (viewer) await asMemberWould(deps, 'like', like, () => deps.posts.like(viewer, postId as PostId));
+  if (viewer) await asMemberWould(deps, 'like', like, () => deps.services.posts.like(viewer, postId as PostId));
 }
 
 /**
@@ -522,7 +503,7 @@ export async function onAnnounce(ctx: InboxContext<void>, announce: Announce, de
     return;
   }
   const viewer = await signerKept(ctx, announce, deps);
-  if (viewer) await asMemberWould(deps, 'repost', announce, () => deps.posts.repost(viewer, postId as PostId));
+  if (viewer) await asMemberWould(deps, 'repost', announce, () => deps.services.posts.repost(viewer, postId as PostId));
 }
 
 /** The post here of a note someone reposted: kept already, or fetched from its server and kept. */
@@ -540,7 +521,7 @@ export async function onBlock(ctx: InboxContext<void>, block: Block, deps: Incom
   const memberId = block.objectId ? await deps.memberOf(block.objectId) : null;
   if (memberId === null) return;
   const viewer = await signerKept(ctx, block, deps);
-  if (viewer) await asMemberWould(deps, 'block', block, () => deps.safety.block(viewer, memberId as UserId));
+  if (viewer) await asMemberWould(deps, 'block', block, () => deps.services.safety.block(viewer, memberId as UserId));
 }
 
 /**
@@ -557,7 +538,7 @@ export async function onUndo(ctx: InboxContext<void>, undo: Undo, deps: Incoming
   const target = object.objectId;
   if (object instanceof Block) {
     const memberId = await deps.memberOf(target);
-    if (memberId !== null) await deps.safety.unblock(viewer, memberId as UserId);
+    if (memberId !== null) await deps.services.safety.unblock(viewer, memberId as UserId);
     return true;
   }
   const postId =
@@ -565,8 +546,8 @@ export async function onUndo(ctx: InboxContext<void>, undo: Undo, deps: Incoming
   if (postId === null) return true;
   await asMemberWould(deps, 'undo', undo, () =>
     object instanceof Like
-      ? deps.posts.unlike(viewer, postId as PostId)
-      : deps.posts.unrepost(viewer, postId as PostId),
+      ? deps.services.posts.unlike(viewer, postId as PostId)
+      : deps.services.posts.unrepost(viewer, postId as PostId),
   );
   return true;
 }
@@ -600,10 +581,14 @@ export async function onFlag(ctx: InboxContext<void>, flag: Flag, deps: Incoming
     comment: remoteHtmlToText(flag.content?.toString() ?? '', REPORT_COMMENT_MAX),
   };
   for (const postId of postIds) {
-    await asMemberWould(deps, 'report', flag, () => deps.moderation.reportPost(reporter, postId as PostId, body));
+    await asMemberWould(deps, 'report', flag, () =>
+      deps.services.moderation.reportPost(reporter, postId as PostId, body),
+    );
   }
   if (postIds.length > 0) return;
   for (const memberId of memberIds) {
-    await asMemberWould(deps, 'report', flag, () => deps.moderation.reportUser(reporter, memberId as UserId, body));
+    await asMemberWould(deps, 'report', flag, () =>
+      deps.services.moderation.reportUser(reporter, memberId as UserId, body),
+    );
   }
 }

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { SafeFetchError, safeFetch } from '../../lib/safe-fetch.ts';
 import type { KeepActor } from './actors.ts';
 import * as repo from './federation.repository.ts';
-import { INSTANCE_ACTOR } from './federation.ts';
+import { fetchAsInstance } from './federation.ts';
 
 /** `@user@host` (the leading @ optional): a username, then a host name or address with an optional port. */
 const HANDLE = /^@?([A-Za-z0-9_][A-Za-z0-9_.-]{0,99})@((?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}(?::\d{1,5})?)$/;
@@ -56,9 +56,7 @@ export async function resolveHandle(
     const actorUrl = await webFinger(handle, options);
     if (!actorUrl) return known?.userId ?? null;
     const ctx = deps.federation.createContext(new URL(deps.publicUrl), undefined);
-    const actor = await ctx.lookupObject(actorUrl, {
-      documentLoader: await ctx.getDocumentLoader({ identifier: INSTANCE_ACTOR }),
-    });
+    const actor = await fetchAsInstance(ctx, actorUrl);
     // Fedify answers null for a document whose id is of another origin than the URL it came from.
     if (!isActor(actor) || !actor.id || !actor.inboxId) return known?.userId ?? null;
     return await deps.keepActor(actor);
