@@ -58,7 +58,6 @@ describe('Mastodon reports', () => {
       { subject_user_id: String(bob.id), post_id: first.id, category: 'spam', comment: 'Spam links' },
       { subject_user_id: String(bob.id), post_id: second.id, category: 'spam', comment: 'Spam links' },
     ]);
-    // Moderators read them as any report (the web's moderation page).
     // No post attached: one report about the person; `legal` is Pipit's "Something illegal"; no category: other.
     const legal = await report({ account_id: String(bob.id), category: 'legal' });
     expect(legal.json()).toMatchObject({ category: 'legal', status_ids: null });

@@ -1,6 +1,7 @@
 import type { AuditEntry, CurrentUser, ModeratedUser, ModerationReport, Post, Report, User } from '@pipit/contract';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { users } from '../../src/db/schema.ts';
 import {
   insertUser,
   PASSWORD,
@@ -164,6 +165,11 @@ describe('reports', () => {
   it('refuses one’s own post, oneself, unknown posts and people, and bad bodies, storing nothing', async () => {
     const { alice, bob, clients } = await seedCommunity(ctx);
     const own = await createPost(clients.alice, 'mine');
+    // Someone elsewhere, known here, while federation is off: there is no way to send their server anything.
+    const [far] = await ctx.db.db
+      .insert(users)
+      .values({ username: 'far', name: 'Far', domain: 'far.example', email: null, passwordHash: null })
+      .returning({ id: users.id });
     const cases: [string, object, number, string, string?][] = [
       [`/api/posts/${own.id}/report`, { category: 'spam' }, 400, 'INVALID_INPUT', 'id'],
       [`/api/users/${alice.id}/report`, { category: 'spam' }, 400, 'INVALID_INPUT', 'id'],
@@ -174,6 +180,10 @@ describe('reports', () => {
       [`/api/users/${bob.id}/report`, { category: 'spam', comment: 'x'.repeat(1001) }, 400, 'INVALID_INPUT', 'comment'],
       [`/api/users/${bob.id}/report`, { category: 'spam', comment: 'a\u0000b' }, 400, 'INVALID_INPUT', 'comment'],
       [`/api/users/${bob.id}/report`, { category: 'spam', extra: 1 }, 400, 'INVALID_INPUT'],
+      // Forwarding: a member has no other server; with federation off nobody's can be reached; not a boolean.
+      [`/api/users/${bob.id}/report`, { category: 'spam', forward: true }, 400, 'INVALID_INPUT', 'forward'],
+      [`/api/users/${far?.id}/report`, { category: 'spam', forward: true }, 400, 'INVALID_INPUT', 'forward'],
+      [`/api/users/${far?.id}/report`, { category: 'spam', forward: 'yes' }, 400, 'INVALID_INPUT', 'forward'],
     ];
     for (const [url, body, status, code, field] of cases) {
       const res = await clients.alice.post(url, body);

@@ -1,4 +1,4 @@
-import { canModerate, type DomainBlock, type DomainBlockBody, domainBlockBody } from '@pipit/contract';
+import { canModerate, type DomainBlock } from '@pipit/contract';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, type Executor, executeRows } from '../../db/client.ts';
 import { domainBlocks, users } from '../../db/schema.ts';
@@ -59,6 +59,11 @@ export class DomainBlocksService {
   /** Every blocked server, by name, with who blocked it and how many of its accounts are known here. */
   async list(viewer: SessionUser): Promise<{ items: DomainBlock[] }> {
     if (!canModerate(viewer.role)) throw forbidden('Only moderators can do this.');
+    return { items: await this.find() };
+  }
+
+  /** The blocks as the list shows them: every one, or the one of `domain`. */
+  private async find(domain?: string): Promise<DomainBlock[]> {
     const rows = await this.db
       .select({
         domain: domainBlocks.domain,
@@ -69,14 +74,14 @@ export class DomainBlocksService {
       })
       .from(domainBlocks)
       .leftJoin(users, eq(users.id, domainBlocks.createdBy))
+      .where(domain === undefined ? undefined : eq(domainBlocks.domain, domain))
       .orderBy(asc(domainBlocks.domain));
-    return { items: rows.map(toDomainBlock) };
+    return rows.map(toDomainBlock);
   }
 
-  /** Blocks a server (again: its reason is updated, nothing else changes). Admins only. */
-  async block(viewer: SessionUser, input: DomainBlockBody): Promise<DomainBlock> {
+  /** Blocks a server (again: its reason is updated, nothing else changes). Admins only. The body as the route parsed it. */
+  async block(viewer: SessionUser, body: { domain: string; reason: string }): Promise<DomainBlock> {
     requireAdmin(viewer);
-    const body = domainBlockBody.parse(input);
     if (body.domain === this.ownHost) throw invalid('domain', 'This server cannot block itself.');
     await commitThenPublish(this.db, this.events, async (tx, outbox) => {
       const [created] = await tx
@@ -99,7 +104,7 @@ export class DomainBlocksService {
         detail: body.domain,
       });
     });
-    const found = (await this.list(viewer)).items.find((b) => b.domain === body.domain);
+    const [found] = await this.find(body.domain);
     if (!found) throw domainNotFound();
     return found;
   }
