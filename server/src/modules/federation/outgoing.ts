@@ -183,36 +183,14 @@ export class OutgoingFederation implements FederationPort {
   liked(userId: number, postId: number): void {
     this.run('a Like', async () => {
       const target = await this.remotelyAuthored(userId, postId);
-      if (!target) return;
-      const ctx = this.context();
-      const actor = ctx.getActorUri(String(userId));
-      const id = activityId(actor, 'likes');
-      await this.kv.set(likeKey(userId, postId), id.href);
-      await ctx.sendActivity(
-        { identifier: String(userId) },
-        target.recipient,
-        new Like({ id, actor, object: target.object, to: target.recipient.id }),
-        { orderingKey: `like:${userId}:${postId}` },
-      );
+      if (target) await this.sendOrUndo(userId, likeKey(userId, postId), target.recipient, false, Like, target.object);
     });
   }
 
   unliked(userId: number, postId: number): void {
     this.run('an Undo(Like)', async () => {
       const target = await this.remotelyAuthored(userId, postId);
-      if (!target) return;
-      const ctx = this.context();
-      const actor = ctx.getActorUri(String(userId));
-      const key = likeKey(userId, postId);
-      const kept = await this.kv.get<string>(key);
-      await this.kv.delete(key);
-      const like = new Like({ id: kept ? new URL(kept) : null, actor, object: target.object });
-      await ctx.sendActivity(
-        { identifier: String(userId) },
-        target.recipient,
-        new Undo({ id: activityId(actor, 'undo'), actor, object: like, to: target.recipient.id }),
-        { orderingKey: `like:${userId}:${postId}` },
-      );
+      if (target) await this.sendOrUndo(userId, likeKey(userId, postId), target.recipient, true, Like, target.object);
     });
   }
 
@@ -225,39 +203,52 @@ export class OutgoingFederation implements FederationPort {
   }
 
   blocked(userId: number, targetId: number): void {
-    this.run('a Block', async () => {
-      const remote = await repo.findRemoteActor(this.db, targetId);
-      if (!remote || (await repo.findLocalActor(this.db, userId)) === null) return;
-      const ctx = this.context();
-      const actor = ctx.getActorUri(String(userId));
-      const id = activityId(actor, 'blocks');
-      await this.kv.set(blockKey(userId, targetId), id.href);
-      await ctx.sendActivity(
-        { identifier: String(userId) },
-        recipientOf(remote),
-        new Block({ id, actor, object: new URL(remote.uri), to: new URL(remote.uri) }),
-        { orderingKey: `block:${userId}:${targetId}` },
-      );
-    });
+    this.run('a Block', () => this.sendBlock(userId, targetId, false));
   }
 
   unblocked(userId: number, targetId: number): void {
-    this.run('an Undo(Block)', async () => {
-      const remote = await repo.findRemoteActor(this.db, targetId);
-      if (!remote || (await repo.findLocalActor(this.db, userId)) === null) return;
-      const ctx = this.context();
-      const actor = ctx.getActorUri(String(userId));
-      const key = blockKey(userId, targetId);
+    this.run('an Undo(Block)', () => this.sendBlock(userId, targetId, true));
+  }
+
+  private async sendBlock(userId: number, targetId: number, undo: boolean): Promise<void> {
+    const remote = await repo.findRemoteActor(this.db, targetId);
+    if (!remote || (await repo.findLocalActor(this.db, userId)) === null) return;
+    const key = blockKey(userId, targetId);
+    await this.sendOrUndo(userId, key, recipientOf(remote), undo, Block, new URL(remote.uri));
+  }
+
+  /**
+   * A member's Like or Block of `object`, sent to `recipient` alone, its id kept under `key` — or (`undo`) its Undo,
+   * naming the Like or Block by the id kept (the key then forgotten). One ordering key for both, so an Undo never
+   * overtakes what it undoes.
+   */
+  private async sendOrUndo(
+    userId: number,
+    key: KvKey,
+    recipient: ReturnType<typeof recipientOf>,
+    undo: boolean,
+    Kind: typeof Like | typeof Block,
+    object: URL,
+  ): Promise<void> {
+    const ctx = this.context();
+    const actor = ctx.getActorUri(String(userId));
+    const to = recipient.id;
+    let id: URL | null;
+    if (undo) {
       const kept = await this.kv.get<string>(key);
       await this.kv.delete(key);
-      const block = new Block({ id: kept ? new URL(kept) : null, actor, object: new URL(remote.uri) });
-      await ctx.sendActivity(
-        { identifier: String(userId) },
-        recipientOf(remote),
-        new Undo({ id: activityId(actor, 'undo'), actor, object: block, to: new URL(remote.uri) }),
-        { orderingKey: `block:${userId}:${targetId}` },
-      );
-    });
+      id = kept ? new URL(kept) : null;
+    } else {
+      id = activityId(actor, Kind === Like ? 'likes' : 'blocks');
+      await this.kv.set(key, id.href);
+    }
+    const activity = new Kind({ id, actor, object, to });
+    await ctx.sendActivity(
+      { identifier: String(userId) },
+      recipient,
+      undo ? new Undo({ id: activityId(actor, 'undo'), actor, object: activity, to }) : activity,
+      { orderingKey: key.join(':') },
+    );
   }
 
   profileUpdated(userId: number): void {
