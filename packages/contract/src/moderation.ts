@@ -26,15 +26,19 @@ export const reportCategory = z.enum(REPORT_CATEGORY_VALUES, {
 
 export const REPORT_COMMENT_MAX = 1000;
 
+/** Free text for moderators (a report's comment, a block's reason): at most `max`, trimmed, no control characters. */
+const noteForModerators = (max: number, noun: 'comment' | 'reason') =>
+  z
+    .string()
+    .max(max, `A ${noun} is at most ${max} characters`)
+    .transform((text) => text.trim())
+    .refine((text) => !CONTROL_CHARS.test(text), `A ${noun} must not contain control characters`)
+    .default('');
+
 /** POST /api/posts/:id/report, POST /api/users/:id/report: why, and what the reporter wants moderators to know. */
 export const reportBody = z.strictObject({
   category: reportCategory,
-  comment: z
-    .string()
-    .max(REPORT_COMMENT_MAX, `A comment is at most ${REPORT_COMMENT_MAX} characters`)
-    .transform((c) => c.trim())
-    .refine((c) => !CONTROL_CHARS.test(c), 'A comment must not contain control characters')
-    .default(''),
+  comment: noteForModerators(REPORT_COMMENT_MAX, 'comment'),
   /**
    * Someone elsewhere in the fediverse: also send the report (category, comment and the post, never who
    * reported) to their server's moderators, from this server. Refused for a member of this server.
@@ -176,12 +180,7 @@ export const DOMAIN_BLOCK_REASON_MAX = 500;
 /** POST /api/moderation/domains: cut a whole server off (admins). */
 export const domainBlockBody = z.strictObject({
   domain: blockedDomain,
-  reason: z
-    .string()
-    .max(DOMAIN_BLOCK_REASON_MAX, `A reason is at most ${DOMAIN_BLOCK_REASON_MAX} characters`)
-    .transform((r) => r.trim())
-    .refine((r) => !CONTROL_CHARS.test(r), 'A reason must not contain control characters')
-    .default(''),
+  reason: noteForModerators(DOMAIN_BLOCK_REASON_MAX, 'reason'),
 });
 export type DomainBlockBody = z.input<typeof domainBlockBody>;
 

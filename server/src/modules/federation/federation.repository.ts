@@ -341,15 +341,13 @@ export async function hasLocalFollower(db: Executor, userId: number): Promise<bo
 
 /**
  * A post as a like or repost of it names it elsewhere: its ActivityPub id when it came from elsewhere (null for a
- * member's: its id is ours), its visibility, and its author as deliveries reach them (null fields for a member).
+ * member's: its id is ours), and its author as deliveries reach them (null for a member).
  */
 export async function findPostTarget(db: Executor, postId: number) {
   const [row] = await db
     .select({
       id: posts.id,
       uri: posts.uri,
-      visibility: posts.visibility,
-      authorId: posts.authorId,
       authorUri: remoteActors.uri,
       authorInbox: remoteActors.inbox,
       authorSharedInbox: remoteActors.sharedInbox,
@@ -358,7 +356,12 @@ export async function findPostTarget(db: Executor, postId: number) {
     .leftJoin(remoteActors, eq(remoteActors.userId, posts.authorId))
     .where(eq(posts.id, postId))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const author =
+    row.authorUri && row.authorInbox
+      ? { uri: row.authorUri, inbox: row.authorInbox, sharedInbox: row.authorSharedInbox }
+      : null;
+  return { id: row.id, uri: row.uri, author };
 }
 
 /** A report as its Flag carries it: the reported person elsewhere, the reported post's id there, the comment. */

@@ -361,12 +361,9 @@ export class OutgoingFederation implements FederationPort {
    */
   private async remotelyAuthored(userId: number, postId: number) {
     const post = await repo.findPostTarget(this.db, postId);
-    if (!post?.uri || !post.authorUri || !post.authorInbox) return null;
+    if (!post?.uri || !post.author) return null;
     if ((await repo.findLocalActor(this.db, userId)) === null) return null;
-    return {
-      object: new URL(post.uri),
-      recipient: recipientOf({ uri: post.authorUri, inbox: post.authorInbox, sharedInbox: post.authorSharedInbox }),
-    };
+    return { object: new URL(post.uri), recipient: recipientOf(post.author) };
   }
 
   /**
@@ -377,10 +374,7 @@ export class OutgoingFederation implements FederationPort {
   private async sendAnnounce(userId: number, postId: number, repostId: number, undo: boolean): Promise<void> {
     const post = await repo.findPostTarget(this.db, postId);
     if (!post || (await repo.findLocalActor(this.db, userId)) === null) return;
-    const author =
-      post.authorUri && post.authorInbox
-        ? { uri: post.authorUri, inbox: post.authorInbox, sharedInbox: post.authorSharedInbox }
-        : null;
+    const { author } = post;
     const followers = await repo.findRemoteFollowers(this.db, userId);
     const recipients = [...followers, ...(author ? [author] : [])];
     if (recipients.length === 0) return;
